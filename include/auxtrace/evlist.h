@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * A list of evsels sharing CPU and thread maps, opened together, with one data ring per mmap
+ * idx (a CPU in per-CPU sessions, a thread in per-thread ones): the first fd at an idx owns
+ * the ring, every other fd there is redirected to it with PERF_EVENT_IOC_SET_OUTPUT. Hooks
+ * let a caller attach more to each ring (the AUX area: auxtrace/auxtrace.h).
+ */
+#ifndef AUXTRACE_EVLIST_H
+#define AUXTRACE_EVLIST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <auxtrace/core.h>
+#include <auxtrace/cpumap.h>
+#include <auxtrace/evsel.h>
+#include <auxtrace/mmap.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct evlist;
+
+AUXTRACE_API struct evlist *evlist__new(void);
+/* Unmaps, closes and frees every evsel in it. */
+AUXTRACE_API void evlist__delete(struct evlist *evlist);
+
+/* The evlist owns evsel from now on. */
+AUXTRACE_API void evlist__add(struct evlist *evlist, struct evsel *evsel);
+/* Hands evsel back to the caller. */
+AUXTRACE_API void evlist__remove(struct evlist *evlist, struct evsel *evsel);
+/* Move evsel to the front (AUX backends: the AUX event must own each ring). */
+AUXTRACE_API void evlist__move_to_front(struct evlist *evlist, struct evsel *evsel);
+AUXTRACE_API int evlist__nr_entries(const struct evlist *evlist);
+AUXTRACE_API struct evsel *evlist__first(const struct evlist *evlist);
+AUXTRACE_API struct evsel *evlist__next(const struct evlist *evlist, const struct evsel *evsel);
+
+#define evlist__for_each_entry(evlist, evsel)				\
+	for ((evsel) = evlist__first(evlist); (evsel);			\
+	     (evsel) = evlist__next(evlist, evsel))
+
+/*
+ * The user's CPUs (NULL or "" any-CPU: per-thread) and threads (NULL: dummy); propagated to
+ * every evsel as libperf does (PMU cpumasks intersected, system-wide evsels on all their
+ * CPUs with the dummy thread). Takes its own references.
+ */
+AUXTRACE_API int evlist__set_maps(struct evlist *evlist, struct perf_cpu_map *cpus,
+				  struct perf_thread_map *threads);
+AUXTRACE_API struct perf_cpu_map *evlist__user_cpus(const struct evlist *evlist);
+/* Union of every evsel's CPUs. */
+AUXTRACE_API struct perf_cpu_map *evlist__all_cpus(const struct evlist *evlist);
+AUXTRACE_API struct perf_thread_map *evlist__threads(const struct evlist *evlist);
+/* No real CPU in the maps: one ring per thread. */
+AUXTRACE_API bool evlist__per_thread(const struct evlist *evlist);
+
+AUXTRACE_API int evlist__open(struct evlist *evlist);
+AUXTRACE_API void evlist__close(struct evlist *evlist);
+AUXTRACE_API int evlist__enable(struct evlist *evlist);
+AUXTRACE_API int evlist__disable(struct evlist *evlist);
+
+/* Which evsel, ring and (cpu, tid) produced a sample with this kernel ID. */
+struct evlist_sample_id {
+	struct evsel *evsel;
+	int idx;		/* mmap idx */
+	struct perf_cpu cpu;
+	pid_t tid;
+};
+/* 0 or -ENOENT. */
+AUXTRACE_API int evlist__id_lookup(const struct evlist *evlist, uint64_t id,
+				   struct evlist_sample_id *out);
+
+/*
+ * Hooks run by the mmap driver for each idx, on the evsel whose fd owns that idx's ring.
+ * idx():    before the data ring is mapped (perf's auxtrace_mmap_params__set_idx point);
+ * mmap():   after it was mapped: map more of the same fd (the AUX area). An error undoes
+ *           the whole evlist mmap;
+ * munmap(): before the data ring of idx is unmapped.
+ */
+struct evlist_mmap_hooks {
+	int (*idx)(struct evlist *evlist, struct evsel *evsel, int idx, void *ctx);
+	int (*mmap)(struct evlist *evlist, struct evsel *evsel, struct perf_mmap *map, int idx,
+		    void *ctx);
+	void (*munmap)(struct evlist *evlist, struct perf_mmap *map, int idx, void *ctx);
+	void *ctx;
+};
+
+/*
+ * Map one data ring of `pages` pages (a power of two; 0: perf's default from
+ * perf_event_mlock_kb) per idx, redirect the other fds, fill the poll set. 0 or -errno
+ * (then nothing stays mapped; the error is logged with its fix).
+ */
+AUXTRACE_API int evlist__mmap(struct evlist *evlist, unsigned int pages);
+AUXTRACE_API int evlist__mmap_ex(struct evlist *evlist, unsigned int pages,
+				 const struct evlist_mmap_hooks *hooks);
+AUXTRACE_API void evlist__munmap(struct evlist *evlist);
+/* Bytes of each data ring mapping, control page included: where an AUX area may start. */
+AUXTRACE_API size_t evlist__mmap_len(const struct evlist *evlist);
+AUXTRACE_API int evlist__nr_mmaps(const struct evlist *evlist);
+/* The forward ring at idx, or the backward (write_backward) one; NULL if none. */
+AUXTRACE_API struct perf_mmap *evlist__mmap_at(const struct evlist *evlist, int idx);
+AUXTRACE_API struct perf_mmap *evlist__mmap_ovw_at(const struct evlist *evlist, int idx);
+
+/*
+ * One epoll set for every ring fd, any fd the caller adds (tracefs CPUs), and a stop fd.
+ * poll returns how many fds are ready, 0 on timeout, or -ECANCELED once evlist__stop() was
+ * called (async-signal-safe, callable from another thread). Ready rings are drained by the
+ * caller (perf_mmap__push / read_event).
+ */
+AUXTRACE_API int evlist__poll(struct evlist *evlist, int timeout_ms);
+AUXTRACE_API int evlist__add_pollfd(struct evlist *evlist, int fd, uint32_t epoll_events);
+AUXTRACE_API void evlist__stop(struct evlist *evlist);
+/* Forget a previous stop so the next poll waits again. */
+AUXTRACE_API void evlist__resume(struct evlist *evlist);
+/* The epoll fd, to nest the whole set into a caller's own loop. */
+AUXTRACE_API int evlist__poll_fd(const struct evlist *evlist);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/* Private helpers shared by every room of the library. Not installed. */
+#ifndef AUXTRACE_INTERNAL_LIB_H
+#define AUXTRACE_INTERNAL_LIB_H
+
+#include <errno.h>
+#include <stddef.h>
+#include <auxtrace/core.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#ifndef container_of
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+#endif
+
+#define __printf(a, b) __attribute__((format(printf, a, b)))
+
+void libauxtrace__log(enum libauxtrace_print_level level, const char *fmt, ...) __printf(2, 3);
+
+#define pr_err(fmt, ...)   libauxtrace__log(LIBAUXTRACE_ERR, fmt, ##__VA_ARGS__)
+#define pr_warn(fmt, ...)  libauxtrace__log(LIBAUXTRACE_WARN, fmt, ##__VA_ARGS__)
+#define pr_info(fmt, ...)  libauxtrace__log(LIBAUXTRACE_INFO, fmt, ##__VA_ARGS__)
+#define pr_debug(fmt, ...) libauxtrace__log(LIBAUXTRACE_DEBUG, fmt, ##__VA_ARGS__)
+
+/* Library convention: int functions return -errno and also leave it in errno. */
+static inline int libauxtrace__err(int err)
+{
+	if (err < 0)
+		errno = -err;
+	return err;
+}
+
+/* Pointer functions return NULL with errno set. */
+static inline void *libauxtrace__ptr_err(int err)
+{
+	errno = err < 0 ? -err : err;
+	return NULL;
+}
+
+/* The mounted sysfs root ("/sys"), or the fake tree named by AUXTRACE_SYSFS for tests. */
+const char *libauxtrace__sysfs_root(void);
+
+/* Read a small text file into buf (NUL-terminated, trailing newline kept). Returns bytes or -errno. */
+int libauxtrace__read_file(const char *path, char *buf, size_t size);
+
+/* Read a file holding one unsigned number (decimal or 0x hex). Returns 0 or -errno. */
+int libauxtrace__read_u64(const char *path, unsigned long long *val);
+
+#endif

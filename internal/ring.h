@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * The consumer core as the ring adapters see it. A ring kind embeds struct ring and
+ * implements two operations:
+ *
+ *   peek()   fill a window with what can be read now (pointers into the mapping), and the
+ *            producer position that taking it would publish;
+ *   commit() publish that position to the producer (the tail, aux_tail, or the sub-buffer
+ *            swap), after the sink took every byte of the window.
+ *
+ * ring__drain() is the only loop that moves data: peek, push, commit, until empty. Nothing in
+ * it copies; a failed push leaves the producer position where it was.
+ */
+#ifndef AUXTRACE_INTERNAL_RING_H
+#define AUXTRACE_INTERNAL_RING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/uio.h>
+#include <auxtrace/ring.h>
+
+struct ring;
+
+struct ring_window {
+	struct iovec iov[RING_MAX_IOV];
+	int iovcnt;
+	size_t bytes;		/* sum of iov lengths */
+	uint64_t pos;		/* adapter's position to publish once the sink took the window */
+	uint64_t records;	/* records in the window, when the adapter counts them */
+	void *priv;		/* adapter state carried from peek to commit */
+};
+
+struct ring_ops {
+	/* 1: window filled; 0: nothing to read; -errno: the ring cannot be read. */
+	int (*peek)(struct ring *ring, struct ring_window *win);
+	/* The sink took the whole window: publish win->pos. 0 or -errno. */
+	int (*commit)(struct ring *ring, const struct ring_window *win);
+};
+
+struct ring {
+	const struct ring_ops *ops;
+	struct ring_stats stats;
+};
+
+static inline void ring__init(struct ring *ring, const struct ring_ops *ops)
+{
+	ring->ops = ops;
+	ring->stats = (struct ring_stats){ 0 };
+}
+
+/*
+ * Drain until the ring is empty or max_bytes were moved (0: no limit). Returns the bytes
+ * the sink took, or -errno from the ring or the sink (then the stats still count what moved
+ * before the error).
+ */
+ssize_t ring__drain(struct ring *ring, struct ring_sink *sink, size_t max_bytes);
+
+/* One window only: the building block for callers that must act between windows. */
+ssize_t ring__drain_one(struct ring *ring, struct ring_sink *sink);
+
+/*
+ * Producer/consumer positions (kernel: tools/include/linux/ring_buffer.h semantics).
+ * The producer writes data, then its head with release semantics: load the head with
+ * acquire so the data before it is visible. Our reads of the data must complete before the
+ * producer may reuse it: a full barrier, then the tail store.
+ */
+static inline uint64_t ring__load_head(const volatile uint64_t *head)
+{
+	return __atomic_load_n((const uint64_t *)head, __ATOMIC_ACQUIRE);
+}
+
+static inline void ring__store_tail(volatile uint64_t *tail, uint64_t pos)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n((uint64_t *)tail, pos, __ATOMIC_RELEASE);
+}
+
+/*
+ * The bytes [from, from + len) of a circular buffer of `size` bytes at `base` (positions are
+ * free-running counters reduced modulo size; size need not be a power of two) as one span,
+ * or two when they wrap. Appends to win (at most two iovecs). Returns the iovecs added.
+ */
+int ring__add_spans(struct ring_window *win, void *base, size_t size, uint64_t from,
+		    size_t len);
+
+/* Append one iovec (a frame header or padding that lives outside the mapping). */
+static inline void ring__add_iov(struct ring_window *win, const void *p, size_t len)
+{
+	if (!len)
+		return;
+	win->iov[win->iovcnt].iov_base = (void *)p;
+	win->iov[win->iovcnt].iov_len = len;
+	win->iovcnt++;
+	win->bytes += len;
+}
+
+static inline void ring_window__reset(struct ring_window *win)
+{
+	win->iovcnt = 0;
+	win->bytes = 0;
+	win->pos = 0;
+	win->records = 0;
+	win->priv = NULL;
+}
+
+/* Loss bookkeeping shared by every ring kind. count < 0: a loss of unknown size. */
+static inline void ring__account_loss(struct ring *ring, int64_t count)
+{
+	ring->stats.lost_reports++;
+	if (count < 0)
+		ring->stats.lost_unknown++;
+	else
+		ring->stats.lost += (uint64_t)count;
+}
+
+#endif

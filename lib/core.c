@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: LGPL-2.1
+/* The log callback, version, and the small file helpers every room uses. */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <internal/lib.h>
+
+static libauxtrace_print_fn_t libauxtrace_print;
+
+libauxtrace_print_fn_t libauxtrace_set_print(libauxtrace_print_fn_t fn)
+{
+	libauxtrace_print_fn_t old = libauxtrace_print;
+
+	libauxtrace_print = fn;
+	return old;
+}
+
+const char *libauxtrace_version(void)
+{
+	return LIBAUXTRACE_VERSION;
+}
+
+void libauxtrace__log(enum libauxtrace_print_level level, const char *fmt, ...)
+{
+	libauxtrace_print_fn_t fn = libauxtrace_print;
+	int saved = errno;	/* a logger must not clobber the errno the caller reports */
+	va_list ap;
+
+	if (!fn)
+		return;
+	va_start(ap, fmt);
+	fn(level, fmt, ap);
+	va_end(ap);
+	errno = saved;
+}
+
+const char *libauxtrace__sysfs_root(void)
+{
+	const char *root = getenv("AUXTRACE_SYSFS");
+
+	return root && *root ? root : "/sys";
+}
+
+int libauxtrace__read_file(const char *path, char *buf, size_t size)
+{
+	size_t got = 0;
+	int fd;
+
+	if (!size)
+		return libauxtrace__err(-EINVAL);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return libauxtrace__err(-errno);
+	while (got < size - 1) {
+		ssize_t n = read(fd, buf + got, size - 1 - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = -errno;
+
+			close(fd);
+			return libauxtrace__err(err);
+		}
+		if (n == 0)
+			break;
+		got += n;
+	}
+	close(fd);
+	buf[got] = '\0';
+	return (int)got;
+}
+
+int libauxtrace__read_u64(const char *path, unsigned long long *val)
+{
+	char buf[64], *end;
+	int n = libauxtrace__read_file(path, buf, sizeof(buf));
+
+	if (n < 0)
+		return n;
+	errno = 0;
+	*val = strtoull(buf, &end, 0);
+	if (errno || end == buf || (*end && *end != '\n'))
+		return libauxtrace__err(-EINVAL);
+	return 0;
+}

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: LGPL-2.1
+/* The buffer-consumer core: the one loop that moves bytes from a ring to a sink. */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <internal/lib.h>
+#include <internal/ring.h>
+
+int ring__add_spans(struct ring_window *win, void *base, size_t size, uint64_t from,
+		    size_t len)
+{
+	size_t off = from % size;	/* compilers turn this into a mask for powers of two */
+	size_t first = len < size - off ? len : size - off;
+
+	if (!len)
+		return 0;
+	ring__add_iov(win, (char *)base + off, first);
+	if (first == len)
+		return 1;
+	ring__add_iov(win, base, len - first);
+	return 2;
+}
+
+ssize_t ring__drain_one(struct ring *ring, struct ring_sink *sink)
+{
+	struct ring_window win;
+	ssize_t taken;
+	int err;
+
+	ring_window__reset(&win);
+	err = ring->ops->peek(ring, &win);
+	if (err <= 0)
+		return err;
+	taken = sink->push(sink, win.iov, win.iovcnt);
+	if (taken >= 0 && (size_t)taken != win.bytes)
+		taken = -EIO;	/* a sink broke its contract: keep the data */
+	if (taken < 0) {
+		ring->stats.sink_errors++;
+		return taken;	/* the producer position stays: nothing is lost */
+	}
+	err = ring->ops->commit(ring, &win);
+	if (err < 0)
+		return err;
+	ring->stats.bytes += win.bytes;
+	ring->stats.chunks++;
+	ring->stats.records += win.records;
+	return taken;
+}
+
+ssize_t ring__drain(struct ring *ring, struct ring_sink *sink, size_t max_bytes)
+{
+	size_t moved = 0;
+
+	for (;;) {
+		ssize_t n = ring__drain_one(ring, sink);
+
+		if (n < 0) {
+			if (moved)
+				ring->stats.drains++;
+			return libauxtrace__err((int)n);
+		}
+		if (n == 0)
+			break;
+		moved += n;
+		if (max_bytes && moved >= max_bytes)
+			break;
+	}
+	if (moved)
+		ring->stats.drains++;
+	else
+		ring->stats.empty++;
+	return moved;
+}
+
+static ssize_t ring_sink_fd__push(struct ring_sink *sink, const struct iovec *iov, int iovcnt)
+{
+	struct ring_sink_fd *s = container_of(sink, struct ring_sink_fd, sink);
+	struct iovec left[RING_MAX_IOV * 4];
+	size_t total = 0, done = 0;
+	int i, first = 0;
+
+	if (iovcnt > (int)ARRAY_SIZE(left))
+		return -EINVAL;
+	for (i = 0; i < iovcnt; i++) {
+		left[i] = iov[i];
+		total += iov[i].iov_len;
+	}
+	while (done < total) {
+		ssize_t n = writev(s->fd, left + first, iovcnt - first);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		done += n;
+		/* Step over what a short write took: whole iovecs first, then a part. */
+		while (first < iovcnt && (size_t)n >= left[first].iov_len) {
+			n -= left[first].iov_len;
+			first++;
+		}
+		if (n) {
+			left[first].iov_base = (char *)left[first].iov_base + n;
+			left[first].iov_len -= n;
+		}
+	}
+	return total;
+}
+
+void ring_sink_fd__init(struct ring_sink_fd *s, int fd)
+{
+	s->sink.push = ring_sink_fd__push;
+	s->fd = fd;
+}
+
+static ssize_t ring_sink_memory__push(struct ring_sink *sink, const struct iovec *iov,
+				      int iovcnt)
+{
+	struct ring_sink_memory *s = container_of(sink, struct ring_sink_memory, sink);
+	size_t total = 0;
+	int i;
+
+	for (i = 0; i < iovcnt; i++)
+		total += iov[i].iov_len;
+	if (total > s->size - s->used)
+		return -ENOSPC;
+	for (i = 0; i < iovcnt; i++) {
+		memcpy((char *)s->buf + s->used, iov[i].iov_base, iov[i].iov_len);
+		s->used += iov[i].iov_len;
+	}
+	return total;
+}
+
+void ring_sink_memory__init(struct ring_sink_memory *s, void *buf, size_t size)
+{
+	s->sink.push = ring_sink_memory__push;
+	s->buf = buf;
+	s->size = size;
+	s->used = 0;
+}
+
+static ssize_t ring_sink_callback__push(struct ring_sink *sink, const struct iovec *iov,
+					int iovcnt)
+{
+	struct ring_sink_callback *s = container_of(sink, struct ring_sink_callback, sink);
+
+	return s->fn(s->ctx, iov, iovcnt);
+}
+
+void ring_sink_callback__init(struct ring_sink_callback *s,
+			      ssize_t (*fn)(void *ctx, const struct iovec *iov, int iovcnt),
+			      void *ctx)
+{
+	s->sink.push = ring_sink_callback__push;
+	s->fn = fn;
+	s->ctx = ctx;
+}
