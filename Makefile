@@ -23,10 +23,10 @@ DEP_CFLAGS = $(shell pkg-config --cflags $(PKG_DEPS))
 DEP_LIBS   = $(shell pkg-config --libs $(PKG_DEPS)) -lpthread
 
 ifeq ($(SANITIZE),1)
-B        := build-san
+B        ?= build-san
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 else
-B        := build
+B        ?= build
 SAN      :=
 endif
 
