@@ -1,0 +1,36 @@
+#!/bin/bash
+# make install into a scratch DESTDIR, then build the README's embedding example with
+# `pkg-config --cflags --libs auxtrace` against the installed copy, link it to the shared
+# library, and run it.
+set -eu
+cd "$(dirname "$0")/../.."
+B=${B:-build}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+prefix=/usr/local
+make -s --no-print-directory B="$B" install DESTDIR="$tmp" PREFIX="$prefix" >"$tmp/install.log" 2>&1 ||
+	{ cat "$tmp/install.log"; exit 1; }
+for f in lib/libauxtrace.a lib/libauxtrace.so lib/libauxtrace.so.0 lib/pkgconfig/auxtrace.pc \
+	 include/auxtrace/core.h include/auxtrace/evlist.h bin/auxrec; do
+	[ -e "$tmp$prefix/$f" ] || { echo "not installed: $prefix/$f"; exit 1; }
+done
+export PKG_CONFIG_PATH="$tmp$prefix/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$tmp"
+# The example in the README, exactly as printed there.
+awk '/<!-- example: embed.c -->/ { grab = 1; next } grab && /^```c/ { inside = 1; next }
+     inside && /^```/ { exit } inside { print }' README.md >"$tmp/embed.c"
+[ -s "$tmp/embed.c" ] || { echo "README has no embedding example"; exit 1; }
+san=""
+[ "$B" = build-san ] && san="-fsanitize=address,undefined"
+# shellcheck disable=SC2046
+cc -std=gnu11 -Wall -Wextra -Werror $san -o "$tmp/embed" "$tmp/embed.c" \
+	$(pkg-config --cflags --libs auxtrace)
+readelf -d "$tmp/embed" | grep -q 'NEEDED.*libauxtrace.so.0' ||
+	{ echo "example is not linked to libauxtrace.so.0"; exit 1; }
+if [ "$(id -u)" -ne 0 ]; then
+	echo "SKIP: running the example needs root (tracepoint perf events)"
+	exit 77
+fi
+out=$(LD_LIBRARY_PATH="$tmp$prefix/lib" "$tmp/embed")
+echo "$out"
+# The example makes 10 getppid() calls and prints what its ring delivered.
+grep -qx 'samples: 10' <<<"$out" || { echo "unexpected example output"; exit 1; }
