@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Event strings, perf's syntax:
+ *
+ *   list     := item (',' item)*
+ *   item     := event | '{' event (',' event)* '}' [':'] [modifiers]
+ *   event    := pmu '/' [term (',' term)*] '/' [[':'] modifiers]
+ *             | named ['/' [term (',' term)*] '/'] [':' modifiers]     cpu-clock, dummy, cycles
+ *             | sys ':' event [':' modifiers]                          a tracepoint
+ *   term     := name ['=' number]        a flag term alone means 1; numbers as strtoull base 0
+ *   modifiers: u k h (count only these privilege levels: "u" sets exclude_kernel and
+ *              exclude_hv), G H (guest / host only), p (precise_ip, up to 3), D (pinned),
+ *              I (exclude_idle), e (exclusive).
+ *
+ * Terms of a PMU event are the PMU's sysfs format terms (their value is scattered into the
+ * bits "config:0-7,32-35" names; a value wider than those bits is an error), its sysfs
+ * event aliases (events/<alias>, itself a term list), and these attr terms: config,
+ * config1, config2, config3 (the whole word), period / sample_period, freq, name,
+ * aux-sample-size, aux-output. Named events and tracepoints take the attr terms only.
+ * A group's leader is its first event; a group modifier applies to every member.
+ */
+#ifndef AUXTRACE_PARSE_EVENTS_H
+#define AUXTRACE_PARSE_EVENTS_H
+
+#include <stdint.h>
+#include <linux/perf_event.h>
+#include <auxtrace/core.h>
+#include <auxtrace/evlist.h>
+#include <auxtrace/evsel.h>
+#include <auxtrace/pmu.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What went wrong and where: msg names the cause and what would be valid. */
+struct parse_events_error {
+	int idx;		/* byte offset into the string; -1 when no position applies */
+	char msg[512];
+};
+
+/* One parsed event. */
+struct parse_events_event {
+	struct perf_event_attr attr;
+	char name[256];		/* the name= term, else the event as written (with modifiers) */
+	char pmu[64];		/* its PMU; "" for named events and tracepoints */
+	uint64_t user_config[4];	/* bits of config..config3 the string set itself */
+};
+
+struct parse_events_opts {
+	const char *sysfs_root;		/* NULL: libauxtrace's default (/sys, $AUXTRACE_SYSFS) */
+	const char *tracefs_root;	/* NULL: the tracefs mount from /proc/mounts */
+	/*
+	 * A PMU's default terms, applied before the string's own ("tsc,mtc,psb_period=3" for
+	 * intel_pt: AUX backends know them); NULL or "" for none. Optional.
+	 */
+	const char *(*default_terms)(const struct perf_pmu *pmu, void *ctx);
+	/* Told about every evsel parse_events() made, before it is added. Optional; a
+	 * negative return aborts the parse with that error. */
+	int (*new_evsel)(struct evsel *evsel, const struct parse_events_event *event,
+			 void *ctx);
+	void *ctx;
+};
+
+/*
+ * Parse str and add its events to evlist as new evsels (names set, PMU cpumask passed to
+ * evsel__set_pmu_cpus(), groups led by their first event). All or nothing: on an error no
+ * evsel is added. opts and err may be NULL. 0 or -errno (-EINVAL for a bad string, with
+ * err filled and the message logged at debug level).
+ */
+AUXTRACE_API int parse_events(struct evlist *evlist, const char *str,
+			      const struct parse_events_opts *opts,
+			      struct parse_events_error *err);
+
+/* One event (no list, no group) into *event, no evlist needed. 0 or -errno as above. */
+AUXTRACE_API int parse_events__attr(const char *str, const struct parse_events_opts *opts,
+				    struct parse_events_event *event,
+				    struct parse_events_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
