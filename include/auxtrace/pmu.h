@@ -78,8 +78,8 @@ AUXTRACE_API const char *perf_pmu__alias_name(const struct perf_pmu *pmu, int id
 
 /*
  * Any file of the PMU's directory, relative to it ("max_nonturbo_ratio", "caps/psb_cyc"),
- * without its trailing newline. Returns the length (as snprintf: may exceed size - 1 when
- * truncated) or -errno (-ENOENT when absent).
+ * NUL-terminated, without its trailing newline. Returns the length or -errno (-ENOENT when
+ * absent, -EOVERFLOW when it does not fit in size bytes).
  */
 AUXTRACE_API int perf_pmu__read(const struct perf_pmu *pmu, const char *file, char *buf,
 				size_t size);
