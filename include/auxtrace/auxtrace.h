@@ -2,7 +2,16 @@
 /*
  * The perf AUX area: where Intel PT, Intel BTS, Arm SPE and CoreSight write hardware trace.
  * It is a second mapping of a data ring's fd, at aux_offset, and is mapped by the evlist
- * mmap driver in the same pass as the data rings (see auxtrace_mmap__evlist_hooks()).
+ * mmap driver in the same pass as the data rings (see struct auxtrace_mmaps below).
+ *
+ * A session, in short:
+ *
+ *	aux = auxtrace_mmaps__new(evlist, itr, aux_pages, snapshot_mode);
+ *	evlist__mmap_ex(evlist, data_pages, auxtrace_mmaps__hooks(aux));
+ *	while (evlist__poll(evlist, -1) >= 0)
+ *		auxtrace_mmaps__read(aux, &sink.sink);	   (PERF_RECORD_AUXTRACE + payload)
+ *	evlist__munmap(evlist);
+ *	auxtrace_mmaps__delete(aux);
  */
 #ifndef AUXTRACE_AUXTRACE_H
 #define AUXTRACE_AUXTRACE_H
@@ -46,7 +55,99 @@ AUXTRACE_API void auxtrace_mmap_params__set_idx(struct auxtrace_mmap_params *mp,
 						int idx);
 
 struct auxtrace_mmap;
+struct auxtrace_record;
 struct perf_pmu;
+
+/*
+ * One AUX area (one mmap idx), read through the consumer core. Opaque; fields through the
+ * accessors below. A full-trace read hands the sink one PERF_RECORD_AUXTRACE (48 bytes) then
+ * the payload as it lies in the mapping (one or two pieces, never copied) then zero padding
+ * to 8 bytes: at most RING_MAX_IOV iovecs per push.
+ */
+AUXTRACE_API struct auxtrace_mmap *auxtrace_mmap__new(void);
+/* Unmaps it if mapped. */
+AUXTRACE_API void auxtrace_mmap__delete(struct auxtrace_mmap *mm);
+
+/*
+ * Take idx/tid/cpu/len/mask from mp; unless len is 0 or !mp->mmap_needed (then nothing is
+ * mapped and this succeeds), write aux_offset and aux_size into userpg (the data ring's
+ * control page, mapped writable) and map len bytes of fd at mp->offset with mp->prot.
+ * Resets the position and the statistics. 0 or -errno (EBUSY: already mapped).
+ */
+AUXTRACE_API int auxtrace_mmap__mmap(struct auxtrace_mmap *mm,
+				     const struct auxtrace_mmap_params *mp, void *userpg, int fd);
+AUXTRACE_API void auxtrace_mmap__munmap(struct auxtrace_mmap *mm);
+
+/*
+ * Full-trace mode (mapped with PROT_WRITE): push what the producer wrote since the last read
+ * as PERF_RECORD_AUXTRACE records (offset = stream position of the first byte, reference =
+ * itr->reference(), padding to 8, BTS-like itr->alignment trims a partial record at the end
+ * of the buffer); publish aux_tail (full barrier) only after the sink took a record, then
+ * call itr->read_finish(itr, idx) (re-enable an event the driver stopped). itr may be NULL.
+ * A head more than a whole buffer ahead of the tail is data loss: the newest buffer-full is
+ * delivered, the skipped bytes go to stats->overruns and a warning is logged.
+ * Returns bytes pushed (framing included), 0 when there was nothing or the area is not
+ * mapped, or -errno (sink error: the tail stays, the next read offers the same bytes).
+ */
+AUXTRACE_API ssize_t auxtrace_mmap__read(struct auxtrace_mmap *mm, struct auxtrace_record *itr,
+					 struct ring_sink *sink);
+/*
+ * Overwrite (snapshot) mode, the producer stopped: one record of the newest snapshot_size
+ * bytes (0: the whole valid area) before aux_head, the positions first normalised by
+ * itr->find_snapshot (the backend's wrap rule; without one, head and the previous head are
+ * taken as they are). No tail is written. Bytes pushed, 0, or -errno.
+ */
+AUXTRACE_API ssize_t auxtrace_mmap__read_snapshot(struct auxtrace_mmap *mm,
+						  struct auxtrace_record *itr,
+						  struct ring_sink *sink, size_t snapshot_size);
+
+/* The mapping, NULL when not mapped; its bytes; len - 1 for a power of two, else 0. */
+AUXTRACE_API void *auxtrace_mmap__base(const struct auxtrace_mmap *mm);
+AUXTRACE_API size_t auxtrace_mmap__len(const struct auxtrace_mmap *mm);
+AUXTRACE_API size_t auxtrace_mmap__mask(const struct auxtrace_mmap *mm);
+/* The aux_head of the last read ("old" in find_snapshot). */
+AUXTRACE_API uint64_t auxtrace_mmap__prev(const struct auxtrace_mmap *mm);
+AUXTRACE_API int auxtrace_mmap__idx(const struct auxtrace_mmap *mm);
+AUXTRACE_API pid_t auxtrace_mmap__tid(const struct auxtrace_mmap *mm);
+AUXTRACE_API struct perf_cpu auxtrace_mmap__cpu(const struct auxtrace_mmap *mm);
+AUXTRACE_API int auxtrace_mmap__fd(const struct auxtrace_mmap *mm);
+AUXTRACE_API struct perf_event_mmap_page *auxtrace_mmap__userpg(const struct auxtrace_mmap *mm);
+/* bytes/chunks (records)/drains/empty/sink_errors/overruns of this AUX area. */
+AUXTRACE_API const struct ring_stats *auxtrace_mmap__stats(const struct auxtrace_mmap *mm);
+
+/*
+ * The AUX areas of one evlist, one per mmap idx, mapped and unmapped by the evlist mmap
+ * driver through hooks: for each idx the owner evsel decides (auxtrace_mmap_params__set_idx)
+ * whether an AUX area of auxtrace_pages pages is mapped right after its data ring,
+ * read-only when overwrite (snapshot or sample mode). A failed AUX mapping fails the whole
+ * evlist mmap with a message naming the cause and the fix (EOPNOTSUPP: the PMU cannot
+ * produce AUX data; EPERM: the locked-memory budget, with the numbers).
+ * itr may be NULL (no reference, alignment or read_finish). Delete after evlist__munmap.
+ */
+struct auxtrace_mmaps;
+
+AUXTRACE_API struct auxtrace_mmaps *auxtrace_mmaps__new(struct evlist *evlist,
+							struct auxtrace_record *itr,
+							unsigned int auxtrace_pages,
+							bool overwrite);
+AUXTRACE_API void auxtrace_mmaps__delete(struct auxtrace_mmaps *aux);
+/* For evlist__mmap_ex(evlist, pages, hooks); valid while aux lives. */
+AUXTRACE_API const struct evlist_mmap_hooks *auxtrace_mmaps__hooks(struct auxtrace_mmaps *aux);
+/* Highest idx the driver announced, plus one. */
+AUXTRACE_API int auxtrace_mmaps__nr(const struct auxtrace_mmaps *aux);
+/* The AUX area of idx, NULL when that idx has none (not an AUX owner, or len 0). */
+AUXTRACE_API struct auxtrace_mmap *auxtrace_mmaps__at(const struct auxtrace_mmaps *aux, int idx);
+/* auxtrace_mmap__read() of every mapped AUX area into one sink. Bytes or the first -errno. */
+AUXTRACE_API ssize_t auxtrace_mmaps__read(struct auxtrace_mmaps *aux, struct ring_sink *sink);
+/* auxtrace_mmap__read_snapshot() of every mapped AUX area. Bytes or the first -errno. */
+AUXTRACE_API ssize_t auxtrace_mmaps__read_snapshot(struct auxtrace_mmaps *aux,
+						   struct ring_sink *sink, size_t snapshot_size);
+/*
+ * What idx delivered and lost: the AUX area's counters plus the PERF_RECORD_AUX flags
+ * (aux_truncated/partial/collision) that idx's data ring counted. 0 or -ENOENT.
+ */
+AUXTRACE_API int auxtrace_mmaps__stats(const struct auxtrace_mmaps *aux, int idx,
+				       struct ring_stats *stats);
 
 /* Options a recording session gives its AUX backend (perf's record_opts, AUX part). */
 struct auxtrace_opts {
