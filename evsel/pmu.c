@@ -77,17 +77,24 @@ int perf_pmu__read(const struct perf_pmu *pmu, const char *file, char *buf, size
 	return libauxtrace__err(n);
 }
 
-int perf_pmu__read_u64(const struct perf_pmu *pmu, const char *file, uint64_t *val)
+int perf_pmu__read_u64(const struct perf_pmu *pmu, const char *file, int base, uint64_t *val)
 {
-	char path[PATH_MAX];
+	char text[64], *end;
 	unsigned long long v;
-	int err;
+	int n = perf_pmu__read(pmu, file, text, sizeof(text));
 
-	snprintf(path, sizeof(path), "%s/%s", pmu->dir, file);
-	err = libauxtrace__read_u64(path, &v);
-	if (!err)
-		*val = v;
-	return err;
+	if (n < 0)
+		return n;
+	errno = 0;
+	v = strtoull(text, &end, base);
+	/* strtoull alone would take "-1", blanks and an empty string. */
+	if (errno || !n || !isxdigit((unsigned char)text[0]) || *end) {
+		pr_debug("PMU %s: %s/%s holds \"%s\", not a base-%d number\n", pmu->name,
+			 pmu->dir, file, text, base);
+		return libauxtrace__err(-EINVAL);
+	}
+	*val = v;
+	return 0;
 }
 
 int perf_pmu__cap(const struct perf_pmu *pmu, const char *name, char *buf, size_t size)
@@ -98,12 +105,12 @@ int perf_pmu__cap(const struct perf_pmu *pmu, const char *name, char *buf, size_
 	return perf_pmu__read(pmu, file, buf, size);
 }
 
-int perf_pmu__cap_u64(const struct perf_pmu *pmu, const char *name, uint64_t *val)
+int perf_pmu__cap_u64(const struct perf_pmu *pmu, const char *name, int base, uint64_t *val)
 {
 	char file[NAME_MAX + 8];
 
 	snprintf(file, sizeof(file), "caps/%s", name);
-	return perf_pmu__read_u64(pmu, file, val);
+	return perf_pmu__read_u64(pmu, file, base, val);
 }
 
 /*
@@ -277,7 +284,7 @@ static int pmu__load(struct perf_pmu *pmu)
 	uint64_t val;
 	int err;
 
-	err = perf_pmu__read_u64(pmu, "type", &val);
+	err = perf_pmu__read_u64(pmu, "type", 10, &val);
 	if (err == -ENOENT)
 		return -ENOENT;
 	if (err || val > UINT32_MAX) {
@@ -285,7 +292,7 @@ static int pmu__load(struct perf_pmu *pmu)
 		return -EINVAL;
 	}
 	pmu->type = (uint32_t)val;
-	err = perf_pmu__read_u64(pmu, "nr_addr_filters", &val);
+	err = perf_pmu__read_u64(pmu, "nr_addr_filters", 10, &val);
 	if (err && err != -ENOENT)
 		return err;
 	pmu->nr_addr_filters = err || val > UINT_MAX ? 0 : (unsigned int)val;

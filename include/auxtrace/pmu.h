@@ -83,13 +83,17 @@ AUXTRACE_API const char *perf_pmu__alias_name(const struct perf_pmu *pmu, int id
  */
 AUXTRACE_API int perf_pmu__read(const struct perf_pmu *pmu, const char *file, char *buf,
 				size_t size);
-/* One number (decimal or 0x hex). 0 or -errno (-ENOENT absent, -EINVAL not a number). */
-AUXTRACE_API int perf_pmu__read_u64(const struct perf_pmu *pmu, const char *file,
+/*
+ * One number in base (as strtoull: 0 takes decimal, 0x hex and 0 octal). Drivers differ:
+ * intel_pt's caps are hex without "0x" (base 16), arm_spe's decimal (base 10 or 0).
+ * 0 or -errno (-ENOENT absent, -EINVAL not a number in that base).
+ */
+AUXTRACE_API int perf_pmu__read_u64(const struct perf_pmu *pmu, const char *file, int base,
 				    uint64_t *val);
 /* caps/<name>: the same as __read / __read_u64 of "caps/<name>". */
 AUXTRACE_API int perf_pmu__cap(const struct perf_pmu *pmu, const char *name, char *buf,
 			       size_t size);
-AUXTRACE_API int perf_pmu__cap_u64(const struct perf_pmu *pmu, const char *name,
+AUXTRACE_API int perf_pmu__cap_u64(const struct perf_pmu *pmu, const char *name, int base,
 				   uint64_t *val);
 
 /*
