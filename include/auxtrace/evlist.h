@@ -42,7 +42,10 @@ AUXTRACE_API struct evsel *evlist__next(const struct evlist *evlist, const struc
 /*
  * The user's CPUs (NULL or "" any-CPU: per-thread) and threads (NULL: dummy); propagated to
  * every evsel as libperf does (PMU cpumasks intersected, system-wide evsels on all their
- * CPUs with the dummy thread). Takes its own references.
+ * CPUs with the dummy thread). Takes its own references. Evsels added later are propagated
+ * when added; an evsel left with no CPU (its PMU counts on none of the user's CPUs) is
+ * dropped from the evlist and freed, with a warning. Set an evsel's system-wide, PMU CPUs
+ * and requires-CPU properties before adding it.
  */
 AUXTRACE_API int evlist__set_maps(struct evlist *evlist, struct perf_cpu_map *cpus,
 				  struct perf_thread_map *threads);
@@ -108,6 +111,12 @@ AUXTRACE_API struct perf_mmap *evlist__mmap_ovw_at(const struct evlist *evlist, 
  */
 AUXTRACE_API int evlist__poll(struct evlist *evlist, int timeout_ms);
 AUXTRACE_API int evlist__add_pollfd(struct evlist *evlist, int fd, uint32_t epoll_events);
+/*
+ * Ring fds still in the set, system-wide evsels' not counted. The fd of an event on a task
+ * hangs up when the task exits and leaves the set (its ring stays mapped and drainable):
+ * 0 means every traced task is gone. CPU-wide fds (thread -1) never hang up.
+ */
+AUXTRACE_API int evlist__poll_nr_alive(const struct evlist *evlist);
 AUXTRACE_API void evlist__stop(struct evlist *evlist);
 /* Forget a previous stop so the next poll waits again. */
 AUXTRACE_API void evlist__resume(struct evlist *evlist);

@@ -61,6 +61,13 @@ AUXTRACE_API bool evsel__needs_auxtrace_mmap(const struct evsel *evsel);
 
 /* CPUs the event's PMU can count on (its sysfs cpumask); NULL: any. Takes a reference. */
 AUXTRACE_API void evsel__set_pmu_cpus(struct evsel *evsel, struct perf_cpu_map *cpus);
+/* Borrowed; NULL when never set. */
+AUXTRACE_API struct perf_cpu_map *evsel__pmu_cpus(const struct evsel *evsel);
+/*
+ * The PMU cannot count per task on "any CPU" (uncore PMUs, those with a sysfs cpumask
+ * file): evlist__set_maps gives it its PMU's CPUs even when the user asked for any CPU.
+ */
+AUXTRACE_API void evsel__set_requires_cpu(struct evsel *evsel, bool requires_cpu);
 
 /* The maps it is (or will be) opened on. Borrowed references. */
 AUXTRACE_API struct perf_cpu_map *evsel__cpus(const struct evsel *evsel);

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: LGPL-2.1
+/* The evlist: its evsels in order, the maps it hands them, opening, and the sample-ID hash. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <internal/evlist.h>
+#include <internal/lib.h>
+
+struct evlist *evlist__new(void)
+{
+	struct evlist *evlist = calloc(1, sizeof(*evlist));
+	int err;
+
+	if (!evlist)
+		return libauxtrace__ptr_err(-ENOMEM);
+	err = evlist__poll_init(evlist);
+	if (err) {
+		free(evlist);
+		return libauxtrace__ptr_err(err);
+	}
+	return evlist;
+}
+
+void evlist__delete(struct evlist *evlist)
+{
+	int i;
+
+	if (!evlist)
+		return;
+	evlist__close(evlist);
+	for (i = 0; i < evlist->nr_entries; i++)
+		evsel__delete(evlist->entries[i]);
+	free(evlist->entries);
+	perf_cpu_map__put(evlist->user_cpus);
+	perf_cpu_map__put(evlist->all_cpus);
+	perf_thread_map__put(evlist->threads);
+	evlist__poll_exit(evlist);
+	free(evlist);
+}
+
+static void evlist__renumber(struct evlist *evlist, int from)
+{
+	for (; from < evlist->nr_entries; from++)
+		evlist->entries[from]->idx = from;
+}
+
+/* Its CPUs and threads from the evlist's, as libperf propagates them. 0, 1: no CPU left. */
+static int evlist__propagate(struct evlist *evlist, struct evsel *evsel)
+{
+	struct perf_cpu_map *user = evlist->user_cpus;
+	bool user_any = !user || perf_cpu_map__has_any_cpu(user);
+	struct perf_cpu_map *pmu, *cpus;
+	struct perf_thread_map *dummy = NULL;
+
+	/* A PMU without a cpumask counts on every online CPU. */
+	pmu = evsel->pmu_cpus ? perf_cpu_map__get(evsel->pmu_cpus) :
+				perf_cpu_map__new_online_cpus();
+	if (!pmu)
+		return -errno;
+	if (evsel->system_wide || (user_any && evsel->requires_cpu))
+		cpus = perf_cpu_map__get(pmu);
+	else if (user_any)
+		cpus = perf_cpu_map__new_any_cpu();	/* fewer fds than one per CPU */
+	else
+		cpus = perf_cpu_map__intersect(user, pmu);
+	perf_cpu_map__put(pmu);
+	if (!cpus)
+		return 1;
+	if (evsel->system_wide) {
+		dummy = perf_thread_map__new_dummy();
+		if (!dummy) {
+			perf_cpu_map__put(cpus);
+			return -ENOMEM;
+		}
+	}
+	evsel__set_maps(evsel, cpus, dummy ? dummy : evlist->threads);
+	perf_cpu_map__put(cpus);
+	perf_thread_map__put(dummy);
+	return 0;
+}
+
+static int evlist__update_all_cpus(struct evlist *evlist)
+{
+	struct perf_cpu_map *all = NULL;
+	int i, err;
+
+	for (i = 0; i < evlist->nr_entries; i++) {
+		err = perf_cpu_map__merge(&all, evlist->entries[i]->cpus);
+		if (err) {
+			perf_cpu_map__put(all);
+			return err;
+		}
+	}
+	perf_cpu_map__put(evlist->all_cpus);
+	evlist->all_cpus = all;
+	return 0;
+}
+
+/*
+ * Propagate to entries[i]; one left with no CPU is dropped (and freed: the evlist owned
+ * it). 0, 1 when dropped, or -errno.
+ */
+static int evlist__propagate_at(struct evlist *evlist, int i)
+{
+	struct evsel *evsel = evlist->entries[i];
+	int ret = evlist__propagate(evlist, evsel);
+
+	if (ret != 1)
+		return ret;
+	pr_warn("%s dropped: none of the CPUs its PMU counts on is in the requested CPU list\n",
+		evsel->name);
+	evlist__remove(evlist, evsel);
+	evsel__delete(evsel);
+	return 1;
+}
+
+void evlist__add(struct evlist *evlist, struct evsel *evsel)
+{
+	if (evlist->nr_entries == evlist->alloc_entries) {
+		int alloc = evlist->alloc_entries ? evlist->alloc_entries * 2 : 8;
+		struct evsel **entries = realloc(evlist->entries, alloc * sizeof(*entries));
+
+		if (!entries) {
+			/* void API: the evsel is still the caller's, say why it was not added */
+			pr_err("evlist__add: out of memory adding %s\n", evsel->name);
+			return;
+		}
+		evlist->entries = entries;
+		evlist->alloc_entries = alloc;
+	}
+	evsel->evlist = evlist;
+	evsel->idx = evlist->nr_entries;
+	evlist->entries[evlist->nr_entries++] = evsel;
+	if (evlist->maps_set && evlist__propagate_at(evlist, evsel->idx) == 0)
+		evlist__update_all_cpus(evlist);
+}
+
+static void evlist__id_hash_remove_evsel(struct evlist *evlist, const struct evsel *evsel)
+{
+	size_t b;
+
+	for (b = 0; b < ARRAY_SIZE(evlist->id_hash); b++) {
+		struct evsel_sid **p = &evlist->id_hash[b];
+
+		while (*p) {
+			if ((*p)->where.evsel == evsel)
+				*p = (*p)->next;
+			else
+				p = &(*p)->next;
+		}
+	}
+}
+
+void evlist__remove(struct evlist *evlist, struct evsel *evsel)
+{
+	int i = evsel->idx;
+
+	if (evsel->evlist != evlist)
+		return;
+	evlist__id_hash_remove_evsel(evlist, evsel);
+	memmove(&evlist->entries[i], &evlist->entries[i + 1],
+		(evlist->nr_entries - i - 1) * sizeof(*evlist->entries));
+	evlist->nr_entries--;
+	evlist__renumber(evlist, i);
+	evsel->evlist = NULL;
+	evsel->idx = -1;
+}
+
+void evlist__move_to_front(struct evlist *evlist, struct evsel *evsel)
+{
+	int i = evsel->idx;
+
+	if (evsel->evlist != evlist || i == 0)
+		return;
+	memmove(&evlist->entries[1], &evlist->entries[0], i * sizeof(*evlist->entries));
+	evlist->entries[0] = evsel;
+	evlist__renumber(evlist, 0);
+}
+
+int evlist__nr_entries(const struct evlist *evlist)
+{
+	return evlist->nr_entries;
+}
+
+struct evsel *evlist__first(const struct evlist *evlist)
+{
+	return evlist->nr_entries ? evlist->entries[0] : NULL;
+}
+
+struct evsel *evlist__next(const struct evlist *evlist, const struct evsel *evsel)
+{
+	int i = evsel->idx + 1;
+
+	return i < evlist->nr_entries ? evlist->entries[i] : NULL;
+}
+
+int evlist__set_maps(struct evlist *evlist, struct perf_cpu_map *cpus,
+		     struct perf_thread_map *threads)
+{
+	struct perf_cpu_map *old_cpus = evlist->user_cpus;
+	struct perf_thread_map *old_threads = evlist->threads;
+	int i, ret;
+
+	evlist->user_cpus = perf_cpu_map__get(cpus);
+	evlist->threads = perf_thread_map__get(threads);
+	perf_cpu_map__put(old_cpus);
+	perf_thread_map__put(old_threads);
+	evlist->maps_set = true;
+	for (i = 0; i < evlist->nr_entries; ) {
+		ret = evlist__propagate_at(evlist, i);
+		if (ret < 0)
+			return libauxtrace__err(ret);
+		if (ret == 0)
+			i++;	/* a dropped entry's successor moved into slot i */
+	}
+	return libauxtrace__err(evlist__update_all_cpus(evlist));
+}
+
+struct perf_cpu_map *evlist__user_cpus(const struct evlist *evlist)
+{
+	return evlist->user_cpus;
+}
+
+struct perf_cpu_map *evlist__all_cpus(const struct evlist *evlist)
+{
+	return evlist->all_cpus;
+}
+
+struct perf_thread_map *evlist__threads(const struct evlist *evlist)
+{
+	return evlist->threads;
+}
+
+bool evlist__per_thread(const struct evlist *evlist)
+{
+	return perf_cpu_map__is_empty(evlist->all_cpus) ||
+	       perf_cpu_map__has_any_cpu(evlist->all_cpus);
+}
+
+int evlist__open(struct evlist *evlist)
+{
+	int i, err;
+
+	if (!evlist->maps_set) {
+		pr_err("evlist__open: no CPUs or threads to open on; call evlist__set_maps first\n");
+		return libauxtrace__err(-EINVAL);
+	}
+	for (i = 0; i < evlist->nr_entries; i++) {
+		struct evsel *evsel = evlist->entries[i];
+
+		err = evsel__open(evsel, evsel->cpus, evsel->threads);
+		if (err) {
+			evlist__close(evlist);
+			return libauxtrace__err(err);
+		}
+	}
+	return 0;
+}
+
+void evlist__close(struct evlist *evlist)
+{
+	int i;
+
+	evlist__munmap(evlist);
+	/* Members before their leaders: the reverse of the opening order. */
+	for (i = evlist->nr_entries - 1; i >= 0; i--)
+		evsel__close(evlist->entries[i]);
+}
+
+static int evlist__for_each_evsel(struct evlist *evlist, int (*fn)(struct evsel *evsel))
+{
+	int i, err;
+
+	for (i = 0; i < evlist->nr_entries; i++) {
+		err = fn(evlist->entries[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int evlist__enable(struct evlist *evlist)
+{
+	return evlist__for_each_evsel(evlist, evsel__enable);
+}
+
+int evlist__disable(struct evlist *evlist)
+{
+	return evlist__for_each_evsel(evlist, evsel__disable);
+}
+
+/* Multiplicative hashing: kernel IDs are small sequential numbers, spread them out. */
+static unsigned int evlist__id_bucket(uint64_t id)
+{
+	return (unsigned int)((id * 0x61C8864680B583EBull) >> (64 - EVLIST_ID_HASH_BITS));
+}
+
+void evlist__id_hash_add(struct evlist *evlist, struct evsel_sid *sid)
+{
+	struct evsel_sid **head = &evlist->id_hash[evlist__id_bucket(sid->id)];
+
+	sid->next = *head;
+	*head = sid;
+}
+
+void evlist__id_hash_clear(struct evlist *evlist)
+{
+	memset(evlist->id_hash, 0, sizeof(evlist->id_hash));
+}
+
+int evlist__id_lookup(const struct evlist *evlist, uint64_t id, struct evlist_sample_id *out)
+{
+	const struct evsel_sid *sid;
+
+	for (sid = evlist->id_hash[evlist__id_bucket(id)]; sid; sid = sid->next) {
+		if (sid->id == id) {
+			*out = sid->where;
+			return 0;
+		}
+	}
+	return libauxtrace__err(-ENOENT);
+}

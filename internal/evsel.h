@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/* struct evsel as the evlist sees it: the fd table and the sample-ID slots beside it. */
+#ifndef AUXTRACE_INTERNAL_EVSEL_H
+#define AUXTRACE_INTERNAL_EVSEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <auxtrace/evsel.h>
+#include <auxtrace/evlist.h>
+
+/* One fd's sample ID, chained in its evlist's ID hash while the rings are mapped. */
+struct evsel_sid {
+	uint64_t id;
+	struct evlist_sample_id where;
+	struct evsel_sid *next;
+};
+
+struct evsel {
+	struct perf_event_attr attr;
+	char *name;
+	struct evlist *evlist;		/* owner, NULL when free-standing */
+	int idx;			/* position in evlist, -1 when in none */
+	struct evsel *leader;		/* itself when it leads */
+	int nr_members;			/* as leader: itself plus the members naming it */
+	bool system_wide;
+	bool requires_cpu;
+	bool needs_auxtrace_mmap;
+	struct perf_cpu_map *pmu_cpus;	/* NULL: the PMU counts on any CPU */
+	struct perf_cpu_map *cpus;	/* what it opens on */
+	struct perf_thread_map *threads;
+	/* The fd table [cpu_map_idx][thread], -1 when closed; sized when opened. */
+	int *fd;
+	int fd_cpus, fd_threads;
+	struct evsel_sid *sid;		/* same shape as fd, allocated by the mmap driver */
+};
+
+static inline int *evsel__fd_slot(const struct evsel *evsel, int cpu_map_idx, int thread)
+{
+	return &evsel->fd[cpu_map_idx * evsel->fd_threads + thread];
+}
+
+/* Replace the maps it will open on (references taken; either may be NULL). */
+void evsel__set_maps(struct evsel *evsel, struct perf_cpu_map *cpus,
+		     struct perf_thread_map *threads);
+
+/* Does the kernel put a sample ID into this event's records? */
+static inline bool evsel__has_ids(const struct evsel *evsel)
+{
+	return (evsel->attr.read_format & PERF_FORMAT_ID) ||
+	       (evsel->attr.sample_type & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER));
+}
+
+#endif

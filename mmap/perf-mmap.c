@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The perf data ring: an adapter of the consumer core. Positions are data_head/data_tail in
+ * the control page; records are size-prefixed and 8-byte aligned.
+ *
+ * Forward ring (writable mapping): the kernel writes up to data_tail and no further;
+ * prev is how far we read, published as the tail by consume/commit.
+ * Backward ring (read-only, attr.write_backward): the kernel writes downwards from
+ * data_head and overwrites freely; a pass reads [head, prev) where prev is the head of the
+ * previous pass, or as much of it as survived.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <internal/lib.h>
+#include <internal/mmap.h>
+#include <internal/ring.h>
+
+/* What a stretch of records reports, applied to the stats once the records are taken. */
+struct perf_mmap_tally {
+	uint64_t records;
+	uint64_t lost;
+	uint64_t lost_reports;
+	uint64_t aux_truncated;
+	uint64_t aux_partial;
+	uint64_t aux_collision;
+};
+
+struct perf_mmap {
+	struct ring ring;
+	struct perf_event_mmap_page *userpg;
+	unsigned char *data;
+	size_t size;			/* data area, a power of two */
+	size_t mmap_len;
+	int fd;
+	struct perf_cpu cpu;
+	bool overwrite;
+	bool overrun_warned;
+	size_t flush;
+	uint64_t start, end;		/* the read pass */
+	uint64_t pass_head;		/* backward: the head the pass began at */
+	uint64_t prev;
+	struct perf_mmap_tally pending;	/* counted by peek, applied by commit */
+	void *copy;			/* read_event's scratch for wrapped records */
+	size_t copy_size;
+};
+
+static size_t page_size(void)
+{
+	return (size_t)sysconf(_SC_PAGESIZE);
+}
+
+/* The control page's fields are __u64 (unsigned long long), the core's uint64_t. */
+static uint64_t perf_mmap__head(const struct perf_mmap *map)
+{
+	return ring__load_head((const volatile uint64_t *)&map->userpg->data_head);
+}
+
+static void perf_mmap__store_tail(struct perf_mmap *map, uint64_t tail)
+{
+	ring__store_tail((volatile uint64_t *)&map->userpg->data_tail, tail);
+}
+
+/* Copy len bytes at ring position pos out of the ring, across the wrap if need be. */
+static void perf_mmap__copy_out(const struct perf_mmap *map, uint64_t pos, void *dst, size_t len)
+{
+	struct ring_window win;
+	char *out = dst;
+	int i;
+
+	ring_window__reset(&win);
+	ring__add_spans(&win, map->data, map->size, pos, len);
+	for (i = 0; i < win.iovcnt; i++) {
+		memcpy(out, win.iov[i].iov_base, win.iov[i].iov_len);
+		out += win.iov[i].iov_len;
+	}
+}
+
+static uint64_t perf_mmap__u64_at(const struct perf_mmap *map, uint64_t pos)
+{
+	uint64_t v;
+
+	perf_mmap__copy_out(map, pos, &v, sizeof(v));
+	return v;
+}
+
+/* Count one record at pos: losses and AUX flags are read in place. */
+static void perf_mmap__tally(const struct perf_mmap *map, uint64_t pos,
+			     const struct perf_event_header *hdr, struct perf_mmap_tally *t)
+{
+	uint64_t flags;
+
+	t->records++;
+	switch (hdr->type) {
+	case PERF_RECORD_LOST:
+		if (hdr->size >= sizeof(struct perf_record_lost)) {
+			t->lost += perf_mmap__u64_at(map, pos + offsetof(struct perf_record_lost,
+									   lost));
+			t->lost_reports++;
+		}
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (hdr->size >= sizeof(struct perf_record_lost_samples)) {
+			t->lost += perf_mmap__u64_at(map, pos +
+						     offsetof(struct perf_record_lost_samples, lost));
+			t->lost_reports++;
+		}
+		break;
+	case PERF_RECORD_AUX:
+		if (hdr->size < sizeof(struct perf_record_aux))
+			break;
+		flags = perf_mmap__u64_at(map, pos + offsetof(struct perf_record_aux, flags));
+		t->aux_truncated += !!(flags & PERF_AUX_FLAG_TRUNCATED);
+		t->aux_partial += !!(flags & PERF_AUX_FLAG_PARTIAL);
+		t->aux_collision += !!(flags & PERF_AUX_FLAG_COLLISION);
+		break;
+	default:
+		break;
+	}
+}
+
+static void perf_mmap__apply(struct perf_mmap *map, const struct perf_mmap_tally *t)
+{
+	struct ring_stats *s = &map->ring.stats;
+
+	s->lost += t->lost;
+	s->lost_reports += t->lost_reports;
+	s->aux_truncated += t->aux_truncated;
+	s->aux_partial += t->aux_partial;
+	s->aux_collision += t->aux_collision;
+}
+
+/*
+ * The header of the record at pos, checked against the `avail` bytes left: 1 when whole,
+ * 0 when it does not fit (a backward ring's stale or never-written end), -EINVAL when the
+ * size is impossible.
+ */
+static int perf_mmap__header(const struct perf_mmap *map, uint64_t pos, uint64_t avail,
+			     struct perf_event_header *hdr)
+{
+	if (avail < sizeof(*hdr))
+		return 0;
+	perf_mmap__copy_out(map, pos, hdr, sizeof(*hdr));
+	if (hdr->size < sizeof(*hdr))
+		return hdr->size == 0 ? 0 : -EINVAL;
+	return hdr->size <= avail;
+}
+
+static void perf_mmap__log_corrupt(const struct perf_mmap *map, uint64_t pos,
+				   const struct perf_event_header *hdr)
+{
+	pr_err("data ring of fd %d: record at position %#llx has type %u size %u; the ring is "
+	       "corrupt (was the mapping shared with another reader?)\n",
+	       map->fd, (unsigned long long)pos, hdr->type, hdr->size);
+}
+
+/*
+ * A backward ring that was overwritten all round: from the head, keep the records that lie
+ * wholly within one ring size, stop at a never-written (zero) header. Returns the end.
+ */
+static uint64_t perf_mmap__backward_end(const struct perf_mmap *map, uint64_t head)
+{
+	struct perf_event_header hdr;
+	uint64_t pos = head;
+
+	while (perf_mmap__header(map, pos, head + map->size - pos, &hdr) == 1)
+		pos += hdr.size;
+	return pos;
+}
+
+/*
+ * [start, end) of what can be read now. A forward ring more than a ring size behind was
+ * overrun (only possible if someone moved the tail or head behind our back): skip it.
+ */
+static void perf_mmap__range(struct perf_mmap *map, uint64_t *start, uint64_t *end)
+{
+	uint64_t head = perf_mmap__head(map);
+
+	if (map->overwrite) {
+		*start = head;
+		*end = map->prev;
+		if (*end - *start > map->size)
+			*end = perf_mmap__backward_end(map, head);
+		return;
+	}
+	*start = map->prev;
+	*end = head;
+	if (head - map->prev > map->size) {
+		if (!map->overrun_warned)
+			pr_warn("data ring of fd %d: failed to keep up, %llu bytes overwritten; "
+				"read more often or map more pages\n",
+				map->fd, (unsigned long long)(head - map->prev));
+		map->overrun_warned = true;
+		map->ring.stats.overruns += head - map->prev;
+		map->prev = head;
+		perf_mmap__store_tail(map, head);
+		*start = *end = head;
+	}
+}
+
+static int perf_mmap__ring_peek(struct ring *ring, struct ring_window *win)
+{
+	struct perf_mmap *map = container_of(ring, struct perf_mmap, ring);
+	struct perf_event_header hdr;
+	uint64_t start, end, pos;
+
+	perf_mmap__range(map, &start, &end);
+	if (end == start || end - start < map->flush)
+		return 0;
+	/* Count in place what the window carries; the stats take it only if the sink does. */
+	map->pending = (struct perf_mmap_tally){ 0 };
+	for (pos = start; pos < end; pos += hdr.size) {
+		if (perf_mmap__header(map, pos, end - pos, &hdr) != 1) {
+			perf_mmap__log_corrupt(map, pos, &hdr);
+			return -EINVAL;
+		}
+		perf_mmap__tally(map, pos, &hdr, &map->pending);
+	}
+	ring__add_spans(win, map->data, map->size, start, end - start);
+	win->records = map->pending.records;
+	win->pos = map->overwrite ? start : end;
+	return 1;
+}
+
+static int perf_mmap__ring_commit(struct ring *ring, const struct ring_window *win)
+{
+	struct perf_mmap *map = container_of(ring, struct perf_mmap, ring);
+
+	map->prev = win->pos;
+	if (!map->overwrite)
+		perf_mmap__store_tail(map, win->pos);
+	perf_mmap__apply(map, &map->pending);
+	return 0;
+}
+
+static const struct ring_ops perf_mmap_ring_ops = {
+	.peek = perf_mmap__ring_peek,
+	.commit = perf_mmap__ring_commit,
+};
+
+struct perf_mmap *perf_mmap__map(int fd, struct perf_cpu cpu, unsigned int pages, bool overwrite)
+{
+	struct perf_mmap *map;
+	size_t psize = page_size();
+	void *base;
+
+	if (!perf_mmap__pages_ok(pages))
+		return libauxtrace__ptr_err(-EINVAL);
+	map = calloc(1, sizeof(*map));
+	if (!map)
+		return libauxtrace__ptr_err(-ENOMEM);
+	map->mmap_len = ((size_t)pages + 1) * psize;
+	base = mmap(NULL, map->mmap_len, overwrite ? PROT_READ : PROT_READ | PROT_WRITE,
+		    MAP_SHARED, fd, 0);
+	if (base == MAP_FAILED) {
+		int err = -errno;
+
+		free(map);
+		return libauxtrace__ptr_err(err);
+	}
+	ring__init(&map->ring, &perf_mmap_ring_ops);
+	map->userpg = base;
+	map->data = (unsigned char *)base + psize;
+	map->size = (size_t)pages * psize;
+	map->fd = fd;
+	map->cpu = cpu;
+	map->overwrite = overwrite;
+	map->flush = 1;
+	return map;
+}
+
+void perf_mmap__log_map_error(int err, int fd, unsigned int pages, int nr_rings)
+{
+	size_t kib = ((size_t)pages + 1) * page_size() / 1024;
+	unsigned long long mlock_kb = 0;
+	struct rlimit rl;
+	char limit[32] = "unknown";
+
+	switch (err) {
+	case EINVAL:
+		if (!perf_mmap__pages_ok(pages)) {
+			pr_err("data ring of fd %d: %u pages is not a power of two; use %u or %u\n",
+			       fd, pages, 1u << (31 - __builtin_clz(pages)),
+			       1u << (32 - __builtin_clz(pages)));
+			return;
+		}
+		pr_err("data ring of fd %d: mmap of %zu KiB refused (EINVAL): an inherited "
+		       "per-thread event (attr.inherit on any CPU) cannot be mapped, and events "
+		       "sharing a ring must agree on CPU, clock and write_backward\n", fd, kib);
+		return;
+	case EPERM:
+		libauxtrace__read_u64("/proc/sys/kernel/perf_event_mlock_kb", &mlock_kb);
+		if (!getrlimit(RLIMIT_MEMLOCK, &rl)) {
+			if (rl.rlim_cur == RLIM_INFINITY)
+				snprintf(limit, sizeof(limit), "unlimited");
+			else
+				snprintf(limit, sizeof(limit), "%llu KiB",
+					 (unsigned long long)rl.rlim_cur / 1024);
+		}
+		pr_err("Permission error mapping %d data ring(s) of %u+1 pages (%zu KiB each, "
+		       "%zu KiB in all): the locked-memory budget is "
+		       "/proc/sys/kernel/perf_event_mlock_kb (%llu KiB per CPU) plus RLIMIT_MEMLOCK "
+		       "(%s); raise one of them (sysctl kernel.perf_event_mlock_kb=N, ulimit -l) or "
+		       "map fewer pages\n",
+		       nr_rings, pages, kib, kib * nr_rings, mlock_kb, limit);
+		return;
+	default:
+		pr_err("data ring of fd %d: mmap of %zu KiB failed: %s\n", fd, kib, strerror(err));
+	}
+}
+
+struct perf_mmap *perf_mmap__new(int fd, struct perf_cpu cpu, unsigned int pages, bool overwrite)
+{
+	struct perf_mmap *map = perf_mmap__map(fd, cpu, pages, overwrite);
+
+	if (!map)
+		perf_mmap__log_map_error(errno, fd, pages, 1);
+	return map;
+}
+
+void perf_mmap__delete(struct perf_mmap *map)
+{
+	if (!map)
+		return;
+	munmap(map->userpg, map->mmap_len);
+	free(map->copy);
+	free(map);
+}
+
+int perf_mmap__fd(const struct perf_mmap *map)
+{
+	return map->fd;
+}
+
+struct perf_cpu perf_mmap__cpu(const struct perf_mmap *map)
+{
+	return map->cpu;
+}
+
+bool perf_mmap__overwrite(const struct perf_mmap *map)
+{
+	return map->overwrite;
+}
+
+struct perf_event_mmap_page *perf_mmap__userpg(const struct perf_mmap *map)
+{
+	return map->userpg;
+}
+
+size_t perf_mmap__data_size(const struct perf_mmap *map)
+{
+	return map->size;
+}
+
+size_t perf_mmap__mmap_len(const struct perf_mmap *map)
+{
+	return map->mmap_len;
+}
+
+void perf_mmap__set_flush(struct perf_mmap *map, size_t bytes)
+{
+	map->flush = bytes ? bytes : 1;
+}
+
+const struct ring_stats *perf_mmap__stats(const struct perf_mmap *map)
+{
+	return &map->ring.stats;
+}
+
+int perf_mmap__read_init(struct perf_mmap *map)
+{
+	perf_mmap__range(map, &map->start, &map->end);
+	map->pass_head = map->start;
+	if (map->end == map->start || map->end - map->start < map->flush)
+		return libauxtrace__err(-EAGAIN);
+	return 0;
+}
+
+/*
+ * The next record of the pass, in place, counted into the stats: 1, 0 at the end of the
+ * pass, -EINVAL on a corrupt ring. A forward ring is live: records the kernel added since
+ * read_init belong to this pass.
+ */
+static int perf_mmap__next(struct perf_mmap *map, struct perf_mmap_record *rec)
+{
+	struct perf_mmap_tally t = { 0 };
+	struct ring_window win;
+	uint64_t pos = map->start;
+	int ok;
+
+	if (!map->overwrite)
+		map->end = perf_mmap__head(map);
+	ok = perf_mmap__header(map, pos, map->end - pos, &rec->hdr_copy);
+	/* The kernel publishes whole records only: a forward ring has no partial one. */
+	if (ok < 0 || (ok == 0 && !map->overwrite && map->end - pos >= sizeof(rec->hdr_copy))) {
+		perf_mmap__log_corrupt(map, pos, &rec->hdr_copy);
+		return -EINVAL;
+	}
+	if (ok == 0)
+		return 0;
+	ring_window__reset(&win);
+	ring__add_spans(&win, map->data, map->size, pos, rec->hdr_copy.size);
+	rec->piece[0] = win.iov[0].iov_base;
+	rec->len[0] = win.iov[0].iov_len;
+	rec->piece[1] = win.iovcnt > 1 ? win.iov[1].iov_base : NULL;
+	rec->len[1] = win.iovcnt > 1 ? win.iov[1].iov_len : 0;
+	rec->header = rec->len[0] >= sizeof(rec->hdr_copy) ? rec->piece[0] : &rec->hdr_copy;
+	perf_mmap__tally(map, pos, &rec->hdr_copy, &t);
+	map->ring.stats.records += t.records;
+	perf_mmap__apply(map, &t);
+	map->start += rec->hdr_copy.size;
+	if (!map->overwrite)
+		map->prev = map->start;
+	return 1;
+}
+
+int perf_mmap__read_record(struct perf_mmap *map, struct perf_mmap_record *rec)
+{
+	int ok = perf_mmap__next(map, rec);
+
+	return ok < 0 ? libauxtrace__err(ok) : ok;
+}
+
+union perf_event *perf_mmap__read_event(struct perf_mmap *map)
+{
+	struct perf_mmap_record rec;
+	size_t size;
+	int ok = perf_mmap__next(map, &rec);
+
+	if (ok <= 0) {
+		errno = ok < 0 ? -ok : 0;
+		return NULL;
+	}
+	if (!rec.len[1])
+		return (union perf_event *)rec.piece[0];
+	/* The one copy: a caller asked for a contiguous record and this one wraps. */
+	size = rec.len[0] + rec.len[1];
+	if (size > map->copy_size) {
+		void *copy = realloc(map->copy, size);
+
+		if (!copy) {
+			errno = ENOMEM;
+			return NULL;
+		}
+		map->copy = copy;
+		map->copy_size = size;
+	}
+	memcpy(map->copy, rec.piece[0], rec.len[0]);
+	memcpy((char *)map->copy + rec.len[0], rec.piece[1], rec.len[1]);
+	return map->copy;
+}
+
+void perf_mmap__consume(struct perf_mmap *map)
+{
+	if (!map->overwrite)
+		perf_mmap__store_tail(map, map->prev);
+}
+
+void perf_mmap__read_done(struct perf_mmap *map)
+{
+	/* A backward ring's next pass ends where this one began. */
+	if (map->overwrite)
+		map->prev = map->pass_head;
+}
+
+ssize_t perf_mmap__push(struct perf_mmap *map, struct ring_sink *sink)
+{
+	/* At most one ring's worth, so that a busy producer cannot keep the caller here. */
+	return ring__drain(&map->ring, sink, map->size);
+}
+
+int perf_mmap__pause(struct perf_mmap *map, bool pause)
+{
+	if (ioctl(map->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, pause ? 1 : 0) < 0)
+		return libauxtrace__err(-errno);
+	return 0;
+}
