@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The AUX areas of an evlist: evlist mmap driver hooks that decide per idx what to map
+ * (auxtrace_mmap_params) and map it right after that idx's data ring, and the loops that
+ * drain every area into one sink.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <auxtrace/auxtrace-record.h>
+#include <auxtrace/pmu.h>
+#include <internal/auxtrace-mmap.h>
+#include <internal/lib.h>
+
+struct auxtrace_mmaps {
+	struct evlist *evlist;
+	struct auxtrace_record *itr;
+	unsigned int pages;
+	bool overwrite;
+	const struct auxtrace_mmap_ops *ops;
+	struct evlist_mmap_hooks hooks;
+	int nr;
+	struct auxtrace_mmap_params *mp;	/* [nr]: what the idx hook decided */
+	struct auxtrace_mmap **mm;		/* [nr]: allocated when the idx is mapped */
+};
+
+static int auxtrace_mmaps__grow(struct auxtrace_mmaps *aux, int nr)
+{
+	struct auxtrace_mmap_params *mp;
+	struct auxtrace_mmap **mm;
+
+	if (nr <= aux->nr)
+		return 0;
+	mp = realloc(aux->mp, nr * sizeof(*mp));
+	if (!mp)
+		return -ENOMEM;
+	aux->mp = mp;
+	mm = realloc(aux->mm, nr * sizeof(*mm));
+	if (!mm)
+		return -ENOMEM;
+	aux->mm = mm;
+	memset(mp + aux->nr, 0, (nr - aux->nr) * sizeof(*mp));
+	memset(mm + aux->nr, 0, (nr - aux->nr) * sizeof(*mm));
+	aux->nr = nr;
+	return 0;
+}
+
+static int auxtrace_mmaps__idx_hook(struct evlist *evlist, struct evsel *evsel, int idx,
+				    void *ctx)
+{
+	struct auxtrace_mmaps *aux = ctx;
+	int nr = evlist__nr_mmaps(evlist);
+	int err = auxtrace_mmaps__grow(aux, idx < nr ? nr : idx + 1);
+
+	if (err)
+		return err;
+	/* The template depends on the data ring size, known only once the driver runs. */
+	auxtrace_mmap_params__init(&aux->mp[idx], evlist__mmap_len(evlist), aux->pages,
+				   aux->overwrite);
+	auxtrace_mmap_params__set_idx(&aux->mp[idx], evlist, evsel, idx);
+	return 0;
+}
+
+/* "intel_pt, intel_bts" or "none": the PMUs of this machine that can fill an AUX area. */
+static void auxtrace__aux_pmus(char *buf, size_t size)
+{
+	struct perf_pmus *pmus = perf_pmus__new(NULL);
+	struct perf_pmu *pmu;
+	size_t used = 0;
+
+	buf[0] = '\0';
+	if (pmus) {
+		perf_pmus__for_each_pmu(pmus, pmu) {
+			const char *name = perf_pmu__name(pmu);
+			int n;
+
+			if (!auxtrace_pmu__is_aux_capable(name))
+				continue;
+			n = snprintf(buf + used, size - used, "%s%s", used ? ", " : "", name);
+			if (n < 0 || (size_t)n >= size - used)
+				break;
+			used += n;
+		}
+		perf_pmus__delete(pmus);
+	}
+	if (!used)
+		snprintf(buf, size, "none");
+}
+
+static const char *auxtrace__pmu_name(const struct evsel *evsel, char *buf, size_t size)
+{
+	struct perf_pmus *pmus = perf_pmus__new(NULL);
+	struct perf_pmu *pmu;
+	uint32_t type = evsel__attr((struct evsel *)evsel)->type;
+
+	pmu = pmus ? perf_pmus__find_by_type(pmus, type) : NULL;
+	if (pmu)
+		snprintf(buf, size, "%s", perf_pmu__name(pmu));
+	else
+		snprintf(buf, size, "type %u", type);
+	perf_pmus__delete(pmus);
+	return buf;
+}
+
+static void auxtrace__memlock_limit(char *buf, size_t size)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_MEMLOCK, &rl))
+		snprintf(buf, size, "unknown");
+	else if (rl.rlim_cur == RLIM_INFINITY)
+		snprintf(buf, size, "unlimited");
+	else
+		snprintf(buf, size, "%llu KiB", (unsigned long long)rl.rlim_cur / 1024);
+}
+
+/* The mapping failed with -err: say why in the user's terms, and what to change. */
+static void auxtrace_mmaps__log_error(struct auxtrace_mmaps *aux, const struct evsel *evsel,
+				      const struct auxtrace_mmap_params *mp, int err)
+{
+	const char *name = evsel__name(evsel);
+	size_t aux_kb = mp->len / 1024, data_kb = evlist__mmap_len(aux->evlist) / 1024;
+	int nr = evlist__nr_mmaps(aux->evlist);
+	unsigned long long mlock_kb = 0;
+	char pmu[64], list[256], limit[32];
+
+	switch (-err) {
+	case EOPNOTSUPP:
+		auxtrace__aux_pmus(list, sizeof(list));
+		pr_err("%s (PMU %s) cannot produce AUX area data: the kernel refused to map an AUX "
+		       "area for it (EOPNOTSUPP, idx %d). AUX-capable PMUs on this machine: %s. "
+		       "Trace with an event of one of them (e.g. intel_pt//u), or record "
+		       "without an AUX area (no ,AUX part in -m)\n",
+		       name, auxtrace__pmu_name(evsel, pmu, sizeof(pmu)), mp->idx, list);
+		break;
+	case EPERM:
+		libauxtrace__read_u64("/proc/sys/kernel/perf_event_mlock_kb", &mlock_kb);
+		auxtrace__memlock_limit(limit, sizeof(limit));
+		pr_err("%s: permission error mapping the AUX area of idx %d: the locked-memory "
+		       "budget is spent. Asked per mmap: %zu KiB data + %zu KiB AUX; for %d "
+		       "mmaps up to %zu KiB. Allowed: /proc/sys/kernel/perf_event_mlock_kb = %llu "
+		       "KiB per CPU, then RLIMIT_MEMLOCK = %s. Raise one of them (sysctl "
+		       "kernel.perf_event_mlock_kb=N, ulimit -l) or ask for smaller areas "
+		       "(-m DATA,AUX)\n",
+		       name, mp->idx, data_kb, aux_kb, nr, (data_kb + aux_kb) * nr, mlock_kb,
+		       limit);
+		break;
+	case EINVAL:
+		pr_err("%s: the kernel refused the AUX area of idx %d (%zu KiB at offset %lld, "
+		       "EINVAL): its size must be a power of two pages and the event owning the "
+		       "ring must not be write_backward\n",
+		       name, mp->idx, aux_kb, (long long)mp->offset);
+		break;
+	default:
+		pr_err("%s: mapping the AUX area of idx %d (%zu KiB) failed: %s\n", name, mp->idx,
+		       aux_kb, strerror(-err));
+	}
+}
+
+static int auxtrace_mmaps__mmap_hook(struct evlist *evlist, struct evsel *evsel,
+				     struct perf_mmap *map, int idx, void *ctx)
+{
+	struct auxtrace_mmaps *aux = ctx;
+	const struct auxtrace_mmap_params *mp = &aux->mp[idx];
+	int err;
+
+	(void)evlist;
+	if (!mp->len || !mp->mmap_needed)
+		return 0;
+	if (!aux->mm[idx]) {
+		aux->mm[idx] = auxtrace_mmap__new();
+		if (!aux->mm[idx])
+			return -ENOMEM;
+		auxtrace_mmap__set_ops(aux->mm[idx], aux->ops);
+	}
+	err = auxtrace_mmap__mmap(aux->mm[idx], mp, perf_mmap__userpg(map), perf_mmap__fd(map));
+	if (err)
+		auxtrace_mmaps__log_error(aux, evsel, mp, err);
+	return err;
+}
+
+static void auxtrace_mmaps__munmap_hook(struct evlist *evlist, struct perf_mmap *map, int idx,
+					void *ctx)
+{
+	struct auxtrace_mmaps *aux = ctx;
+
+	(void)evlist;
+	(void)map;
+	if (idx < aux->nr)
+		auxtrace_mmap__munmap(aux->mm[idx]);
+}
+
+struct auxtrace_mmaps *auxtrace_mmaps__new(struct evlist *evlist, struct auxtrace_record *itr,
+					   unsigned int auxtrace_pages, bool overwrite)
+{
+	struct auxtrace_mmaps *aux;
+
+	if (!evlist)
+		return libauxtrace__ptr_err(-EINVAL);
+	aux = calloc(1, sizeof(*aux));
+	if (!aux)
+		return libauxtrace__ptr_err(-ENOMEM);
+	aux->evlist = evlist;
+	aux->itr = itr;
+	aux->pages = auxtrace_pages;
+	aux->overwrite = overwrite;
+	aux->ops = &auxtrace_mmap_ops__kernel;
+	aux->hooks = (struct evlist_mmap_hooks){
+		.idx = auxtrace_mmaps__idx_hook,
+		.mmap = auxtrace_mmaps__mmap_hook,
+		.munmap = auxtrace_mmaps__munmap_hook,
+		.ctx = aux,
+	};
+	return aux;
+}
+
+void auxtrace_mmaps__delete(struct auxtrace_mmaps *aux)
+{
+	int idx;
+
+	if (!aux)
+		return;
+	for (idx = 0; idx < aux->nr; idx++)
+		auxtrace_mmap__delete(aux->mm[idx]);
+	free(aux->mm);
+	free(aux->mp);
+	free(aux);
+}
+
+void auxtrace_mmaps__set_ops(struct auxtrace_mmaps *aux, const struct auxtrace_mmap_ops *ops)
+{
+	aux->ops = ops ? ops : &auxtrace_mmap_ops__kernel;
+}
+
+const struct evlist_mmap_hooks *auxtrace_mmaps__hooks(struct auxtrace_mmaps *aux)
+{
+	return &aux->hooks;
+}
+
+int auxtrace_mmaps__nr(const struct auxtrace_mmaps *aux)
+{
+	return aux->nr;
+}
+
+struct auxtrace_mmap *auxtrace_mmaps__at(const struct auxtrace_mmaps *aux, int idx)
+{
+	if (idx < 0 || idx >= aux->nr || !aux->mm[idx] || !auxtrace_mmap__base(aux->mm[idx]))
+		return NULL;
+	return aux->mm[idx];
+}
+
+static ssize_t auxtrace_mmaps__read_all(struct auxtrace_mmaps *aux, struct ring_sink *sink,
+					bool snapshot, size_t snapshot_size)
+{
+	ssize_t total = 0;
+	int idx;
+
+	for (idx = 0; idx < aux->nr; idx++) {
+		struct auxtrace_mmap *mm = auxtrace_mmaps__at(aux, idx);
+		ssize_t n;
+
+		if (!mm)
+			continue;
+		n = snapshot ? auxtrace_mmap__read_snapshot(mm, aux->itr, sink, snapshot_size)
+			     : auxtrace_mmap__read(mm, aux->itr, sink);
+		if (n < 0)
+			return n;	/* what was not taken stays in its area */
+		total += n;
+	}
+	return total;
+}
+
+ssize_t auxtrace_mmaps__read(struct auxtrace_mmaps *aux, struct ring_sink *sink)
+{
+	return auxtrace_mmaps__read_all(aux, sink, false, 0);
+}
+
+ssize_t auxtrace_mmaps__read_snapshot(struct auxtrace_mmaps *aux, struct ring_sink *sink,
+				      size_t snapshot_size)
+{
+	return auxtrace_mmaps__read_all(aux, sink, true, snapshot_size);
+}
+
+int auxtrace_mmaps__stats(const struct auxtrace_mmaps *aux, int idx, struct ring_stats *stats)
+{
+	/* An unmapped area keeps its counters until the next mapping of the evlist. */
+	const struct auxtrace_mmap *mm = idx >= 0 && idx < aux->nr ? aux->mm[idx] : NULL;
+	const struct perf_mmap *map = evlist__mmap_at(aux->evlist, idx);
+	const struct ring_stats *data;
+
+	if (!mm && !map)
+		return libauxtrace__err(-ENOENT);
+	*stats = mm ? *auxtrace_mmap__stats(mm) : (struct ring_stats){ 0 };
+	if (map) {
+		/* The kernel reports AUX losses as PERF_RECORD_AUX in the data ring. */
+		data = perf_mmap__stats(map);
+		stats->aux_truncated = data->aux_truncated;
+		stats->aux_partial = data->aux_partial;
+		stats->aux_collision = data->aux_collision;
+	}
+	return 0;
+}

@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * One AUX area as an adapter of the consumer core: peek frames what the producer wrote as a
+ * PERF_RECORD_AUXTRACE (header, one or two pieces of the mapping, zero padding), commit
+ * publishes aux_tail. Full-trace reads drain; a snapshot read is one window without a tail.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+
+#include <internal/auxtrace-mmap.h>
+#include <internal/lib.h>
+#include <internal/ring.h>
+
+struct auxtrace_mmap {
+	struct ring ring;
+	void *base;
+	struct perf_event_mmap_page *userpg;
+	size_t mask;
+	size_t len;
+	uint64_t prev;
+	int idx;
+	pid_t tid;
+	struct perf_cpu cpu;
+	int fd;
+	int prot;
+	const struct auxtrace_mmap_ops *ops;
+	/* The read in progress: what peek and commit need besides the ring. */
+	struct auxtrace_record *itr;
+	bool snapshot;
+	size_t snapshot_size;
+	int finish_err;			/* read_finish failed after a commit: report it */
+	struct perf_record_auxtrace ev;	/* the frame header the sink is handed */
+};
+
+static void *kernel__mmap(void *ctx, struct perf_event_mmap_page *userpg, size_t len,
+			  int prot, int fd, off_t offset)
+{
+	(void)ctx;
+	(void)userpg;
+	return mmap(NULL, len, prot, MAP_SHARED, fd, offset);
+}
+
+static int kernel__munmap(void *ctx, void *addr, size_t len)
+{
+	(void)ctx;
+	return munmap(addr, len);
+}
+
+static int kernel__ioctl(void *ctx, int fd, unsigned long request, unsigned long arg)
+{
+	(void)ctx;
+	return ioctl(fd, request, arg);
+}
+
+const struct auxtrace_mmap_ops auxtrace_mmap_ops__kernel = {
+	.mmap = kernel__mmap,
+	.munmap = kernel__munmap,
+	.ioctl = kernel__ioctl,
+};
+
+static const struct ring_ops auxtrace_mmap__ring_ops;
+
+struct auxtrace_mmap *auxtrace_mmap__new(void)
+{
+	struct auxtrace_mmap *mm = calloc(1, sizeof(*mm));
+
+	if (!mm)
+		return libauxtrace__ptr_err(-ENOMEM);
+	mm->ops = &auxtrace_mmap_ops__kernel;
+	mm->idx = -1;
+	mm->cpu.cpu = -1;
+	mm->fd = -1;
+	ring__init(&mm->ring, &auxtrace_mmap__ring_ops);
+	return mm;
+}
+
+void auxtrace_mmap__delete(struct auxtrace_mmap *mm)
+{
+	if (!mm)
+		return;
+	auxtrace_mmap__munmap(mm);
+	free(mm);
+}
+
+void auxtrace_mmap__set_ops(struct auxtrace_mmap *mm, const struct auxtrace_mmap_ops *ops)
+{
+	mm->ops = ops ? ops : &auxtrace_mmap_ops__kernel;
+}
+
+int auxtrace_mmap__mmap(struct auxtrace_mmap *mm, const struct auxtrace_mmap_params *mp,
+			void *userpg, int fd)
+{
+	struct perf_event_mmap_page *pc = userpg;
+	void *base;
+
+	if (mm->base)
+		return libauxtrace__err(-EBUSY);
+	mm->userpg = pc;
+	mm->mask = mp->mask;
+	mm->len = mp->len;
+	mm->prev = 0;
+	mm->idx = mp->idx;
+	mm->tid = mp->tid;
+	mm->cpu = mp->cpu;
+	mm->fd = fd;
+	mm->prot = mp->prot;
+	mm->finish_err = 0;
+	ring__init(&mm->ring, &auxtrace_mmap__ring_ops);
+	if (!mp->len || !mp->mmap_needed)
+		return 0;
+	if (!pc)
+		return libauxtrace__err(-EINVAL);
+	/* The kernel takes the AUX geometry from the control page, not from mmap's arguments. */
+	pc->aux_offset = mp->offset;
+	pc->aux_size = mp->len;
+	pr_debug("idx %d: mmapping AUX area of fd %d: %zu bytes at offset %lld%s\n", mp->idx,
+		 fd, mp->len, (long long)mp->offset,
+		 mp->prot & PROT_WRITE ? "" : ", overwrite mode");
+	base = mm->ops->mmap(mm->ops->ctx, pc, mp->len, mp->prot, fd, mp->offset);
+	if (base == MAP_FAILED) {
+		int err = -errno;
+
+		pr_debug("idx %d: failed to mmap the AUX area of fd %d: %s\n", mp->idx, fd,
+			 strerror(-err));
+		return libauxtrace__err(err);
+	}
+	mm->base = base;
+	return 0;
+}
+
+void auxtrace_mmap__munmap(struct auxtrace_mmap *mm)
+{
+	if (!mm || !mm->base)
+		return;
+	mm->ops->munmap(mm->ops->ctx, mm->base, mm->len);
+	mm->base = NULL;
+}
+
+static uint64_t auxtrace_mmap__off(const struct auxtrace_mmap *mm, uint64_t pos)
+{
+	return mm->mask ? pos & mm->mask : pos % mm->len;
+}
+
+/*
+ * A producer whose buffer is not a power of two wraps its head at the largest multiple of
+ * len below 2^64, so that head % len stays continuous; positions then skip the remainder
+ * 2^64 % len when they cross zero. Powers of two have none.
+ */
+static uint64_t auxtrace_mmap__wrap_rem(const struct auxtrace_mmap *mm)
+{
+	return mm->mask ? 0 : (0 - (uint64_t)mm->len) % mm->len;
+}
+
+/* Bytes between old and head as buffer offsets: equal offsets mean a full buffer. */
+static uint64_t auxtrace_mmap__span(const struct auxtrace_mmap *mm, uint64_t old,
+				    uint64_t head)
+{
+	uint64_t head_off = auxtrace_mmap__off(mm, head);
+	uint64_t old_off = auxtrace_mmap__off(mm, old);
+
+	return head_off > old_off ? head_off - old_off : mm->len - (old_off - head_off);
+}
+
+/*
+ * Offsets alone cannot tell a head one byte ahead from one a buffer and a byte ahead; the
+ * distance can. A full-trace producer must stay within a buffer of the tail, so more is
+ * loss: deliver the newest buffer-full and count the rest.
+ */
+static uint64_t auxtrace_mmap__clamp_overrun(struct auxtrace_mmap *mm, uint64_t old,
+					     uint64_t head, uint64_t size)
+{
+	uint64_t dist = head - old - (head < old ? auxtrace_mmap__wrap_rem(mm) : 0);
+
+	if (dist <= mm->len)
+		return size;
+	mm->ring.stats.overruns += dist - mm->len;
+	pr_warn("idx %d: AUX data lost: aux_head is %" PRIu64 " bytes ahead of the last read, "
+		"%" PRIu64 " more than the %zu-byte buffer holds; the producer did not wait for "
+		"aux_tail. Read more often or map a larger AUX area.\n",
+		mm->idx, dist, dist - mm->len, mm->len);
+	return mm->len;
+}
+
+static int auxtrace_mmap__peek(struct ring *ring, struct ring_window *win)
+{
+	static const uint64_t zero_pad;	/* padding is at most 7 bytes */
+	struct auxtrace_mmap *mm = container_of(ring, struct auxtrace_mmap, ring);
+	struct auxtrace_record *itr = mm->itr;
+	uint64_t head, old = mm->prev, size, offset, head_off, len1, len2;
+	const char *chunk1;
+	unsigned int padding;
+	int err;
+
+	if (mm->finish_err) {
+		err = mm->finish_err;
+		mm->finish_err = 0;
+		return err;
+	}
+	head = ring__load_head((volatile uint64_t *)&mm->userpg->aux_head);
+	if (mm->snapshot && itr && itr->find_snapshot) {
+		err = itr->find_snapshot(itr, mm->idx, mm, mm->base, &head, &old);
+		if (err)
+			return err < 0 ? err : -EINVAL;
+	}
+	if (head == old)
+		return 0;
+	size = auxtrace_mmap__span(mm, old, head);
+	if (!mm->snapshot)
+		size = auxtrace_mmap__clamp_overrun(mm, old, head, size);
+	else if (mm->snapshot_size && size > mm->snapshot_size)
+		size = mm->snapshot_size;	/* the newest bytes: pieces end at head */
+
+	offset = head - size;
+	if (size > head)
+		offset -= auxtrace_mmap__wrap_rem(mm);
+
+	head_off = auxtrace_mmap__off(mm, head);
+	if (size > head_off) {		/* wrapped: [len - len1, len) then [0, head_off) */
+		len1 = size - head_off;
+		len2 = head_off;
+		chunk1 = (const char *)mm->base + mm->len - len1;
+	} else {
+		len1 = size;
+		len2 = 0;
+		chunk1 = (const char *)mm->base + head_off - size;
+	}
+
+	/* BTS-like producers leave the buffer's end unwritten when a record does not fit. */
+	if (itr && itr->alignment) {
+		unsigned int unwanted = len1 % itr->alignment;
+
+		len1 -= unwanted;
+		size -= unwanted;
+	}
+	padding = (8 - size % 8) % 8;
+
+	mm->ev = (struct perf_record_auxtrace){
+		.header = { .type = PERF_RECORD_AUXTRACE, .size = sizeof(mm->ev) },
+		.size = size + padding,
+		.offset = offset,
+		.reference = itr && itr->reference ? itr->reference(itr) : 0,
+		.idx = mm->idx,
+		.tid = mm->tid,
+		.cpu = mm->cpu.cpu,
+	};
+	ring__add_iov(win, &mm->ev, sizeof(mm->ev));
+	ring__add_iov(win, chunk1, len1);
+	ring__add_iov(win, mm->base, len2);
+	ring__add_iov(win, &zero_pad, padding);
+	win->pos = head;
+	win->records = 1;
+	return 1;
+}
+
+static int auxtrace_mmap__commit(struct ring *ring, const struct ring_window *win)
+{
+	struct auxtrace_mmap *mm = container_of(ring, struct auxtrace_mmap, ring);
+	struct auxtrace_record *itr = mm->itr;
+
+	mm->prev = win->pos;
+	if (mm->snapshot)
+		return 0;
+	ring__store_tail((volatile uint64_t *)&mm->userpg->aux_tail, win->pos);
+	/*
+	 * The bytes are delivered and the tail is out: a failing re-enable must not make the
+	 * core forget that. Keep the error for the next peek, which ends the read with it.
+	 */
+	if (itr && itr->read_finish) {
+		int err = itr->read_finish(itr, mm->idx);
+
+		if (err < 0)
+			mm->finish_err = err;
+	}
+	return 0;
+}
+
+static const struct ring_ops auxtrace_mmap__ring_ops = {
+	.peek = auxtrace_mmap__peek,
+	.commit = auxtrace_mmap__commit,
+};
+
+static ssize_t auxtrace_mmap__drain(struct auxtrace_mmap *mm, struct auxtrace_record *itr,
+				    struct ring_sink *sink, bool snapshot, size_t snapshot_size)
+{
+	ssize_t ret;
+
+	if (!mm->base)
+		return 0;
+	mm->itr = itr;
+	mm->snapshot = snapshot;
+	mm->snapshot_size = snapshot_size;
+	/*
+	 * Full trace: until empty, at most about one buffer per call so that a producer as
+	 * fast as we are cannot keep us here. Snapshot: one record (max_bytes 1 stops after the
+	 * first window), as find_snapshot describes one stopped buffer.
+	 */
+	ret = ring__drain(&mm->ring, sink, snapshot ? 1 : mm->len);
+	mm->itr = NULL;
+	return ret;
+}
+
+ssize_t auxtrace_mmap__read(struct auxtrace_mmap *mm, struct auxtrace_record *itr,
+			    struct ring_sink *sink)
+{
+	if (mm->base && !(mm->prot & PROT_WRITE)) {
+		pr_err("idx %d: the AUX area is mapped read-only (overwrite mode): read it with "
+		       "auxtrace_mmap__read_snapshot() after stopping the event\n", mm->idx);
+		return libauxtrace__err(-EINVAL);
+	}
+	return auxtrace_mmap__drain(mm, itr, sink, false, 0);
+}
+
+ssize_t auxtrace_mmap__read_snapshot(struct auxtrace_mmap *mm, struct auxtrace_record *itr,
+				     struct ring_sink *sink, size_t snapshot_size)
+{
+	return auxtrace_mmap__drain(mm, itr, sink, true, snapshot_size);
+}
+
+void *auxtrace_mmap__base(const struct auxtrace_mmap *mm)
+{
+	return mm->base;
+}
+
+size_t auxtrace_mmap__len(const struct auxtrace_mmap *mm)
+{
+	return mm->len;
+}
+
+size_t auxtrace_mmap__mask(const struct auxtrace_mmap *mm)
+{
+	return mm->mask;
+}
+
+uint64_t auxtrace_mmap__prev(const struct auxtrace_mmap *mm)
+{
+	return mm->prev;
+}
+
+int auxtrace_mmap__idx(const struct auxtrace_mmap *mm)
+{
+	return mm->idx;
+}
+
+pid_t auxtrace_mmap__tid(const struct auxtrace_mmap *mm)
+{
+	return mm->tid;
+}
+
+struct perf_cpu auxtrace_mmap__cpu(const struct auxtrace_mmap *mm)
+{
+	return mm->cpu;
+}
+
+int auxtrace_mmap__fd(const struct auxtrace_mmap *mm)
+{
+	return mm->fd;
+}
+
+struct perf_event_mmap_page *auxtrace_mmap__userpg(const struct auxtrace_mmap *mm)
+{
+	return mm->userpg;
+}
+
+const struct ring_stats *auxtrace_mmap__stats(const struct auxtrace_mmap *mm)
+{
+	return &mm->ring.stats;
+}
