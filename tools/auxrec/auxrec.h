@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/* auxrec: the record tool, built only on libauxtrace's public API. */
+#ifndef AUXREC_H
+#define AUXREC_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+extern int auxrec_verbose;
+
+int cmd_info(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+
+/* Print to stderr with the tool's prefix. */
+void auxrec_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * A command started stopped: forked, waiting on a pipe until workload__start() so that the
+ * events can be opened on its pid first (perf's workload protocol).
+ */
+struct workload {
+	pid_t pid;
+	int go_fd;	/* write end: closing it lets the child exec */
+	int exec_err_fd;	/* read end: the child's errno when exec failed, EOF on success */
+	int status;
+	bool exited;
+};
+
+int workload__prepare(struct workload *w, char **argv);
+int workload__start(struct workload *w);
+/* Reap without blocking; true once the child exited. */
+bool workload__poll_exit(struct workload *w);
+void workload__kill(struct workload *w);
+
+#endif

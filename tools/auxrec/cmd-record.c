@@ -1,0 +1,580 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * auxrec record: open the events, map every ring (data rings, AUX areas, ftrace CPUs), drain
+ * them all from one poll loop through the library's consumer core, and print per CPU what
+ * arrived and what was lost. (Writing perf.data and trace.dat comes with the data/ room.)
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <auxtrace/auxtrace.h>
+#include <auxtrace/auxtrace-record.h>
+#include <auxtrace/evlist.h>
+#include <auxtrace/parse-events.h>
+#include "auxrec.h"
+#include "ftrace.h"
+
+struct record {
+	char **events;
+	int nr_events;
+	char **ftrace_events;
+	int nr_ftrace_events;
+	enum ftrace_mode ftrace_mode;
+	bool system_wide;
+	bool per_thread;
+	const char *cpu_list;
+	pid_t pid;
+	const char *mmap_pages;
+	const char *snapshot;
+	double duration;
+	char **argv;		/* the workload, or NULL */
+
+	struct evlist *evlist;
+	struct auxtrace_record *itr;
+	struct auxtrace_opts opts;
+	struct auxtrace_mmaps *aux;
+	struct ftrace_session *ftrace;
+	struct workload workload;
+	bool have_workload;
+};
+
+static struct evlist *signal_evlist;
+static volatile sig_atomic_t snapshot_requested;
+
+static void record__sig_stop(int sig)
+{
+	(void)sig;
+	if (signal_evlist)
+		evlist__stop(signal_evlist);
+}
+
+static void record__sig_snapshot(int sig)
+{
+	(void)sig;
+	snapshot_requested = 1;
+	if (signal_evlist)
+		evlist__stop(signal_evlist);	/* wake the loop; it resumes after the copy */
+}
+
+static const char record_usage[] =
+	"usage: auxrec record [options] [-- command [args]]\n"
+	"\n"
+	"  -e, --event EVENT       perf event: cpu-clock, dummy, sched:sched_switch,\n"
+	"                          pmu/term=value,.../ukh (repeatable, comma lists allowed)\n"
+	"      --ftrace SYS:EVENT  ftrace event, read from a tracefs instance of auxrec's own\n"
+	"      --ftrace-mode MODE  mapped (default), read or splice\n"
+	"  -a, --all-cpus          every online CPU\n"
+	"  -C, --cpu CPUS          these CPUs (\"0-1,3\")\n"
+	"  -p, --pid PID           the threads of a running process\n"
+	"      --per-thread        one ring per thread instead of one per CPU\n"
+	"  -m, --mmap-pages D[,A]  data ring and AUX area sizes: pages or 4K/2M sizes\n"
+	"  -S, --snapshot[=e][SIZE] AUX snapshot mode: copy the AUX area on SIGUSR2 (e: and at exit)\n"
+	"  -d, --duration SECONDS  stop after this long (default: when the command exits, or ^C)\n"
+	"\n"
+	"With a command and neither -a nor -C, the command's threads are recorded on every CPU.\n";
+
+enum { OPT_FTRACE = 256, OPT_FTRACE_MODE, OPT_PER_THREAD };
+
+static int record__add(char ***list, int *nr, char *item)
+{
+	char **n = realloc(*list, (*nr + 1) * sizeof(**list));
+
+	if (!n)
+		return -ENOMEM;
+	n[(*nr)++] = item;
+	*list = n;
+	return 0;
+}
+
+static int record__parse_args(struct record *rec, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "ftrace", required_argument, NULL, OPT_FTRACE },
+		{ "ftrace-mode", required_argument, NULL, OPT_FTRACE_MODE },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
+		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "snapshot", optional_argument, NULL, 'S' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+e:aC:p:m:S::d:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			if (record__add(&rec->events, &rec->nr_events, optarg))
+				return -ENOMEM;
+			break;
+		case OPT_FTRACE:
+			if (record__add(&rec->ftrace_events, &rec->nr_ftrace_events, optarg))
+				return -ENOMEM;
+			break;
+		case OPT_FTRACE_MODE:
+			if (!strcmp(optarg, "mapped"))
+				rec->ftrace_mode = FTRACE_MAPPED;
+			else if (!strcmp(optarg, "read"))
+				rec->ftrace_mode = FTRACE_READ;
+			else if (!strcmp(optarg, "splice"))
+				rec->ftrace_mode = FTRACE_SPLICE;
+			else {
+				auxrec_error("--ftrace-mode '%s': use mapped, read or splice", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'a':
+			rec->system_wide = true;
+			break;
+		case 'C':
+			rec->cpu_list = optarg;
+			break;
+		case 'p':
+			rec->pid = (pid_t)strtol(optarg, &end, 10);
+			if (*end || rec->pid <= 0) {
+				auxrec_error("-p '%s': not a process id", optarg);
+				return -EINVAL;
+			}
+			break;
+		case OPT_PER_THREAD:
+			rec->per_thread = true;
+			break;
+		case 'm':
+			rec->mmap_pages = optarg;
+			break;
+		case 'S':
+			rec->snapshot = optarg ? optarg : "";
+			break;
+		case 'd':
+			rec->duration = strtod(optarg, &end);
+			if (*end || rec->duration <= 0) {
+				auxrec_error("-d '%s': give a positive number of seconds", optarg);
+				return -EINVAL;
+			}
+			break;
+		case 'h':
+			fputs(record_usage, stdout);
+			exit(0);
+		default:
+			fputs(record_usage, stderr);
+			return -EINVAL;
+		}
+	}
+	if (optind < argc)
+		rec->argv = argv + optind;
+	if (!rec->nr_events && !rec->nr_ftrace_events) {
+		static char default_event[] = "cpu-clock";
+
+		if (record__add(&rec->events, &rec->nr_events, default_event))
+			return -ENOMEM;
+	}
+	if (!rec->argv && !rec->system_wide && !rec->cpu_list && !rec->pid) {
+		auxrec_error("nothing to record: give a command (-- cmd), -a, -C CPUS or -p PID");
+		return -EINVAL;
+	}
+	if (rec->pid && rec->argv) {
+		auxrec_error("-p and a command exclude each other");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int record__parse_events(struct record *rec)
+{
+	struct parse_events_error err;
+
+	for (int i = 0; i < rec->nr_events; i++) {
+		if (parse_events(rec->evlist, rec->events[i], NULL, &err) < 0) {
+			auxrec_error("event '%s': %s", rec->events[i], err.msg);
+			if (err.idx >= 0)
+				fprintf(stderr, "        %s\n        %*s^\n", rec->events[i],
+					err.idx, "");
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Sampling defaults a perf user expects where the string set none: tracepoints every event,
+ * other events at 4000 Hz; what the report needs in each sample; everything starts disabled
+ * and is enabled once the rings are mapped.
+ */
+static void record__config_evsels(struct record *rec)
+{
+	struct evsel *evsel;
+	bool many = evlist__nr_entries(rec->evlist) > 1;
+
+	evlist__for_each_entry(rec->evlist, evsel) {
+		struct perf_event_attr *attr = evsel__attr(evsel);
+
+		if (!attr->sample_period && !attr->freq) {
+			if (attr->type == PERF_TYPE_TRACEPOINT) {
+				attr->sample_period = 1;
+			} else {
+				attr->freq = 1;
+				attr->sample_freq = 4000;
+			}
+		}
+		attr->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+				     PERF_SAMPLE_PERIOD;
+		if (!rec->per_thread)
+			attr->sample_type |= PERF_SAMPLE_CPU;
+		if (many)
+			attr->sample_type |= PERF_SAMPLE_IDENTIFIER;
+		attr->sample_id_all = 1;
+		attr->disabled = 1;
+		/* A per-CPU recording of a command follows its children, like perf record. */
+		attr->inherit = rec->have_workload && !rec->per_thread;
+	}
+}
+
+static int record__set_maps(struct record *rec)
+{
+	struct perf_cpu_map *cpus = NULL;
+	struct perf_thread_map *threads = NULL;
+	int err;
+
+	if (rec->per_thread)
+		cpus = perf_cpu_map__new_any_cpu();
+	else if (rec->cpu_list)
+		cpus = perf_cpu_map__new(rec->cpu_list);
+	else
+		cpus = perf_cpu_map__new_online_cpus();
+	if (!cpus) {
+		auxrec_error("CPU list '%s': %s (give e.g. 0-3,7 with online CPUs)",
+			     rec->cpu_list ? rec->cpu_list : "online", strerror(errno));
+		return -EINVAL;
+	}
+	if (rec->have_workload)
+		threads = perf_thread_map__new_tid(rec->workload.pid);
+	else if (rec->pid)
+		threads = perf_thread_map__new_pid(rec->pid);
+	else
+		threads = perf_thread_map__new_dummy();
+	if (!threads) {
+		err = -errno;
+		auxrec_error("threads of pid %d: %s", rec->pid, strerror(errno));
+		perf_cpu_map__put(cpus);
+		return err;
+	}
+	err = evlist__set_maps(rec->evlist, cpus, threads);
+	perf_cpu_map__put(cpus);
+	perf_thread_map__put(threads);
+	return err;
+}
+
+/* The AUX side: a backend when an AUX event was asked for, sizes from -m and -S. */
+static int record__setup_auxtrace(struct record *rec)
+{
+	int err = 0;
+
+	auxtrace_opts__init(&rec->opts);
+	rec->opts.per_thread = rec->per_thread;
+	if (rec->mmap_pages && auxtrace_opts__parse_mmap_pages(&rec->opts, rec->mmap_pages) < 0) {
+		auxrec_error("-m '%s': give DATA[,AUX] as page counts or sizes (64K, 4M)",
+			     rec->mmap_pages);
+		return -EINVAL;
+	}
+	rec->itr = auxtrace_record__init(rec->evlist, NULL, &err);
+	if (!rec->itr && err)
+		return err;
+	if (rec->snapshot && auxtrace_opts__parse_snapshot(rec->itr, &rec->opts, rec->snapshot) < 0)
+		return -EINVAL;
+	if (rec->itr)
+		return auxtrace_record__options(rec->itr, rec->evlist, &rec->opts);
+	if (rec->opts.auxtrace_mmap_pages) {
+		/*
+		 * An AUX area was asked for on events that have no AUX backend: try it anyway,
+		 * so the kernel's verdict (and the library's message naming the PMU) reaches
+		 * the user rather than a silent drop of the request.
+		 */
+		evsel__set_needs_auxtrace_mmap(evlist__first(rec->evlist), true);
+	}
+	return 0;
+}
+
+static int record__mmap(struct record *rec)
+{
+	const struct evlist_mmap_hooks *hooks = NULL;
+	bool overwrite = rec->opts.auxtrace_snapshot_mode || rec->opts.auxtrace_sample_mode;
+
+	if (rec->itr || rec->opts.auxtrace_mmap_pages) {
+		rec->aux = auxtrace_mmaps__new(rec->evlist, rec->itr,
+					       rec->opts.auxtrace_mmap_pages, overwrite);
+		if (!rec->aux)
+			return -errno;
+		hooks = auxtrace_mmaps__hooks(rec->aux);
+	}
+	return evlist__mmap_ex(rec->evlist, rec->opts.mmap_pages, hooks);
+}
+
+/* Bytes leave through here; writing files comes later, counting is all a sink must do now. */
+static ssize_t record__count_sink(void *ctx, const struct iovec *iov, int iovcnt)
+{
+	size_t *total = ctx, n = 0;
+
+	for (int i = 0; i < iovcnt; i++)
+		n += iov[i].iov_len;
+	*total += n;
+	return n;
+}
+
+static int record__drain(struct record *rec, struct ring_sink *sink, bool final)
+{
+	int nr = evlist__nr_mmaps(rec->evlist), err = 0;
+
+	for (int idx = 0; idx < nr; idx++) {
+		struct perf_mmap *map = evlist__mmap_at(rec->evlist, idx);
+
+		if (map && perf_mmap__push(map, sink) < 0 && !err)
+			err = -errno;
+	}
+	if (rec->aux && !rec->opts.auxtrace_snapshot_mode && !rec->opts.auxtrace_sample_mode &&
+	    auxtrace_mmaps__read(rec->aux, sink) < 0 && !err)
+		err = -errno;
+	if (rec->ftrace && ftrace_session__drain(rec->ftrace, sink, final) < 0 && !err)
+		err = -errno;
+	return err;
+}
+
+static int record__snapshot(struct record *rec, struct ring_sink *sink, bool on_exit)
+{
+	ssize_t n;
+
+	if (auxtrace_record__snapshot_start(rec->itr) < 0)
+		return -errno;
+	n = auxtrace_mmaps__read_snapshot(rec->aux, sink, rec->opts.auxtrace_snapshot_size);
+	if (n < 0)
+		return (int)n;
+	if (!on_exit && auxtrace_record__snapshot_finish(rec->itr) < 0)
+		return -errno;
+	return 0;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int record__loop(struct record *rec, struct ring_sink *sink)
+{
+	double deadline = rec->duration > 0 ? now() + rec->duration : 0;
+	int err = 0;
+
+	for (;;) {
+		int timeout = 1000, n;
+
+		if (deadline) {
+			double left = deadline - now();
+
+			if (left <= 0)
+				break;
+			if (left * 1000 < timeout)
+				timeout = (int)(left * 1000) + 1;
+		}
+		n = evlist__poll(rec->evlist, timeout);
+		if (n < 0 && n != -ECANCELED && n != -EINTR) {
+			auxrec_error("poll: %s", strerror(-n));
+			return n;
+		}
+		err = record__drain(rec, sink, false);
+		if (err)
+			break;
+		if (snapshot_requested && rec->aux && rec->opts.auxtrace_snapshot_mode) {
+			snapshot_requested = 0;
+			evlist__resume(rec->evlist);
+			err = record__snapshot(rec, sink, false);
+			if (err) {
+				auxrec_error("AUX area tracing snapshot failed: %s", strerror(-err));
+				break;
+			}
+			continue;
+		}
+		if (n == -ECANCELED)
+			break;	/* SIGINT, SIGTERM or the command exited */
+		if (rec->have_workload && workload__poll_exit(&rec->workload))
+			break;
+	}
+	return err;
+}
+
+static void record__print_stats(struct record *rec)
+{
+	int nr = evlist__nr_mmaps(rec->evlist);
+	bool per_thread = evlist__per_thread(rec->evlist);
+	struct ring_stats total_perf = { 0 }, total_aux = { 0 }, total_ft = { 0 };
+
+	printf("%-8s %12s %12s %8s", per_thread ? "thread" : "cpu", "perf records", "perf bytes",
+	       "lost");
+	if (rec->aux)
+		printf(" %12s %6s %8s", "AUX bytes", "trunc", "overrun");
+	if (rec->ftrace)
+		printf(" %12s %10s %8s", "ftrace events", "sub-bufs", "lost");
+	printf("\n");
+	for (int idx = 0; idx < nr; idx++) {
+		struct perf_mmap *map = evlist__mmap_at(rec->evlist, idx);
+		const struct ring_stats *ps = map ? perf_mmap__stats(map) : NULL;
+		struct ring_stats as = { 0 }, fs = { 0 };
+		int cpu = map ? perf_mmap__cpu(map).cpu : -1;
+
+		if (!ps)
+			continue;
+		if (per_thread)
+			printf("%-8d", perf_thread_map__pid(evlist__threads(rec->evlist), idx));
+		else
+			printf("%-8d", cpu);
+		printf(" %12llu %12llu %8llu", (unsigned long long)ps->records,
+		       (unsigned long long)ps->bytes, (unsigned long long)ps->lost);
+		total_perf.records += ps->records;
+		total_perf.bytes += ps->bytes;
+		total_perf.lost += ps->lost;
+		if (rec->aux) {
+			auxtrace_mmaps__stats(rec->aux, idx, &as);
+			printf(" %12llu %6llu %8llu", (unsigned long long)as.bytes,
+			       (unsigned long long)as.aux_truncated,
+			       (unsigned long long)as.overruns);
+			total_aux.bytes += as.bytes;
+			total_aux.aux_truncated += as.aux_truncated;
+			total_aux.overruns += as.overruns;
+		}
+		if (rec->ftrace) {
+			if (!per_thread && ftrace_session__stats(rec->ftrace, cpu, &fs))
+				printf(" %12llu %10llu %8llu", (unsigned long long)fs.records,
+				       (unsigned long long)fs.chunks, (unsigned long long)fs.lost);
+			total_ft.records += fs.records;
+			total_ft.chunks += fs.chunks;
+			total_ft.lost += fs.lost;
+		}
+		printf("\n");
+	}
+	printf("%-8s %12llu %12llu %8llu", "total", (unsigned long long)total_perf.records,
+	       (unsigned long long)total_perf.bytes, (unsigned long long)total_perf.lost);
+	if (rec->aux)
+		printf(" %12llu %6llu %8llu", (unsigned long long)total_aux.bytes,
+		       (unsigned long long)total_aux.aux_truncated,
+		       (unsigned long long)total_aux.overruns);
+	if (rec->ftrace)
+		printf(" %12llu %10llu %8llu", (unsigned long long)total_ft.records,
+		       (unsigned long long)total_ft.chunks, (unsigned long long)total_ft.lost);
+	printf("\n");
+	if (rec->ftrace)
+		printf("ftrace rings read %s\n", ftrace_session__mode(rec->ftrace));
+}
+
+static int record__run(struct record *rec)
+{
+	size_t total = 0;
+	struct ring_sink_callback sink;
+	int err;
+
+	ring_sink_callback__init(&sink, record__count_sink, &total);
+	rec->evlist = evlist__new();
+	if (!rec->evlist)
+		return -ENOMEM;
+	err = record__parse_events(rec);
+	if (err)
+		return err;
+	if (rec->argv) {
+		err = workload__prepare(&rec->workload, rec->argv);
+		if (err) {
+			auxrec_error("cannot start '%s': %s", rec->argv[0], strerror(-err));
+			return err;
+		}
+		rec->have_workload = true;
+	}
+	record__config_evsels(rec);
+	err = record__set_maps(rec);
+	if (!err)
+		err = record__setup_auxtrace(rec);
+	if (!err)
+		err = evlist__open(rec->evlist);
+	if (!err)
+		err = record__mmap(rec);
+	if (!err && rec->nr_ftrace_events) {
+		rec->ftrace = ftrace_session__new(rec->ftrace_events, rec->nr_ftrace_events,
+						  rec->ftrace_mode,
+						  rec->cpu_list ? evlist__all_cpus(rec->evlist) : NULL,
+						  rec->evlist);
+		if (!rec->ftrace)
+			err = -EINVAL;
+	}
+	if (err)
+		return err;
+
+	signal_evlist = rec->evlist;
+	signal(SIGINT, record__sig_stop);
+	signal(SIGTERM, record__sig_stop);
+	signal(SIGCHLD, record__sig_stop);
+	signal(SIGUSR2, record__sig_snapshot);
+
+	if (rec->ftrace && ftrace_session__enable(rec->ftrace, true) < 0)
+		return -EIO;
+	err = evlist__enable(rec->evlist);
+	if (err)
+		return err;
+	if (rec->have_workload) {
+		err = workload__start(&rec->workload);
+		if (err) {
+			auxrec_error("cannot run '%s': %s", rec->argv[0], strerror(-err));
+			return err;
+		}
+	}
+	err = record__loop(rec, &sink.sink);
+	evlist__disable(rec->evlist);
+	if (rec->ftrace)
+		ftrace_session__enable(rec->ftrace, false);
+	/* What was captured before a stop or an error is still delivered. */
+	if (!record__drain(rec, &sink.sink, true) && rec->aux && rec->opts.auxtrace_snapshot_on_exit)
+		err = err ? err : record__snapshot(rec, &sink.sink, true);
+	record__print_stats(rec);
+	if (rec->have_workload) {
+		workload__poll_exit(&rec->workload);
+		if (rec->workload.exited && WIFEXITED(rec->workload.status) &&
+		    WEXITSTATUS(rec->workload.status) == 127)
+			auxrec_error("'%s' could not be executed", rec->argv[0]);
+	}
+	return err;
+}
+
+static void record__cleanup(struct record *rec)
+{
+	signal_evlist = NULL;
+	if (rec->have_workload)
+		workload__kill(&rec->workload);
+	if (rec->ftrace)
+		ftrace_session__delete(rec->ftrace);
+	if (rec->evlist)
+		evlist__munmap(rec->evlist);
+	auxtrace_mmaps__delete(rec->aux);
+	auxtrace_record__free(rec->itr);
+	evlist__delete(rec->evlist);
+	free(rec->events);
+	free(rec->ftrace_events);
+}
+
+int cmd_record(int argc, char **argv)
+{
+	struct record rec = { .ftrace_mode = FTRACE_MAPPED };
+	int err = record__parse_args(&rec, argc, argv);
+
+	if (!err)
+		err = record__run(&rec);
+	record__cleanup(&rec);
+	return err ? 1 : 0;
+}
