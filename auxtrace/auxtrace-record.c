@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Choosing the AUX recording backend of a session, and the auxtrace_record__* wrappers that
+ * let a session without AUX events (itr == NULL) run the same code.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <auxtrace/auxtrace-record.h>
+#include <auxtrace/pmu.h>
+
+#include <internal/auxtrace-record.h>
+#include <internal/lib.h>
+
+static const struct auxtrace_backend_kind {
+	const char *name;
+	bool numbered;		/* one PMU per instance: "arm_spe_0", "arm_spe_1" */
+	enum auxtrace_type type;
+	const struct auxtrace_record *ops;
+} auxtrace_backend_kinds[] = {
+	{ "intel_pt",  false, PERF_AUXTRACE_INTEL_PT,  &intel_pt_record_ops },
+	{ "intel_bts", false, PERF_AUXTRACE_INTEL_BTS, &intel_bts_record_ops },
+	{ "arm_spe",   true,  PERF_AUXTRACE_ARM_SPE,   &arm_spe_record_ops },
+	{ "cs_etm",    false, PERF_AUXTRACE_CS_ETM,    &cs_etm_record_ops },
+};
+
+static bool auxtrace_backend_kind__match(const struct auxtrace_backend_kind *kind,
+					 const char *name)
+{
+	size_t len = strlen(kind->name);
+	const char *p;
+
+	if (strncmp(name, kind->name, len))
+		return false;
+	if (!kind->numbered)
+		return name[len] == '\0';
+	/* "arm_spe_<digits>" */
+	if (name[len] != '_' || !name[len + 1])
+		return false;
+	for (p = name + len + 1; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return false;
+	}
+	return true;
+}
+
+static const struct auxtrace_backend_kind *auxtrace_backend_kind__find(const char *name)
+{
+	size_t i;
+
+	if (!name)
+		return NULL;
+	for (i = 0; i < ARRAY_SIZE(auxtrace_backend_kinds); i++) {
+		if (auxtrace_backend_kind__match(&auxtrace_backend_kinds[i], name))
+			return &auxtrace_backend_kinds[i];
+	}
+	return NULL;
+}
+
+bool auxtrace_pmu__is_aux_capable(const char *name)
+{
+	return auxtrace_backend_kind__find(name) != NULL;
+}
+
+enum auxtrace_type auxtrace_pmu__auxtrace_type(const char *name)
+{
+	const struct auxtrace_backend_kind *kind = auxtrace_backend_kind__find(name);
+
+	return kind ? kind->type : PERF_AUXTRACE_UNKNOWN;
+}
+
+static struct auxtrace_record *auxtrace_backend__new(const struct auxtrace_backend_kind *kind,
+						     const char *sysfs_root, const char *name,
+						     struct evlist *evlist)
+{
+	struct auxtrace_backend *be = calloc(1, sizeof(*be));
+
+	if (!be)
+		return libauxtrace__ptr_err(-ENOMEM);
+	be->itr = *kind->ops;
+	be->itr.evlist = evlist;
+	be->time_conv = auxtrace_backend__time_conv;
+	be->itr.pmu = perf_pmu__new(sysfs_root, name);
+	if (!be->itr.pmu) {
+		int err = errno;
+
+		pr_err("%s: cannot read the PMU from sysfs (%s)\n", name, strerror(err));
+		free(be);
+		return libauxtrace__ptr_err(err);
+	}
+	return &be->itr;
+}
+
+/*
+ * The AUX PMU of the evlist: every AUX event must belong to the same one, since a session
+ * has one backend and the kernel shares an AUX area only within one PMU.
+ */
+static int auxtrace_record__find_pmu(struct evlist *evlist, const struct perf_pmus *pmus,
+				     const struct perf_pmu **found)
+{
+	struct evsel *evsel;
+
+	*found = NULL;
+	evlist__for_each_entry(evlist, evsel) {
+		const struct perf_pmu *pmu;
+
+		pmu = perf_pmus__find_by_type(pmus, evsel__attr(evsel)->type);
+		if (!pmu || !auxtrace_pmu__is_aux_capable(perf_pmu__name(pmu)))
+			continue;
+		if (*found && *found != pmu) {
+			pr_err("%s and %s may not be used together: record the events of one AUX "
+			       "PMU per session\n", perf_pmu__name(*found), perf_pmu__name(pmu));
+			return -EINVAL;
+		}
+		*found = pmu;
+	}
+	return 0;
+}
+
+struct auxtrace_record *auxtrace_record__init(struct evlist *evlist, const char *sysfs_root,
+					      int *err)
+{
+	const struct perf_pmu *pmu = NULL;
+	struct auxtrace_record *itr = NULL;
+	struct perf_pmus *pmus;
+	int ret;
+
+	*err = 0;
+	if (!evlist || !evlist__nr_entries(evlist))
+		return NULL;
+	pmus = perf_pmus__new(sysfs_root);
+	if (!pmus) {
+		/* No PMU directory at all: no event of the evlist can be an AUX event. */
+		if (errno == ENOENT)
+			return NULL;
+		*err = -errno;
+		return libauxtrace__ptr_err(*err);
+	}
+	ret = auxtrace_record__find_pmu(evlist, pmus, &pmu);
+	if (!ret && pmu) {
+		itr = auxtrace_backend__new(auxtrace_backend_kind__find(perf_pmu__name(pmu)),
+					    sysfs_root, perf_pmu__name(pmu), evlist);
+		if (!itr)
+			ret = -errno;
+	}
+	perf_pmus__delete(pmus);
+	*err = ret;
+	return ret ? libauxtrace__ptr_err(ret) : itr;
+}
+
+void auxtrace_record__free(struct auxtrace_record *itr)
+{
+	if (itr && itr->free)
+		itr->free(itr);
+}
+
+const char *auxtrace_record__pmu_name(const struct auxtrace_record *itr)
+{
+	return itr && itr->pmu ? perf_pmu__name(itr->pmu) : NULL;
+}
+
+int auxtrace_record__options(struct auxtrace_record *itr, struct evlist *evlist,
+			     struct auxtrace_opts *opts)
+{
+	if (!itr || !itr->recording_options)
+		return 0;
+	return libauxtrace__err(itr->recording_options(itr, evlist, opts));
+}
+
+size_t auxtrace_record__info_priv_size(struct auxtrace_record *itr, struct evlist *evlist)
+{
+	if (!itr || !itr->info_priv_size)
+		return 0;
+	return itr->info_priv_size(itr, evlist);
+}
+
+int auxtrace_record__info_fill(struct auxtrace_record *itr, struct evlist *evlist,
+			       struct perf_record_auxtrace_info *info, size_t priv_size)
+{
+	if (!itr || !itr->info_fill) {
+		pr_err("AUX area tracing is not supported here: no AUX event has a recording "
+		       "backend, so there is no AUXTRACE_INFO to write\n");
+		return libauxtrace__err(-EINVAL);
+	}
+	return libauxtrace__err(itr->info_fill(itr, evlist, info, priv_size));
+}
+
+struct perf_record_auxtrace_info *auxtrace_record__info_new(struct auxtrace_record *itr,
+							    struct evlist *evlist)
+{
+	size_t priv_size = auxtrace_record__info_priv_size(itr, evlist);
+	size_t size = sizeof(struct perf_record_auxtrace_info) + priv_size;
+	struct perf_record_auxtrace_info *info;
+	int err;
+
+	if (size > UINT16_MAX) {
+		pr_err("%s: AUXTRACE_INFO would be %zu bytes, more than a perf record holds "
+		       "(65535)\n", auxtrace_record__pmu_name(itr), size);
+		return libauxtrace__ptr_err(-E2BIG);
+	}
+	info = calloc(1, size);
+	if (!info)
+		return libauxtrace__ptr_err(-ENOMEM);
+	info->header.type = PERF_RECORD_AUXTRACE_INFO;
+	info->header.size = (uint16_t)size;
+	err = auxtrace_record__info_fill(itr, evlist, info, priv_size);
+	if (err) {
+		free(info);
+		return libauxtrace__ptr_err(err);
+	}
+	return info;
+}
+
+/* itr as one of this library's backends; NULL for a table a caller built itself. */
+static struct auxtrace_backend *auxtrace_backend__of(struct auxtrace_record *itr)
+{
+	return itr && itr->free == auxtrace_backend__free ? auxtrace_backend(itr) : NULL;
+}
+
+int auxtrace_record__set_filter(struct auxtrace_record *itr, const char *filter)
+{
+	struct auxtrace_backend *be = auxtrace_backend__of(itr);
+	char *copy = NULL;
+
+	if (!itr)
+		return 0;
+	if (!be)
+		return libauxtrace__err(-EINVAL);
+	if (filter && *filter) {
+		copy = strdup(filter);
+		if (!copy)
+			return libauxtrace__err(-ENOMEM);
+	}
+	free(be->filter);
+	be->filter = copy;
+	return 0;
+}
+
+int auxtrace_record__snapshot_start(struct auxtrace_record *itr)
+{
+	if (!itr || !itr->snapshot_start)
+		return 0;
+	return libauxtrace__err(itr->snapshot_start(itr));
+}
+
+int auxtrace_record__snapshot_finish(struct auxtrace_record *itr)
+{
+	if (!itr || !itr->snapshot_finish)
+		return 0;
+	return libauxtrace__err(itr->snapshot_finish(itr));
+}
+
+int auxtrace_record__find_snapshot(struct auxtrace_record *itr, int idx,
+				   struct auxtrace_mmap *mm, unsigned char *data,
+				   uint64_t *head, uint64_t *old)
+{
+	if (!itr || !itr->find_snapshot)
+		return 0;
+	return libauxtrace__err(itr->find_snapshot(itr, idx, mm, data, head, old));
+}
+
+uint64_t auxtrace_record__reference(struct auxtrace_record *itr)
+{
+	if (!itr || !itr->reference)
+		return 0;
+	return itr->reference(itr);
+}
+
+unsigned int auxtrace_record__alignment(const struct auxtrace_record *itr)
+{
+	return itr ? itr->alignment : 0;
+}
+
+int auxtrace_record__read_finish(struct auxtrace_record *itr, int idx)
+{
+	if (!itr || !itr->read_finish)
+		return 0;
+	return libauxtrace__err(itr->read_finish(itr, idx));
+}
+
+void auxtrace_record__set_user_disabled(struct auxtrace_record *itr, bool disabled)
+{
+	struct auxtrace_backend *be = auxtrace_backend__of(itr);
+
+	if (be)
+		be->user_disabled = disabled;
+}

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Recording backends for the AUX area (struct auxtrace_record in auxtrace.h) and the
+ * options a perf-like recorder parses for them.
+ *
+ * A session picks its backend from the evlist, lets it complete the options, maps the
+ * evlist, then writes PERF_RECORD_AUXTRACE_INFO:
+ *
+ *	struct auxtrace_opts opts;
+ *	struct auxtrace_record *itr;
+ *	int err;
+ *
+ *	auxtrace_opts__init(&opts);
+ *	auxtrace_opts__parse_mmap_pages(&opts, ",1M");		// -m ,1M
+ *	itr = auxtrace_record__init(evlist, NULL, &err);	// NULL, err 0: no AUX event
+ *	if (!itr && err)
+ *		fail();
+ *	auxtrace_opts__parse_snapshot(itr, &opts, "e");		// -Se (optional)
+ *	auxtrace_record__options(itr, evlist, &opts);		// sizes, AUX event first
+ *	evlist__open(evlist), then map data rings and AUX areas (auxtrace.h);
+ *	info = auxtrace_record__info_new(itr, evlist);		// PERF_RECORD_AUXTRACE_INFO
+ *	...
+ *	auxtrace_record__free(itr);
+ *
+ * Every auxtrace_record__* wrapper accepts itr == NULL (a session without AUX events) and
+ * then does nothing and returns 0, except the AUXTRACE_INFO ones, which fail: there is
+ * nothing to describe.
+ */
+#ifndef AUXTRACE_AUXTRACE_RECORD_H
+#define AUXTRACE_AUXTRACE_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <auxtrace/core.h>
+#include <auxtrace/auxtrace.h>
+#include <auxtrace/event.h>
+#include <auxtrace/evlist.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * PMUs with a recording backend here: "intel_pt", "intel_bts", "cs_etm" and the Arm SPE
+ * instances "arm_spe_<n>". __type gives the AUXTRACE_INFO type for the name
+ * (PERF_AUXTRACE_UNKNOWN when it has no backend).
+ */
+AUXTRACE_API bool auxtrace_pmu__is_aux_capable(const char *name);
+AUXTRACE_API enum auxtrace_type auxtrace_pmu__auxtrace_type(const char *name);
+
+/*
+ * The backend for the AUX events of evlist, whose attr.type is looked up among the PMUs of
+ * sysfs_root (NULL: the real sysfs, or $AUXTRACE_SYSFS). No AUX event: NULL with *err = 0.
+ * Events of two AUX PMUs ("intel_pt and intel_bts may not be used together"), or a PMU
+ * that cannot be read: NULL with *err = -errno (and errno), the cause logged.
+ */
+AUXTRACE_API struct auxtrace_record *auxtrace_record__init(struct evlist *evlist,
+							   const char *sysfs_root, int *err);
+AUXTRACE_API void auxtrace_record__free(struct auxtrace_record *itr);
+/* The backend's PMU name ("intel_pt", "arm_spe_0"), NULL for itr == NULL. */
+AUXTRACE_API const char *auxtrace_record__pmu_name(const struct auxtrace_record *itr);
+
+/*
+ * Validate and complete opts and the evlist for recording: the one AUX event of the PMU
+ * gets needs_auxtrace_mmap, sample_period 1 (SPE: its minimum interval), the AUX sizes
+ * (defaults: 4 MiB when privileged; else 128 KiB AUX and a 256 KiB data ring), the
+ * wakeup watermark (a quarter of the AUX area in full-trace mode), a side-band tracking
+ * event, and moves to the front of the evlist. 0 or -errno (-EINVAL with the rule logged).
+ */
+AUXTRACE_API int auxtrace_record__options(struct auxtrace_record *itr, struct evlist *evlist,
+					  struct auxtrace_opts *opts);
+
+/*
+ * PERF_RECORD_AUXTRACE_INFO as perf 6.1 reads it. The time conversion comes from the
+ * control page of the evlist's first data ring, so map the evlist first. -EINVAL when
+ * nothing is mapped or the kernel offers no TSC conversion (time_mult 0 would make perf
+ * divide by zero). __info_new allocates the whole record (free() it); NULL + errno.
+ */
+AUXTRACE_API size_t auxtrace_record__info_priv_size(struct auxtrace_record *itr,
+						    struct evlist *evlist);
+AUXTRACE_API int auxtrace_record__info_fill(struct auxtrace_record *itr, struct evlist *evlist,
+					    struct perf_record_auxtrace_info *info,
+					    size_t priv_size);
+AUXTRACE_API struct perf_record_auxtrace_info *
+auxtrace_record__info_new(struct auxtrace_record *itr, struct evlist *evlist);
+
+/*
+ * The Intel PT address filter string to record in AUXTRACE_INFO (the one applied to the
+ * event with evsel__apply_filter); NULL clears it. 0 or -ENOMEM.
+ */
+AUXTRACE_API int auxtrace_record__set_filter(struct auxtrace_record *itr, const char *filter);
+
+/*
+ * Snapshot trigger: __snapshot_start stops the AUX event (ioctls only: callable from a
+ * signal handler), __snapshot_finish restarts it after the copy.
+ */
+AUXTRACE_API int auxtrace_record__snapshot_start(struct auxtrace_record *itr);
+AUXTRACE_API int auxtrace_record__snapshot_finish(struct auxtrace_record *itr);
+/* Overwrite-mode positions normalised with the backend's wrap rule (struct auxtrace_record). */
+AUXTRACE_API int auxtrace_record__find_snapshot(struct auxtrace_record *itr, int idx,
+						struct auxtrace_mmap *mm, unsigned char *data,
+						uint64_t *head, uint64_t *old);
+AUXTRACE_API uint64_t auxtrace_record__reference(struct auxtrace_record *itr);
+AUXTRACE_API unsigned int auxtrace_record__alignment(const struct auxtrace_record *itr);
+
+/*
+ * After a full-trace read of mmap idx: enable the AUX event again on that idx (the CPU of
+ * a per-CPU session, the thread of a per-thread one), since drivers stop it when the
+ * area fills up. Not while the user has it disabled (__set_user_disabled).
+ */
+AUXTRACE_API int auxtrace_record__read_finish(struct auxtrace_record *itr, int idx);
+AUXTRACE_API void auxtrace_record__set_user_disabled(struct auxtrace_record *itr,
+						     bool disabled);
+
+/*
+ * Options. __init zeroes opts and sets privileged (CAP_PERFMON or CAP_SYS_ADMIN, or
+ * perf_event_paranoid -1): it decides the default sizes.
+ */
+AUXTRACE_API void auxtrace_opts__init(struct auxtrace_opts *opts);
+
+/*
+ * One -m part: a page count ("16") or a size with a B/K/M/G suffix ("64K", rounded up to
+ * whole pages). A count that is not a power of two is rounded up (logged as info). 0, junk
+ * and sizes past UINT_MAX pages are -EINVAL, logged.
+ */
+AUXTRACE_API int auxtrace__parse_pages(const char *str, unsigned int *pages);
+/* -m DATA[,AUX]: into opts->mmap_pages and opts->auxtrace_mmap_pages; ",AUX" sets AUX only. */
+AUXTRACE_API int auxtrace_opts__parse_mmap_pages(struct auxtrace_opts *opts, const char *str);
+/*
+ * -S[e][SIZE]: snapshot mode; "e" also snapshots at exit; SIZE bytes per snapshot (strtoull
+ * base 0; 0 or absent: the backend's default). itr == NULL is -EINVAL ("No AUX area tracing
+ * to snapshot").
+ */
+AUXTRACE_API int auxtrace_opts__parse_snapshot(struct auxtrace_record *itr,
+					       struct auxtrace_opts *opts, const char *str);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * What the AUX recording backends (auxtrace/intel-pt.c, intel-bts.c, arm-spe.c, cs-etm.c)
+ * share: one state struct embedding struct auxtrace_record, the option rules they have in
+ * common, the time conversion for AUXTRACE_INFO, and the two snapshot wrap rules. Not
+ * installed.
+ */
+#ifndef AUXTRACE_INTERNAL_AUXTRACE_RECORD_H
+#define AUXTRACE_INTERNAL_AUXTRACE_RECORD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+#include <auxtrace/auxtrace.h>
+#include <auxtrace/pmu.h>
+
+#include <internal/lib.h>
+
+/* TSC to perf time conversion as the kernel publishes it in the control page. */
+struct auxtrace_time_conv {
+	uint64_t time_shift;
+	uint64_t time_mult;
+	uint64_t time_zero;
+	bool cap_user_time_zero;
+};
+
+struct auxtrace_backend {
+	struct auxtrace_record itr;	/* hooks copied from the backend's template */
+	struct evsel *evsel;		/* the AUX event, found by recording_options */
+	bool snapshot_mode;
+	bool per_cpu;			/* per-CPU mmaps (not per-thread) */
+	bool user_disabled;		/* read_finish leaves the event alone */
+	int have_sched_switch;		/* Intel PT: 0 none, 2 per-task, 3 CPU-wide switch records */
+	char *filter;			/* Intel PT address filter for AUXTRACE_INFO */
+	bool *wrapped;			/* per mmap idx: the overwrite buffer has wrapped (sticky) */
+	int nr_wrapped;
+	/* Where AUXTRACE_INFO's time conversion comes from: auxtrace_backend__time_conv,
+	 * or a test's stand-in for a kernel that publishes one. */
+	int (*time_conv)(struct auxtrace_backend *be, struct evlist *evlist,
+			 struct auxtrace_time_conv *tc);
+};
+
+static inline struct auxtrace_backend *auxtrace_backend(struct auxtrace_record *itr)
+{
+	return container_of(itr, struct auxtrace_backend, itr);
+}
+
+/* Per-CPU mmaps: the user asked for CPUs, not just threads. */
+static inline bool auxtrace_evlist__per_cpu(const struct evlist *evlist)
+{
+	return !perf_cpu_map__is_any_cpu_or_is_empty(evlist__user_cpus(evlist));
+}
+
+static inline const char *auxtrace_backend__name(const struct auxtrace_backend *be)
+{
+	return perf_pmu__name(be->itr.pmu);
+}
+
+/* The hook tables; auxtrace_record__init() copies one into a new backend. */
+extern const struct auxtrace_record intel_pt_record_ops;
+extern const struct auxtrace_record intel_bts_record_ops;
+extern const struct auxtrace_record arm_spe_record_ops;
+extern const struct auxtrace_record cs_etm_record_ops;
+
+static inline size_t auxtrace__page_size(void)
+{
+	return (size_t)sysconf(_SC_PAGESIZE);
+}
+
+static inline bool auxtrace__is_pow2(uint64_t x)
+{
+	return x && !(x & (x - 1));
+}
+
+/* The smallest power of two >= x (x > 0), 0 when it does not fit an unsigned int. */
+static inline unsigned int auxtrace__roundup_pow2(uint64_t x)
+{
+	uint64_t p = 1;
+
+	while (p < x)
+		p <<= 1;
+	return p > 0x80000000u ? 0 : (unsigned int)p;
+}
+
+/*
+ * Options every backend applies. Sizes: AUX defaults and the minimum AUX bytes by mode.
+ */
+struct auxtrace_size_rules {
+	size_t min_full;		/* full-trace mode */
+	size_t min_overwrite;		/* snapshot and sample modes */
+	size_t default_sample_size;	/* --aux-sample without a size */
+};
+
+/* Default and validate opts' AUX/data pages and snapshot size for the PMU `name`. */
+int auxtrace_backend__sizes(const char *name, struct auxtrace_opts *opts,
+			    const struct auxtrace_size_rules *rules);
+/* be->evsel = the one event of the backend's PMU in evlist; -EINVAL (logged) for 0 or 2+. */
+int auxtrace_backend__find_evsel(struct auxtrace_backend *be, struct evlist *evlist);
+/*
+ * The common part of recording_options: find the one AUX event of the backend's PMU, mark
+ * it (needs_auxtrace_mmap, freq 0, sample_period 1, CPU sample bit per-CPU), sizes,
+ * aux_watermark, move it to the front.
+ */
+int auxtrace_backend__options(struct auxtrace_backend *be, struct evlist *evlist,
+			      struct auxtrace_opts *opts, const struct auxtrace_size_rules *rules);
+/*
+ * Add the side-band event decoders need: mmap, comm and task records, time stamped, and
+ * context switches when switch_events. Follows the AUX event's kernel/user exclusion.
+ */
+int auxtrace_backend__add_tracking(struct auxtrace_backend *be, struct evlist *evlist,
+				   bool switch_events);
+/* Mask of a format term's lowest bit ("tsc" -> 1 << 10); 0 when the PMU lacks it. */
+uint64_t auxtrace_backend__format_bit(const struct auxtrace_backend *be, const char *term);
+/* Mask of all bits of a format term; 0 when the PMU lacks it. */
+uint64_t auxtrace_backend__format_mask(const struct auxtrace_backend *be, const char *term);
+/* The value of term in config (0 when the PMU lacks it). */
+uint64_t auxtrace_backend__config_value(const struct auxtrace_backend *be, const char *term,
+					uint64_t config);
+
+/* A consistent copy of pc's time fields (the page's seqlock). -EINVAL when time_mult is 0. */
+int auxtrace_time_conv__from_userpg(const struct perf_event_mmap_page *pc,
+				    struct auxtrace_time_conv *tc);
+/* The same from the first data ring of evlist; errors name the PMU and the fix. */
+int auxtrace_backend__time_conv(struct auxtrace_backend *be, struct evlist *evlist,
+				struct auxtrace_time_conv *tc);
+/* info_fill's guard: -EINVAL (logged) when the caller's priv_size is not the expected one. */
+int auxtrace_backend__check_priv_size(struct auxtrace_backend *be, size_t expected,
+				      size_t priv_size);
+
+/* Shared hooks. parse_snapshot_options takes -S's SIZE (after the generic 'e'). */
+int auxtrace_backend__parse_snapshot_options(struct auxtrace_record *itr,
+					     struct auxtrace_opts *opts, const char *str);
+void auxtrace_backend__free(struct auxtrace_record *itr);
+int auxtrace_backend__snapshot_start(struct auxtrace_record *itr);
+int auxtrace_backend__snapshot_finish(struct auxtrace_record *itr);
+int auxtrace_backend__read_finish(struct auxtrace_record *itr, int idx);
+uint64_t auxtrace_reference__tsc(struct auxtrace_record *itr);
+uint64_t auxtrace_reference__monotonic_raw(struct auxtrace_record *itr);
+
+/*
+ * Snapshot wrap rules on a plain buffer of len bytes (the AUX area of mmap idx). The
+ * flag per idx is sticky: once a buffer wrapped, every later snapshot takes it whole.
+ *
+ * Tail rule (Intel PT, BTS): wrapped when a u64 in the last min(4 KiB, len) bytes is not
+ * zero (the kernel hands out zeroed pages). Wrapped: old = head, head += len. Else old is
+ * reduced modulo len, and head += len if old > head.
+ *
+ * Head rule (Arm SPE, CoreSight): wrapped when head >= len (a driver whose head keeps
+ * counting), or a u64 in the last 512 bytes, from head on if head is inside them, is not
+ * zero. Not wrapped: untouched. Wrapped: head >= len gives old = head - len; else
+ * head += len and old = head - len.
+ */
+int auxtrace_snapshot__tail_rule(struct auxtrace_backend *be, int idx,
+				 const unsigned char *data, size_t len,
+				 uint64_t *head, uint64_t *old);
+int auxtrace_snapshot__head_rule(struct auxtrace_backend *be, int idx,
+				 const unsigned char *data, size_t len,
+				 uint64_t *head, uint64_t *old);
+/* The find_snapshot hooks: the rules above on mm's AUX area. */
+int auxtrace_backend__find_snapshot_tail(struct auxtrace_record *itr, int idx,
+					 struct auxtrace_mmap *mm, unsigned char *data,
+					 uint64_t *head, uint64_t *old);
+int auxtrace_backend__find_snapshot_head(struct auxtrace_record *itr, int idx,
+					 struct auxtrace_mmap *mm, unsigned char *data,
+					 uint64_t *head, uint64_t *old);
+
+#endif
