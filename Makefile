@@ -47,8 +47,6 @@ SHARED   := $(B)/libauxtrace.so.$(VERSION)
 
 AUXREC_SRCS := $(wildcard tools/auxrec/*.c)
 AUXREC      := $(B)/auxrec
-# TEMPORARY while tracefs.h is being written: auxrec needs it.
-TOOLS_READY := $(if $(wildcard include/tracefs/tracefs.h),$(AUXREC))
 BENCH_SRCS  := $(wildcard tools/bench/*.c)
 BENCH_MAINS := $(filter tools/bench/bench-%.c,$(BENCH_SRCS))
 BENCH_LIBS  := $(filter-out tools/bench/bench-%.c,$(BENCH_SRCS))
@@ -64,7 +62,7 @@ TEST_PROG_BINS := $(TEST_PROGS:tests/progs/%.c=$(B)/tests/progs/%)
 all: lib tools
 
 lib: $(STATIC) $(SHARED)
-tools: $(TOOLS_READY)
+tools: $(AUXREC)
 
 $(B)/%.o: %.c $(ALL_HDRS) Makefile
 	@mkdir -p $(@D)
@@ -105,7 +103,7 @@ TEST_EXTRA_LIBS = -lipt
 deps:
 	@scripts/install-deps
 
-check-suites: $(TESTS) $(TEST_PROG_BINS) $(TOOLS_READY) $(SHARED)
+check-suites: $(TESTS) $(TEST_PROG_BINS) $(AUXREC) $(SHARED)
 	@B=$(B) scripts/run-tests $(TESTS)
 
 test: deps

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: LGPL-2.1
+/* auxrec's ftrace side: events in a tracefs instance of its own, drained per CPU. */
+#include <errno.h>
+#include <sys/epoll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <auxtrace/cpumap.h>
+#include <tracefs.h>
+#include "auxrec.h"
+#include "ftrace.h"
+
+struct ftrace_session {
+	struct tracefs_instance *instance;
+	enum ftrace_mode mode;
+	bool all_mapped;
+	int nr_cpus;
+	int *cpus;
+	struct tracefs_cpu **tcpus;
+};
+
+static int ftrace_session__enable_events(struct ftrace_session *fs, char **events, int nr)
+{
+	for (int i = 0; i < nr; i++) {
+		char *sys = strdup(events[i]), *event = sys ? strchr(sys, ':') : NULL;
+		int err;
+
+		if (!event || !event[1] || event == sys) {
+			auxrec_error("--ftrace '%s': give SYSTEM:EVENT, e.g. sched:sched_switch",
+				     events[i]);
+			free(sys);
+			return -EINVAL;
+		}
+		*event++ = '\0';
+		err = tracefs_event_enable(fs->instance, sys, event);
+		if (err < 0)
+			auxrec_error("--ftrace '%s': no such ftrace event (see %s/events)",
+				     events[i], tracefs_tracing_dir());
+		free(sys);
+		if (err < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static struct tracefs_cpu *ftrace_session__open_cpu(struct ftrace_session *fs, int cpu)
+{
+	if (fs->mode == FTRACE_MAPPED)
+		return tracefs_cpu_open_mapped(fs->instance, cpu, true);
+	return tracefs_cpu_open(fs->instance, cpu, true);
+}
+
+struct ftrace_session *ftrace_session__new(char **events, int nr_events, enum ftrace_mode mode,
+					   struct perf_cpu_map *cpus, struct evlist *poll_set)
+{
+	struct ftrace_session *fs = calloc(1, sizeof(*fs));
+	struct perf_cpu_map *online = cpus ? perf_cpu_map__get(cpus) :
+					     perf_cpu_map__new_online_cpus();
+	char name[64];
+
+	if (!fs || !online)
+		goto fail;
+	if (!tracefs_tracing_dir()) {
+		auxrec_error("tracefs is not mounted: as root, mount -t tracefs nodev /sys/kernel/tracing");
+		goto fail;
+	}
+	snprintf(name, sizeof(name), "auxrec-%d", (int)getpid());
+	fs->instance = tracefs_instance_create(name);
+	if (!fs->instance) {
+		auxrec_error("cannot create tracefs instance %s: %s", name, strerror(errno));
+		goto fail;
+	}
+	fs->mode = mode;
+	/* Events go in while tracing is off so that the first sub-buffer is ours. */
+	tracefs_trace_off(fs->instance);
+	if (ftrace_session__enable_events(fs, events, nr_events) < 0)
+		goto fail;
+	fs->nr_cpus = perf_cpu_map__nr(online);
+	fs->cpus = calloc(fs->nr_cpus, sizeof(*fs->cpus));
+	fs->tcpus = calloc(fs->nr_cpus, sizeof(*fs->tcpus));
+	if (!fs->cpus || !fs->tcpus)
+		goto fail;
+	fs->all_mapped = true;
+	for (int i = 0; i < fs->nr_cpus; i++) {
+		fs->cpus[i] = perf_cpu_map__cpu(online, i).cpu;
+		fs->tcpus[i] = ftrace_session__open_cpu(fs, fs->cpus[i]);
+		if (!fs->tcpus[i]) {
+			auxrec_error("cannot open the ftrace ring of CPU %d: %s", fs->cpus[i],
+				     strerror(errno));
+			goto fail;
+		}
+		fs->all_mapped &= tracefs_cpu_is_mapped(fs->tcpus[i]);
+		if (evlist__add_pollfd(poll_set, tracefs_cpu_fd(fs->tcpus[i]), EPOLLIN) < 0)
+			goto fail;
+	}
+	perf_cpu_map__put(online);
+	return fs;
+fail:
+	perf_cpu_map__put(online);
+	ftrace_session__delete(fs);
+	return NULL;
+}
+
+int ftrace_session__enable(struct ftrace_session *fs, bool on)
+{
+	return on ? tracefs_trace_on(fs->instance) : tracefs_trace_off(fs->instance);
+}
+
+int ftrace_session__drain(struct ftrace_session *fs, struct ring_sink *sink, bool final)
+{
+	int err = 0;
+
+	for (int i = 0; i < fs->nr_cpus; i++) {
+		struct tracefs_cpu *tcpu = fs->tcpus[i];
+		ssize_t n;
+
+		if (final)
+			n = tracefs_cpu_flush_drain(tcpu, sink);
+		else if (fs->mode == FTRACE_SPLICE)
+			n = tracefs_cpu_buffered_drain(tcpu, sink);
+		else
+			n = tracefs_cpu_drain(tcpu, sink);
+		if (n < 0 && !err)
+			err = (int)n;
+	}
+	return err;
+}
+
+bool ftrace_session__stats(struct ftrace_session *fs, int cpu, struct ring_stats *stats)
+{
+	for (int i = 0; i < fs->nr_cpus; i++) {
+		if (fs->cpus[i] == cpu) {
+			*stats = *tracefs_cpu_stats(fs->tcpus[i]);
+			return true;
+		}
+	}
+	return false;
+}
+
+const char *ftrace_session__mode(const struct ftrace_session *fs)
+{
+	if (fs->mode == FTRACE_MAPPED)
+		return fs->all_mapped ? "mapped" : "read (mapping refused by the kernel)";
+	return fs->mode == FTRACE_SPLICE ? "splice" : "read";
+}
+
+void ftrace_session__delete(struct ftrace_session *fs)
+{
+	if (!fs)
+		return;
+	for (int i = 0; fs->tcpus && i < fs->nr_cpus; i++)
+		if (fs->tcpus[i])
+			tracefs_cpu_close(fs->tcpus[i]);
+	if (fs->instance) {
+		tracefs_instance_destroy(fs->instance);
+		tracefs_instance_free(fs->instance);
+	}
+	free(fs->tcpus);
+	free(fs->cpus);
+	free(fs);
+}
