@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: LGPL-2.1
+/* Intel BTS records, Intel PT packets (libipt) and framed AUX streams for tests. */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <intel-pt.h>
+
+#include <internal/auxtrace-mmap.h>
+#include "aux-payload.h"
+#include "aux-producer.h"
+
+#define BTS_CHECK 0x5bd1e995a5a5a5a5ull
+
+void bts_record__make(struct bts_record *r, uint64_t seq)
+{
+	r->from = 0x400000 + 16 * seq;
+	r->to = r->from + 0x100;
+	r->misc = (r->from * 31 + r->to) ^ BTS_CHECK;
+}
+
+int64_t bts_record__seq(const struct bts_record *r)
+{
+	if (r->from < 0x400000 || (r->from & 15) || r->to != r->from + 0x100 ||
+	    r->misc != ((r->from * 31 + r->to) ^ BTS_CHECK))
+		return -1;
+	return (int64_t)((r->from - 0x400000) / 16);
+}
+
+static int pt_payload__unit(struct pt_encoder *enc, uint64_t tsc, uint64_t ip)
+{
+	struct pt_packet pkts[] = {
+		{ .type = ppt_psb },
+		{ .type = ppt_tsc, .payload.tsc.tsc = tsc },
+		{ .type = ppt_mode, .payload.mode = { .leaf = pt_mol_exec,
+						      .bits.exec = { .csl = 1 } } },
+		{ .type = ppt_psbend },
+		{ .type = ppt_tip_pge, .payload.ip = { .ipc = pt_ipc_sext_48, .ip = ip } },
+		{ .type = ppt_tnt_8, .payload.tnt = { .bit_size = 6, .payload = 0x2d } },
+		{ .type = ppt_tip_pgd, .payload.ip = { .ipc = pt_ipc_suppressed } },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(pkts) / sizeof(pkts[0]); i++) {
+		int err = pt_enc_next(enc, &pkts[i]);
+
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+ssize_t pt_payload__fill(void *buf, size_t size, uint64_t tsc, uint64_t ip)
+{
+	struct pt_config config;
+	struct pt_encoder *enc;
+	uint64_t used = 0;
+
+	pt_config_init(&config);
+	config.begin = buf;
+	config.end = (uint8_t *)buf + size;
+	enc = pt_alloc_encoder(&config);
+	if (!enc)
+		return -ENOMEM;
+	/* A unit that does not fit leaves a partial unit behind: cut back to the last whole. */
+	while (pt_payload__unit(enc, tsc++, ip) == 0)
+		pt_enc_get_offset(enc, &used);
+	pt_free_encoder(enc);
+	memset((uint8_t *)buf + used, 0, size - used);	/* PAD packets are zero bytes */
+	return (ssize_t)used;
+}
+
+int pt_payload__count_psb(const void *buf, size_t size)
+{
+	struct pt_packet_decoder *dec;
+	struct pt_config config;
+	struct pt_packet pkt;
+	int nr = 0, err;
+
+	pt_config_init(&config);
+	config.begin = (uint8_t *)buf;
+	config.end = (uint8_t *)buf + size;
+	dec = pt_pkt_alloc_decoder(&config);
+	if (!dec)
+		return -ENOMEM;
+	err = pt_pkt_sync_forward(dec);
+	while (err >= 0) {
+		err = pt_pkt_next(dec, &pkt, sizeof(pkt));
+		if (err >= 0 && pkt.type == ppt_psb)
+			nr++;
+	}
+	pt_pkt_free_decoder(dec);
+	return err == -pte_eos ? nr : -EINVAL;
+}
+
+int aux_payload__write_framed(const char *path, const void *payload, size_t size,
+			      unsigned int aux_pages, struct auxtrace_record *itr)
+{
+	struct aux_producer_config cfg = { .data_pages = 1 };
+	struct auxtrace_mmap_params mp;
+	struct auxtrace_mmap *mm = NULL;
+	struct aux_producer *p;
+	struct ring_sink_fd sink;
+	size_t done = 0;
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	p = aux_producer__new(&cfg);
+	mm = auxtrace_mmap__new();
+	if (!p || !mm) {
+		err = -ENOMEM;
+		goto out;
+	}
+	auxtrace_mmap__set_ops(mm, aux_producer__ops(p));
+	auxtrace_mmap_params__init(&mp, 2 * sysconf(_SC_PAGESIZE), aux_pages, false);
+	mp.idx = 0;
+	mp.mmap_needed = true;
+	err = auxtrace_mmap__mmap(mm, &mp, aux_producer__userpg(p), aux_producer__fd(p));
+	ring_sink_fd__init(&sink, fd);
+	while (!err && done < size) {
+		ssize_t n;
+
+		done += aux_producer__write(p, (const char *)payload + done, size - done);
+		n = auxtrace_mmap__read(mm, itr, &sink.sink);
+		if (n < 0)
+			err = (int)n;
+	}
+	if (!err)
+		err = (int)auxtrace_mmap__stats(mm)->chunks;
+out:
+	auxtrace_mmap__delete(mm);
+	aux_producer__delete(p);
+	close(fd);
+	return err;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Real AUX payloads for tests, and a writer of the framed stream the AUX layer emits, so
+ * that a later perf.data test can hand both to perf 6.1 (`perf report -D`, `perf script
+ * --itrace=b`).
+ */
+#ifndef TESTS_AUX_PAYLOAD_H
+#define TESTS_AUX_PAYLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <auxtrace/auxtrace.h>
+
+/* Intel BTS: one branch record as the hardware writes it. */
+struct bts_record {
+	uint64_t from;
+	uint64_t to;
+	uint64_t misc;
+};
+
+/*
+ * Branch number seq as a BTS record: from = 0x400000 + 16 * seq, to = from + 0x100,
+ * misc = a check word of both, so a reader can tell a record from its neighbours and from
+ * garbage.
+ */
+void bts_record__make(struct bts_record *r, uint64_t seq);
+/* seq of a record made above, or -1 when it is not one. */
+int64_t bts_record__seq(const struct bts_record *r);
+
+/*
+ * Intel PT packets from libipt's encoder, repeated until size is filled: PSB, TSC(tsc),
+ * MODE.Exec 64-bit, PSBEND, TIP.PGE(ip), TNT-8, TIP.PGD, and PAD to the end. Returns the
+ * bytes of packets before the padding, or -errno.
+ */
+ssize_t pt_payload__fill(void *buf, size_t size, uint64_t tsc, uint64_t ip);
+/* PSB packets libipt's packet decoder finds in buf (every other packet must decode), or
+ * -EINVAL at the first undecodable byte. */
+int pt_payload__count_psb(const void *buf, size_t size);
+
+/*
+ * Push payload through the AUX layer (a test producer with an AUX area of aux_pages pages
+ * and an auxtrace_mmap with itr) and write the output, PERF_RECORD_AUXTRACE records each
+ * followed by its payload and padding, to path. Returns the records written or -errno.
+ */
+int aux_payload__write_framed(const char *path, const void *payload, size_t size,
+			      unsigned int aux_pages, struct auxtrace_record *itr);
+
+#endif
