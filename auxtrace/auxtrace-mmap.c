@@ -7,7 +7,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
 
 #include <internal/auxtrace-mmap.h>
@@ -49,16 +48,9 @@ static int kernel__munmap(void *ctx, void *addr, size_t len)
 	return munmap(addr, len);
 }
 
-static int kernel__ioctl(void *ctx, int fd, unsigned long request, unsigned long arg)
-{
-	(void)ctx;
-	return ioctl(fd, request, arg);
-}
-
 const struct auxtrace_mmap_ops auxtrace_mmap_ops__kernel = {
 	.mmap = kernel__mmap,
 	.munmap = kernel__munmap,
-	.ioctl = kernel__ioctl,
 };
 
 static const struct ring_ops auxtrace_mmap__ring_ops;

@@ -2,7 +2,8 @@
 /*
  * The system calls behind the AUX area, as one replaceable table: the kernel's by default,
  * a simulated kernel in tests (tests/lib/aux-producer.c). The library's code path is the
- * same either way; only these three calls change.
+ * same either way; only these calls change. (Re-enabling an event the driver stopped is
+ * the backend's read_finish, through the evsel's ioctls; no ioctl is issued here.)
  */
 #ifndef AUXTRACE_INTERNAL_AUXTRACE_MMAP_H
 #define AUXTRACE_INTERNAL_AUXTRACE_MMAP_H
@@ -20,7 +21,6 @@ struct auxtrace_mmap_ops {
 	void *(*mmap)(void *ctx, struct perf_event_mmap_page *userpg, size_t len, int prot,
 		      int fd, off_t offset);
 	int (*munmap)(void *ctx, void *addr, size_t len);	/* 0, or -1 with errno */
-	int (*ioctl)(void *ctx, int fd, unsigned long request, unsigned long arg);
 	void *ctx;
 };
 
