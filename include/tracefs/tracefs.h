@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * libtracefs' tracefs_cpu API, with libtracefs' names and signatures, so that code written
+ * for libtracefs 1.8's ring-buffer mapping compiles against libauxtrace unchanged; plus the
+ * instance calls a recorder needs. Where a function is ours alone it says "libauxtrace
+ * extension". Like libtracefs' header it brings in libtraceevent's event-parse.h and kbuffer.h:
+ * struct kbuffer, struct tep_handle and trace_seq are libtraceevent's.
+ *
+ * Errors: int functions return a negative errno (and set errno), except where libtracefs
+ * defines -1 (tracefs_cpu_map); pointer functions return NULL with errno set. "No data" is
+ * always errno EAGAIN: 0 from the int reads, NULL from the _buf reads.
+ *
+ * Reading one CPU of an instance (libtracefs style):
+ *
+ *	tcpu = tracefs_cpu_open_mapped(inst, cpu, false);
+ *	while ((kbuf = tracefs_cpu_read_buf(tcpu, false)))	// blocks per buffer_percent
+ *		for (rec = kbuffer_read_event(kbuf, &ts); rec; rec = kbuffer_next_event(kbuf, &ts))
+ *			use(rec, ts);
+ *	while ((kbuf = tracefs_cpu_flush_buf(tcpu)))		// what is left, without waiting
+ *		...
+ *	tracefs_cpu_close(tcpu);
+ *
+ * Mapped (Linux 6.10+), the kbuffer points into the kernel's sub-buffer (no copy) and stays
+ * valid until the next call on that tcpu. Every path hands out each event exactly once, as
+ * whole standalone sub-buffers of tracefs_cpu_read_size() bytes that keep the kernel's
+ * lost-events mark and count.
+ */
+#ifndef AUXTRACE_TRACEFS_H
+#define AUXTRACE_TRACEFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <event-parse.h>
+#include <kbuffer.h>
+#include <auxtrace/core.h>
+#include <auxtrace/ring.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- tracefs ---- */
+
+/* The tracefs mount point (found in /proc/mounts); NULL + ENODEV if none. Not to be freed. */
+AUXTRACE_API const char *tracefs_tracing_dir(void);
+/* "<tracing dir>/<name>", to be freed with tracefs_put_tracing_file(). */
+AUXTRACE_API char *tracefs_get_tracing_file(const char *name);
+AUXTRACE_API void tracefs_put_tracing_file(char *name);
+
+/* ---- instances: a NULL instance means the top level everywhere ---- */
+
+struct tracefs_instance;
+
+/* Create <tracing dir>/instances/<name>, or attach to it if it exists (see _is_new). */
+AUXTRACE_API struct tracefs_instance *tracefs_instance_create(const char *name);
+/* Remove the instance directory (EBUSY while any of its CPU buffers is open or mapped). */
+AUXTRACE_API int tracefs_instance_destroy(struct tracefs_instance *instance);
+/* Free the handle; the instance itself stays unless destroyed. */
+AUXTRACE_API void tracefs_instance_free(struct tracefs_instance *instance);
+AUXTRACE_API bool tracefs_instance_is_new(struct tracefs_instance *instance);
+AUXTRACE_API bool tracefs_instance_exists(const char *name);
+/* NULL for the top level. */
+AUXTRACE_API const char *tracefs_instance_get_name(struct tracefs_instance *instance);
+/* The tracefs mount the instance lives in. */
+AUXTRACE_API const char *tracefs_instance_get_trace_dir(struct tracefs_instance *instance);
+/* The instance directory / one file in it, malloc'ed: free with tracefs_put_tracing_file(). */
+AUXTRACE_API char *tracefs_instance_get_dir(struct tracefs_instance *instance);
+AUXTRACE_API char *tracefs_instance_get_file(struct tracefs_instance *instance, const char *file);
+
+/* open(2) a file of the instance; mode -1 means O_RDWR. */
+AUXTRACE_API int tracefs_instance_file_open(struct tracefs_instance *instance, const char *file,
+					    int mode);
+/* The whole file, malloc'ed and NUL-terminated; its length in *psize (may be NULL). */
+AUXTRACE_API char *tracefs_instance_file_read(struct tracefs_instance *instance, const char *file,
+					      int *psize);
+/* The number a file starts with ("7 (expanded: 1408)" gives 7). */
+AUXTRACE_API int tracefs_instance_file_read_number(struct tracefs_instance *instance,
+						   const char *file, long long *res);
+/* Replace the file's content (O_TRUNC); returns the bytes written. */
+AUXTRACE_API int tracefs_instance_file_write(struct tracefs_instance *instance, const char *file,
+					     const char *str);
+AUXTRACE_API int tracefs_instance_file_clear(struct tracefs_instance *instance, const char *file);
+
+/*
+ * Ring buffer configuration. Sizes are in KiB. Set them before mapping: a mapped CPU buffer
+ * makes buffer_size_kb and buffer_subbuf_size_kb of its instance EBUSY.
+ * cpu < 0: every CPU (buffer_size_kb), else per_cpu/cpu<cpu>/buffer_size_kb.
+ */
+AUXTRACE_API ssize_t tracefs_instance_get_buffer_size(struct tracefs_instance *instance, int cpu);
+AUXTRACE_API int tracefs_instance_set_buffer_size(struct tracefs_instance *instance, size_t size,
+						  int cpu);
+/* buffer_subbuf_size_kb: the kernel rounds it up to a power-of-two number of pages. */
+AUXTRACE_API ssize_t tracefs_instance_get_subbuf_size(struct tracefs_instance *instance);
+AUXTRACE_API int tracefs_instance_set_subbuf_size(struct tracefs_instance *instance, size_t size);
+/* How full (0..100 %) a CPU buffer must be before poll and blocking reads wake up. */
+AUXTRACE_API int tracefs_instance_get_buffer_percent(struct tracefs_instance *instance);
+AUXTRACE_API int tracefs_instance_set_buffer_percent(struct tracefs_instance *instance, int val);
+/* Empty every CPU buffer of the instance (libtracefs returns void; this returns 0 or -errno). */
+AUXTRACE_API int tracefs_instance_clear(struct tracefs_instance *instance);
+
+/* tracing_on: 1 on, 0 off, or -errno. */
+AUXTRACE_API int tracefs_trace_is_on(struct tracefs_instance *instance);
+AUXTRACE_API int tracefs_trace_on(struct tracefs_instance *instance);
+AUXTRACE_API int tracefs_trace_off(struct tracefs_instance *instance);
+
+/* The trace clock in use ("local", "mono", ...), malloc'ed. */
+AUXTRACE_API char *tracefs_get_clock(struct tracefs_instance *instance);
+/* libauxtrace extension: select the trace clock. This resets the instance's buffers. */
+AUXTRACE_API int tracefs_instance_set_clock(struct tracefs_instance *instance, const char *clock);
+
+/*
+ * Enable or disable events: system and event by exact name; event NULL means every event of
+ * system; both NULL mean every event. (libtracefs also takes regular expressions; we do not.)
+ */
+AUXTRACE_API int tracefs_event_enable(struct tracefs_instance *instance, const char *system,
+				      const char *event);
+AUXTRACE_API int tracefs_event_disable(struct tracefs_instance *instance, const char *system,
+				       const char *event);
+
+/*
+ * A libtraceevent handle that knows every event format of tracing_dir (NULL: the local tracefs),
+ * its header_page, kernel symbols and printk formats: ready for tep_print_event(). tep_free()
+ * it.
+ */
+AUXTRACE_API struct tep_handle *tracefs_local_events(const char *tracing_dir);
+/* Teach tep the pid -> comm map of saved_cmdlines. */
+AUXTRACE_API int tracefs_load_cmdlines(const char *tracing_dir, struct tep_handle *tep);
+
+/* ---- reading one CPU buffer: tracefs_cpu ---- */
+
+struct tracefs_cpu;
+
+/*
+ * Open [instance/]per_cpu/cpu<cpu>/trace_pipe_raw (ENOENT: no such CPU). nonblock makes every
+ * read non-blocking; otherwise a read waits per buffer_percent (poll) unless it passes
+ * nonblock itself. The sub-buffer size comes from the instance's own events/header_page.
+ */
+AUXTRACE_API struct tracefs_cpu *tracefs_cpu_open(struct tracefs_instance *instance, int cpu,
+						  bool nonblock);
+/* Open and map; still succeeds when mapping is refused (tracefs_cpu_is_mapped() says which). */
+AUXTRACE_API struct tracefs_cpu *tracefs_cpu_open_mapped(struct tracefs_instance *instance,
+							 int cpu, bool nonblock);
+/* Unmaps, closes, frees. NULL is a no-op. */
+AUXTRACE_API void tracefs_cpu_close(struct tracefs_cpu *tcpu);
+
+/* Whether this tcpu reads through a mapping now (not whether the kernel could map). */
+AUXTRACE_API bool tracefs_cpu_is_mapped(struct tracefs_cpu *tcpu);
+/* Whether this kernel maps ring buffers: false when it cannot, or on any error. */
+AUXTRACE_API bool tracefs_mapped_is_supported(void);
+/* Map the CPU buffer: 0, or -1 with errno (then reads keep using read/splice). No-op if mapped. */
+AUXTRACE_API int tracefs_cpu_map(struct tracefs_cpu *tcpu);
+/* Back to read/splice; nothing read is lost. No-op if not mapped. */
+AUXTRACE_API void tracefs_cpu_unmap(struct tracefs_cpu *tcpu);
+
+/* Sub-buffer size: the size of every buffer passed to the calls below. */
+AUXTRACE_API int tracefs_cpu_read_size(struct tracefs_cpu *tcpu);
+
+/*
+ * One sub-buffer into buffer (read_size bytes, zero-filled after the data): the bytes, or 0
+ * with errno EAGAIN when there is none (nonblocking, or woken by tracefs_cpu_stop()).
+ * Unmapped it uses read(2); mapped it copies from the mapping.
+ */
+AUXTRACE_API int tracefs_cpu_read(struct tracefs_cpu *tcpu, void *buffer, bool nonblock);
+/* The same, loaded into a kbuffer (NULL + EAGAIN when none). Mapped: no copy. */
+AUXTRACE_API struct kbuffer *tracefs_cpu_read_buf(struct tracefs_cpu *tcpu, bool nonblock);
+/*
+ * Unmapped: through a splice pipe, whole sub-buffers only (the one the kernel is still
+ * writing waits for tracefs_cpu_flush*()). Mapped: exactly tracefs_cpu_read(_buf).
+ */
+AUXTRACE_API int tracefs_cpu_buffered_read(struct tracefs_cpu *tcpu, void *buffer, bool nonblock);
+AUXTRACE_API struct kbuffer *tracefs_cpu_buffered_read_buf(struct tracefs_cpu *tcpu,
+							   bool nonblock);
+/*
+ * End of tracing: never waits, takes the partly written sub-buffer too. Call until it
+ * returns 0 / NULL (errno EAGAIN).
+ */
+AUXTRACE_API int tracefs_cpu_flush(struct tracefs_cpu *tcpu, void *buffer);
+AUXTRACE_API struct kbuffer *tracefs_cpu_flush_buf(struct tracefs_cpu *tcpu);
+/* Flush everything left into wfd; returns the bytes written. */
+AUXTRACE_API int tracefs_cpu_flush_write(struct tracefs_cpu *tcpu, int wfd);
+/*
+ * Write what is readable now into wfd: the bytes written (0 + EAGAIN: none). Unmapped it
+ * splices (no copy; whole sub-buffers); mapped it writes straight from the mapping.
+ */
+AUXTRACE_API int tracefs_cpu_write(struct tracefs_cpu *tcpu, int wfd, bool nonblock);
+/* Like tracefs_cpu_write, into a pipe: unmapped, one splice with no intermediate pipe. */
+AUXTRACE_API int tracefs_cpu_pipe(struct tracefs_cpu *tcpu, int wfd, bool nonblock);
+/*
+ * Wake a read blocked in another thread and make every later read non-blocking, so that a
+ * flush loop can follow. Returns 0.
+ */
+AUXTRACE_API int tracefs_cpu_stop(struct tracefs_cpu *tcpu);
+
+/* ---- libauxtrace extensions: one poll loop, the consumer core's sinks, accounting ---- */
+
+/*
+ * The fd to put in a poll/epoll set (POLLIN per buffer_percent). Read it only through this
+ * API.
+ */
+AUXTRACE_API int tracefs_cpu_fd(struct tracefs_cpu *tcpu);
+
+/*
+ * Push what is readable now into sink, never waiting, one standalone sub-buffer per push
+ * (read_size bytes: header, data, lost count, zeros). Mapped, the iovecs point into the
+ * mapping. A drain stops after the sub-buffer the kernel is still writing: poll again rather
+ * than spin on it. Returns the bytes the sink took (0: nothing), or -errno; on a sink error
+ * the sub-buffer stays to be offered again.
+ *   _drain: unmapped, read(2) (partial sub-buffers too);
+ *   _buffered_drain: unmapped, splice (whole sub-buffers only);
+ *   _flush_drain: everything, including the partial sub-buffer: the end of a recording.
+ */
+AUXTRACE_API ssize_t tracefs_cpu_drain(struct tracefs_cpu *tcpu, struct ring_sink *sink);
+AUXTRACE_API ssize_t tracefs_cpu_buffered_drain(struct tracefs_cpu *tcpu, struct ring_sink *sink);
+AUXTRACE_API ssize_t tracefs_cpu_flush_drain(struct tracefs_cpu *tcpu, struct ring_sink *sink);
+
+/*
+ * What this tcpu delivered: bytes, chunks (sub-buffers), records (events; not counted on the
+ * unmapped tracefs_cpu_write/pipe paths, which never see the data), lost / lost_reports /
+ * lost_unknown from the kernel's lost-events marks.
+ */
+AUXTRACE_API const struct ring_stats *tracefs_cpu_stats(struct tracefs_cpu *tcpu);
+
+/* What reading this tcpu cost in system calls. */
+struct tracefs_cpu_syscalls {
+	uint64_t waits;		/* poll() calls that waited for data */
+	uint64_t wakeups;	/* ... of which returned with data readable */
+	uint64_t get_reader;	/* TRACE_MMAP_IOCTL_GET_READER calls */
+	uint64_t reads;		/* read(2) of trace_pipe_raw */
+	uint64_t splices;	/* splice(2) out of trace_pipe_raw */
+};
+AUXTRACE_API const struct tracefs_cpu_syscalls *tracefs_cpu_syscall_stats(struct tracefs_cpu *tcpu);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * tracefs_cpu: one CPU buffer of an instance, read through the consumer core by one of three
+ * ring adapters (mapped, read(2), splice). Every public read is "take the next window into a
+ * sink", waiting with poll() first only when the caller may block and the last call found the
+ * ring drained (empty, or at the page the kernel is still writing). So a blocking reader
+ * drains everything on each wakeup instead of waking once per sub-buffer.
+ */
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <internal/lib.h>
+#include "tracefs-internal.h"
+
+/* ---- the object ---- */
+
+struct tracefs_cpu *tracefs_cpu_open(struct tracefs_instance *instance, int cpu, bool nonblock)
+{
+	struct tracefs_cpu *tcpu;
+	char file[64], *path;
+	int err;
+
+	if (cpu < 0)
+		return libauxtrace__ptr_err(-EINVAL);
+	tcpu = calloc(1, sizeof(*tcpu));
+	if (!tcpu)
+		return libauxtrace__ptr_err(-ENOMEM);
+	tcpu->fd = tcpu->stop_fd = -1;
+	tcpu->splice_pipe[0] = tcpu->splice_pipe[1] = -1;
+	tcpu->zeros = MAP_FAILED;
+	tcpu->cpu = cpu;
+	tcpu->perm_nonblock = nonblock;
+	tcpu->need_wait = true;		/* like libtracefs: a blocking reader first waits */
+	ring__init(&tcpu->ring, &tracefs_read_ops);
+
+	err = rb_layout__read(&tcpu->layout, instance);
+	if (err)
+		goto fail;
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+	path = tracefs__path(instance, file);
+	if (!path) {
+		err = -errno;
+		goto fail;
+	}
+	tcpu->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	err = -errno;
+	if (tcpu->fd < 0 && err == -ENOENT)
+		pr_err("%s does not exist: CPU %d is not possible on this machine\n", path, cpu);
+	free(path);
+	if (tcpu->fd < 0)
+		goto fail;
+
+	err = -ENOMEM;
+	tcpu->kbuf = kbuffer_alloc(tcpu->layout.long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+				   KBUFFER_ENDIAN_SAME_AS_HOST);
+	if (!tcpu->kbuf || posix_memalign((void **)&tcpu->buffer, sysconf(_SC_PAGESIZE),
+					  tcpu->layout.subbuf_size))
+		goto fail;
+	/* Zero pages that cost no memory: the tail of every standalone sub-buffer. */
+	tcpu->zeros = mmap(NULL, tcpu->layout.subbuf_size, PROT_READ,
+			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	tcpu->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (tcpu->zeros == MAP_FAILED || tcpu->stop_fd < 0) {
+		err = -errno;
+		goto fail;
+	}
+	tcpu->target = tcpu->buffer;
+	return tcpu;
+fail:
+	tracefs_cpu_close(tcpu);
+	return libauxtrace__ptr_err(err);
+}
+
+struct tracefs_cpu *tracefs_cpu_open_mapped(struct tracefs_instance *instance, int cpu,
+					    bool nonblock)
+{
+	struct tracefs_cpu *tcpu = tracefs_cpu_open(instance, cpu, nonblock);
+
+	if (tcpu)
+		tracefs_cpu_map(tcpu);	/* best effort: is_mapped() tells */
+	return tcpu;
+}
+
+void tracefs_cpu_close(struct tracefs_cpu *tcpu)
+{
+	if (!tcpu)
+		return;
+	trace_map__delete(tcpu);
+	if (tcpu->fd >= 0)
+		close(tcpu->fd);
+	if (tcpu->stop_fd >= 0)
+		close(tcpu->stop_fd);
+	if (tcpu->splice_pipe[0] >= 0) {
+		close(tcpu->splice_pipe[0]);
+		close(tcpu->splice_pipe[1]);
+	}
+	if (tcpu->zeros != MAP_FAILED)
+		munmap((void *)tcpu->zeros, tcpu->layout.subbuf_size);
+	if (tcpu->kbuf)
+		kbuffer_free(tcpu->kbuf);
+	free(tcpu->buffer);
+	free(tcpu);
+}
+
+bool tracefs_cpu_is_mapped(struct tracefs_cpu *tcpu)
+{
+	return tcpu && tcpu->map;
+}
+
+int tracefs_cpu_map(struct tracefs_cpu *tcpu)
+{
+	if (!tcpu) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (tcpu->map)
+		return 0;
+	return trace_map__new(tcpu) ? -1 : 0;
+}
+
+void tracefs_cpu_unmap(struct tracefs_cpu *tcpu)
+{
+	if (tcpu)
+		trace_map__delete(tcpu);
+}
+
+/* Probe the top level's first CPU that exists; the mapping is gone again on return. */
+bool tracefs_mapped_is_supported(void)
+{
+	int nr = (int)sysconf(_SC_NPROCESSORS_CONF);
+
+	for (int cpu = 0; cpu < nr; cpu++) {
+		struct tracefs_cpu *tcpu = tracefs_cpu_open(NULL, cpu, true);
+		bool mapped;
+
+		if (!tcpu)
+			continue;
+		mapped = tracefs_cpu_map(tcpu) == 0;
+		tracefs_cpu_close(tcpu);
+		return mapped;
+	}
+	return false;
+}
+
+int tracefs_cpu_read_size(struct tracefs_cpu *tcpu)
+{
+	return tcpu ? (int)tcpu->layout.subbuf_size : libauxtrace__err(-EINVAL);
+}
+
+int tracefs_cpu_fd(struct tracefs_cpu *tcpu)
+{
+	return tcpu ? tcpu->fd : libauxtrace__err(-EINVAL);
+}
+
+const struct ring_stats *tracefs_cpu_stats(struct tracefs_cpu *tcpu)
+{
+	return &tcpu->ring.stats;
+}
+
+const struct tracefs_cpu_syscalls *tracefs_cpu_syscall_stats(struct tracefs_cpu *tcpu)
+{
+	return &tcpu->sys;
+}
+
+int tracefs_cpu_stop(struct tracefs_cpu *tcpu)
+{
+	uint64_t one = 1;
+
+	__atomic_store_n(&tcpu->stopped, 1, __ATOMIC_RELEASE);
+	/* the eventfd stays readable: every later poll returns at once */
+	if (write(tcpu->stop_fd, &one, sizeof(one)) < 0 && errno != EAGAIN)
+		return libauxtrace__err(-errno);
+	return 0;
+}
+
+/* ---- waiting ---- */
+
+static bool tcpu__may_block(struct tracefs_cpu *tcpu, bool nonblock)
+{
+	return !nonblock && !tcpu->perm_nonblock &&
+	       !__atomic_load_n(&tcpu->stopped, __ATOMIC_ACQUIRE);
+}
+
+/* Sleep until the kernel's buffer_percent watermark or tracefs_cpu_stop(). 0 or -errno. */
+static int tcpu__wait(struct tracefs_cpu *tcpu)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = tcpu->fd, .events = POLLIN },
+		{ .fd = tcpu->stop_fd, .events = POLLIN },
+	};
+
+	tcpu->sys.waits++;
+	if (poll(pfd, 2, -1) < 0)
+		return -errno;		/* EINTR: a signal is the caller's business */
+	if (pfd[0].revents & POLLIN)
+		tcpu->sys.wakeups++;
+	return 0;
+}
+
+/* ---- sinks that put a window where a libtracefs call wants it ---- */
+
+/* Gather a window into dst; a piece already in place (read(2) into dst) is not copied. */
+static size_t gather(void *dst, const struct iovec *iov, int iovcnt)
+{
+	size_t pos = 0;
+
+	for (int i = 0; i < iovcnt; i++) {
+		if (iov[i].iov_base != (char *)dst + pos)
+			memcpy((char *)dst + pos, iov[i].iov_base, iov[i].iov_len);
+		pos += iov[i].iov_len;
+	}
+	return pos;
+}
+
+struct buffer_sink {
+	struct ring_sink sink;
+	void *dst;		/* read_size bytes: every window is exactly that long */
+};
+
+static ssize_t buffer_sink__push(struct ring_sink *sink, const struct iovec *iov, int iovcnt)
+{
+	return gather(container_of(sink, struct buffer_sink, sink)->dst, iov, iovcnt);
+}
+
+struct kbuf_sink {
+	struct ring_sink sink;
+	struct tracefs_cpu *tcpu;
+};
+
+/* Load tcpu->kbuf on the window: in the mapping itself when the window is a whole page. */
+static ssize_t kbuf_sink__push(struct ring_sink *sink, const struct iovec *iov, int iovcnt)
+{
+	struct tracefs_cpu *tcpu = container_of(sink, struct kbuf_sink, sink)->tcpu;
+	const char *page = tracefs_cpu__mapped_page(tcpu, iov, iovcnt);
+	size_t size = tcpu->layout.subbuf_size;
+
+	if (page) {
+		kbuffer_load_subbuffer(tcpu->kbuf, (void *)page);
+		/* kbuffer reads the live commit: if the writer appended since, copy instead */
+		if ((size_t)kbuffer_subbuffer_size(tcpu->kbuf) == iov[1].iov_len)
+			return size;
+	}
+	if (iovcnt == 1) {
+		kbuffer_load_subbuffer(tcpu->kbuf, iov[0].iov_base);
+		return size;
+	}
+	gather(tcpu->buffer, iov, iovcnt);
+	kbuffer_load_subbuffer(tcpu->kbuf, tcpu->buffer);
+	return size;
+}
+
+/* ---- the one read loop ---- */
+
+static const struct ring_ops *tcpu__ops(struct tracefs_cpu *tcpu, bool buffered)
+{
+	if (tcpu->map)
+		return &tracefs_map_ops;
+	return buffered ? &tracefs_splice_ops : &tracefs_read_ops;
+}
+
+/*
+ * Move data from the ring into sink: one window, or (batch) everything up to the page the
+ * kernel is still writing (flush: everything). Waits first when the caller may block and the
+ * ring was found drained. Bytes moved; 0 with errno EAGAIN when none; -errno on failure.
+ */
+static ssize_t tcpu__move(struct tracefs_cpu *tcpu, const struct ring_ops *ops,
+			  struct ring_sink *sink, void *target, bool nonblock, bool batch,
+			  bool flush)
+{
+	ssize_t n = 0;
+
+	tcpu->ring.ops = ops;
+	tcpu->target = target ? target : tcpu->buffer;
+	for (;;) {
+		bool block = !flush && tcpu__may_block(tcpu, nonblock);
+
+		if (!block || !tcpu->need_wait) {
+			tcpu->at_edge = false;
+			tcpu->stop_at_edge = !flush;
+			n = batch ? ring__drain(&tcpu->ring, sink, 0) : ring__drain_one(&tcpu->ring, sink);
+			tcpu->stop_at_edge = false;
+			if (n != 0) {
+				tcpu->need_wait = batch || tcpu->at_edge;
+				break;
+			}
+			tcpu->need_wait = true;
+		}
+		if (!block) {
+			n = -EAGAIN;
+			break;
+		}
+		n = tcpu__wait(tcpu);
+		if (n < 0)
+			break;
+		tcpu->need_wait = false;
+	}
+	/* a sub-buffer left in the caller's memory must move to ours before we return */
+	if (tcpu->held && tcpu->held != tcpu->buffer) {
+		memcpy(tcpu->buffer, tcpu->held, tcpu->layout.subbuf_size);
+		tcpu->held = tcpu->buffer;
+	}
+	tcpu->target = tcpu->buffer;
+	if (n == -EAGAIN) {
+		errno = EAGAIN;
+		return 0;
+	}
+	return n < 0 ? libauxtrace__err((int)n) : n;
+}
+
+static int tcpu__read(struct tracefs_cpu *tcpu, void *buffer, bool nonblock, bool buffered,
+		      bool flush)
+{
+	struct buffer_sink s = { .sink.push = buffer_sink__push, .dst = buffer };
+
+	if (!tcpu || !buffer)
+		return libauxtrace__err(-EINVAL);
+	return (int)tcpu__move(tcpu, tcpu__ops(tcpu, buffered), &s.sink, buffer, nonblock,
+			       false, flush);
+}
+
+static struct kbuffer *tcpu__read_buf(struct tracefs_cpu *tcpu, bool nonblock, bool buffered,
+				      bool flush)
+{
+	struct kbuf_sink s = { .sink.push = kbuf_sink__push, .tcpu = tcpu };
+
+	if (!tcpu)
+		return libauxtrace__ptr_err(-EINVAL);
+	if (tcpu__move(tcpu, tcpu__ops(tcpu, buffered), &s.sink, NULL, nonblock, false, flush) <= 0)
+		return NULL;
+	return tcpu->kbuf;
+}
+
+int tracefs_cpu_read(struct tracefs_cpu *tcpu, void *buffer, bool nonblock)
+{
+	return tcpu__read(tcpu, buffer, nonblock, false, false);
+}
+
+struct kbuffer *tracefs_cpu_read_buf(struct tracefs_cpu *tcpu, bool nonblock)
+{
+	return tcpu__read_buf(tcpu, nonblock, false, false);
+}
+
+int tracefs_cpu_buffered_read(struct tracefs_cpu *tcpu, void *buffer, bool nonblock)
+{
+	return tcpu__read(tcpu, buffer, nonblock, true, false);
+}
+
+struct kbuffer *tracefs_cpu_buffered_read_buf(struct tracefs_cpu *tcpu, bool nonblock)
+{
+	return tcpu__read_buf(tcpu, nonblock, true, false);
+}
+
+/* Flushing reads with read(2): splice never hands out the page the writer is on. */
+int tracefs_cpu_flush(struct tracefs_cpu *tcpu, void *buffer)
+{
+	return tcpu__read(tcpu, buffer, true, false, true);
+}
+
+struct kbuffer *tracefs_cpu_flush_buf(struct tracefs_cpu *tcpu)
+{
+	return tcpu__read_buf(tcpu, true, false, true);
+}
+
+static ssize_t tcpu__drain(struct tracefs_cpu *tcpu, struct ring_sink *sink, bool buffered,
+			   bool flush)
+{
+	if (!tcpu || !sink)
+		return libauxtrace__err(-EINVAL);
+	return tcpu__move(tcpu, tcpu__ops(tcpu, buffered), sink, NULL, true, true, flush);
+}
+
+ssize_t tracefs_cpu_drain(struct tracefs_cpu *tcpu, struct ring_sink *sink)
+{
+	return tcpu__drain(tcpu, sink, false, false);
+}
+
+ssize_t tracefs_cpu_buffered_drain(struct tracefs_cpu *tcpu, struct ring_sink *sink)
+{
+	return tcpu__drain(tcpu, sink, true, false);
+}
+
+ssize_t tracefs_cpu_flush_drain(struct tracefs_cpu *tcpu, struct ring_sink *sink)
+{
+	return tcpu__drain(tcpu, sink, false, true);
+}
+
+int tracefs_cpu_flush_write(struct tracefs_cpu *tcpu, int wfd)
+{
+	struct ring_sink_fd out;
+
+	ring_sink_fd__init(&out, wfd);
+	return (int)tcpu__drain(tcpu, &out.sink, false, true);
+}
+
+/* ---- write/pipe: a batch into a file or pipe ---- */
+
+/* Unmapped, splice does the moving; waiting follows the same rule as every read. */
+static int tcpu__splice(struct tracefs_cpu *tcpu, int wfd, bool nonblock, bool to_pipe)
+{
+	ssize_t n;
+
+	for (;;) {
+		bool block = tcpu__may_block(tcpu, nonblock);
+
+		if (!block || !tcpu->need_wait) {
+			n = to_pipe ? tracefs_cpu__splice_pipe(tcpu, wfd)
+				    : tracefs_cpu__splice_to(tcpu, wfd);
+			tcpu->need_wait = true;
+			if (n != 0)
+				break;
+		}
+		if (!block) {
+			errno = EAGAIN;
+			return 0;
+		}
+		n = tcpu__wait(tcpu);
+		if (n < 0)
+			break;
+		tcpu->need_wait = false;
+	}
+	if (n > 0)
+		tcpu->ring.stats.drains++;
+	return n < 0 ? libauxtrace__err((int)n) : (int)n;
+}
+
+static int tcpu__write(struct tracefs_cpu *tcpu, int wfd, bool nonblock, bool to_pipe)
+{
+	struct ring_sink_fd out;
+
+	if (!tcpu || wfd < 0)
+		return libauxtrace__err(-EINVAL);
+	if (!tcpu->map)
+		return tcpu__splice(tcpu, wfd, nonblock, to_pipe);
+	/* mapped: writev straight from the mapping, no bounce buffer */
+	ring_sink_fd__init(&out, wfd);
+	return (int)tcpu__move(tcpu, &tracefs_map_ops, &out.sink, NULL, nonblock, true, false);
+}
+
+int tracefs_cpu_write(struct tracefs_cpu *tcpu, int wfd, bool nonblock)
+{
+	return tcpu__write(tcpu, wfd, nonblock, false);
+}
+
+int tracefs_cpu_pipe(struct tracefs_cpu *tcpu, int wfd, bool nonblock)
+{
+	return tcpu__write(tcpu, wfd, nonblock, true);
+}

@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Private to the tracefs room (mmap/tracefs-*.c): instances, the sub-buffer format, and the
+ * tracefs_cpu object with its three ring adapters (mapped, read(2), splice).
+ */
+#ifndef AUXTRACE_MMAP_TRACEFS_INTERNAL_H
+#define AUXTRACE_MMAP_TRACEFS_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <internal/ring.h>
+#include <tracefs/tracefs.h>
+
+/* ---- tracefs-utils.c: where tracefs is, and small file I/O ---- */
+
+struct tracefs_instance {
+	char *name;		/* NULL: the top level */
+	char *dir;		/* absolute path of the instance directory */
+	bool is_new;		/* created by tracefs_instance_create */
+};
+
+/* The directory of instance (the top level for NULL), or NULL with errno when no tracefs. */
+const char *tracefs__dir(struct tracefs_instance *instance);
+
+/* "<instance dir>/<file>", malloc'ed; NULL with errno. */
+char *tracefs__path(struct tracefs_instance *instance, const char *file);
+
+/* Read a whole (pseudo) file into a NUL-terminated malloc'ed buffer. Bytes, or -errno. */
+ssize_t tracefs__read_path(const char *path, char **buf);
+
+/* Replace a file's content with str (O_TRUNC). Bytes written, or -errno. */
+int tracefs__write_path(const char *path, const char *str);
+
+/* ---- tracefs-page.c: the sub-buffer format (spec §2) ---- */
+
+#define RB_COMMIT_MASK		0x07ffffffu	/* data bytes in the low word of commit */
+#define RB_MISSED_EVENTS	(1u << 31)	/* events were lost before this sub-buffer */
+#define RB_MISSED_STORED	(1u << 30)	/* ... and their count follows the data */
+#define RB_MISSED_FLAGS		(RB_MISSED_EVENTS | RB_MISSED_STORED)
+#define RB_LONG_MAX		8		/* widest kernel long: commit word, lost count */
+
+/* Sub-buffer geometry of one instance, from its events/header_page. */
+struct rb_layout {
+	unsigned int data_off;		/* 8 + kernel long: 16 (64-bit kernel) or 12 */
+	unsigned int long_size;		/* width of the commit word and of a stored count */
+	unsigned int subbuf_size;	/* header included: the unit of every read */
+};
+
+/* Parse header_page text. 0 or -EINVAL (message names the unexpected line). */
+int rb_layout__parse(struct rb_layout *l, const char *header_page);
+
+/* Read and parse <instance>/events/header_page. 0 or -errno. */
+int rb_layout__read(struct rb_layout *l, struct tracefs_instance *instance);
+
+static inline unsigned int rb_layout__capacity(const struct rb_layout *l)
+{
+	return l->subbuf_size - l->data_off;
+}
+
+/*
+ * The low 32 bits of a sub-buffer's commit word (flags + size), loaded once: on a mapped
+ * page the writer may be growing it. 64-bit kernels sign-extend the flags into the high half,
+ * so only the low word means anything.
+ */
+uint32_t rb_page__commit(const void *page, const struct rb_layout *l);
+
+static inline uint32_t rb_commit__size(uint32_t commit)
+{
+	return commit & RB_COMMIT_MASK;
+}
+
+/* Lost events announced by a sub-buffer: 0 none, -1 some but uncounted, else the count. */
+int64_t rb_page__lost(const void *page, const struct rb_layout *l, uint32_t commit);
+
+/*
+ * Whether the writer may still be on this sub-buffer: room for another event is left and
+ * the kernel did not close it with a lost-events mark (it only marks pages the writer left).
+ * A drain stops after such a sub-buffer and waits instead of spinning on the live page.
+ */
+static inline bool rb_commit__is_partial(const struct rb_layout *l, uint32_t commit)
+{
+	return !(commit & RB_MISSED_EVENTS) && rb_commit__size(commit) + 8 <= rb_layout__capacity(l);
+}
+
+/* Data events in the first size data bytes of a sub-buffer (padding and time records not). */
+uint64_t rb_page__count(const void *page, const struct rb_layout *l, uint32_t size);
+
+/*
+ * The running timestamp after every record before data offset off, as libtraceevent's kbuffer
+ * computes it (padding deltas included), so that a piece starting at off can be handed out
+ * as a standalone sub-buffer whose header carries it and whose records stay byte-identical.
+ */
+uint64_t rb_page__ts_at(const void *page, const struct rb_layout *l, uint32_t off);
+
+/*
+ * A byte range [from, to) of one sub-buffer's data, handed out as a standalone sub-buffer of
+ * exactly subbuf_size bytes: a fresh header (scratch), the data in place, the lost count when
+ * this piece carries the page's MISSED mark, zeros to the end. Never copies the data.
+ */
+struct rb_piece {
+	const char *page;
+	uint32_t from, to;
+	uint32_t flags;			/* RB_MISSED_* to keep: only on a page's first piece */
+	uint32_t page_size;		/* the page's own data size (where a stored count sits) */
+	unsigned char hdr[8 + RB_LONG_MAX];
+	unsigned char lost[RB_LONG_MAX];
+};
+
+/* Fill the scratch header of piece p and append its iovecs (at most 4) to win. */
+void rb_piece__window(struct rb_piece *p, const struct rb_layout *l, const void *zeros,
+		      struct ring_window *win);
+
+/* ---- tracefs-cpu.c / tracefs-map.c: the tracefs_cpu object ---- */
+
+struct trace_map;
+
+struct tracefs_cpu {
+	struct ring ring;		/* ops chosen per call: the path this call reads through */
+	int fd;				/* trace_pipe_raw, always O_NONBLOCK: waiting is poll's job */
+	int stop_fd;			/* eventfd that tracefs_cpu_stop() signals */
+	int cpu;
+	bool perm_nonblock;		/* opened nonblocking, or stopped */
+	int stopped;			/* set by tracefs_cpu_stop(), possibly from another thread */
+	bool need_wait;			/* the last call drained to empty or to the live page */
+	bool stop_at_edge;		/* this call ends after a partial (live) sub-buffer */
+	bool at_edge;			/* ... and it handed one out */
+	struct rb_layout layout;
+	struct kbuffer *kbuf;		/* what the _buf calls hand back */
+	char *buffer;			/* subbuf_size bytes: read(2) target, copies for kbuf */
+	const void *zeros;		/* subbuf_size zero bytes (a read-only anonymous map) */
+
+	/* read(2) and splice: a sub-buffer already taken from the kernel but not by a sink */
+	char *held;			/* NULL, or where it lies (buffer or the caller's) */
+	char *target;			/* where this call wants read(2) to land */
+	int splice_pipe[2];		/* created on the first splice */
+	int pipe_size;			/* bytes the pipe really holds (F_GETPIPE_SZ) */
+	size_t buffered;		/* bytes waiting in the splice pipe */
+
+	struct trace_map *map;		/* NULL unless mapped */
+	struct tracefs_cpu_syscalls sys;
+};
+
+extern const struct ring_ops tracefs_read_ops;	/* tracefs-read.c */
+extern const struct ring_ops tracefs_splice_ops;	/* tracefs-read.c */
+extern const struct ring_ops tracefs_map_ops;	/* tracefs-map.c */
+
+/*
+ * Every adapter first offers a sub-buffer already taken from the kernel (held), then what the
+ * splice pipe still holds: older data goes out first whatever path reads next.
+ * win->priv == &tcpu->held marks such a window; commit it with tracefs_cpu__commit_held().
+ */
+int tracefs_cpu__peek_held(struct tracefs_cpu *tcpu, struct ring_window *win);
+int tracefs_cpu__commit_held(struct tracefs_cpu *tcpu);
+
+/* Unmapped write/pipe: splice into wfd (a file or pipe / a pipe). Bytes, 0, or -errno. */
+ssize_t tracefs_cpu__splice_to(struct tracefs_cpu *tcpu, int wfd);
+ssize_t tracefs_cpu__splice_pipe(struct tracefs_cpu *tcpu, int wfd);
+
+/* Map / unmap the CPU buffer of tcpu->fd. 0 or -errno (logged with cause and fallback). */
+int trace_map__new(struct tracefs_cpu *tcpu);
+/* Bytes the kernel already counted as read but no sink took are kept in tcpu->held. */
+void trace_map__delete(struct tracefs_cpu *tcpu);
+
+/*
+ * If iov is the window of a mapped piece that starts at its page's first byte, that page:
+ * a kbuffer can then be loaded on the mapping itself.
+ */
+const char *tracefs_cpu__mapped_page(struct tracefs_cpu *tcpu, const struct iovec *iov,
+				     int iovcnt);
+
+#endif

@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The mapped ring adapter of a tracefs_cpu (spec §1.4). The kernel lends us one sub-buffer
+ * at a time, the reader page named by meta->reader.id; GET_READER accounts what the writer
+ * appended to it, or gives it back and lends the next one. We hand out only bytes the kernel
+ * already counted as read ([off, read) of the reader page), one GET_READER per step, and never
+ * touch a page once the id moved on: a window is handed to the sink before the next
+ * GET_READER can return that page to the writer.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <internal/lib.h>
+#include <internal/trace_mmap.h>
+#include "tracefs-internal.h"
+
+struct trace_map {
+	volatile struct trace_buffer_meta *meta;
+	size_t meta_len;
+	char *data;			/* sub-buffer k at data + k * subbuf_size */
+	size_t data_len;
+	uint32_t nr_subbufs;
+
+	uint32_t id;			/* the reader sub-buffer we hold */
+	uint32_t off;			/* data bytes of it handed out */
+	uint32_t read;			/* data bytes of it the kernel counted as read */
+	bool first;			/* nothing of it handed out: its lost-events mark is ours */
+	uint64_t events;		/* meta->read at the last snapshot */
+	uint64_t pending;		/* events consumed by the kernel, not yet in a window */
+	struct rb_piece piece;		/* the window peek built, until commit */
+};
+
+static struct tracefs_cpu *ring__tcpu(struct ring *ring)
+{
+	return container_of(ring, struct tracefs_cpu, ring);
+}
+
+static const char *map__page(const struct trace_map *m, const struct rb_layout *l, uint32_t id)
+{
+	return m->data + (size_t)id * l->subbuf_size;
+}
+
+/* What GET_READER left in the meta, read once. */
+struct meta_snap {
+	uint32_t id, read;
+	uint64_t events;
+};
+
+static struct meta_snap map__snapshot(const struct trace_map *m)
+{
+	return (struct meta_snap){
+		.id = m->meta->reader.id,
+		.read = m->meta->reader.read,
+		.events = m->meta->read,
+	};
+}
+
+/*
+ * Take in what the kernel says now. A new id is a fresh page (consumed up to read by the
+ * swap); the same id with read behind what we handed out, or counters going backwards, is a
+ * buffer reset under the mapping: start over from what the meta says.
+ */
+static void map__sync(struct trace_map *m, const struct meta_snap *s)
+{
+	if (s->id != m->id) {
+		m->id = s->id;
+		m->off = 0;
+		m->first = true;
+	} else if (s->read < m->off) {
+		m->off = s->read;
+	}
+	m->read = s->read;
+	if (s->events >= m->events)
+		m->pending += s->events - m->events;
+	else
+		m->pending = 0;		/* reset: nothing before it is still to come */
+	m->events = s->events;
+}
+
+static int map__get_reader(struct tracefs_cpu *tcpu, struct trace_map *m)
+{
+	struct meta_snap s;
+
+	tcpu->sys.get_reader++;
+	if (ioctl(tcpu->fd, TRACE_MMAP_IOCTL_GET_READER) < 0)
+		return -errno;
+	s = map__snapshot(m);
+	if (s.id >= m->nr_subbufs)
+		return -EPROTO;		/* never from a sane kernel: refuse to read outside */
+	map__sync(m, &s);
+	return 0;
+}
+
+static int map__peek(struct ring *ring, struct ring_window *win)
+{
+	struct tracefs_cpu *tcpu = ring__tcpu(ring);
+	const struct rb_layout *l = &tcpu->layout;
+	struct trace_map *m = tcpu->map;
+	int ret = tracefs_cpu__peek_held(tcpu, win);
+
+	if (ret)
+		return ret;
+	for (;;) {
+		if (m->off < m->read) {
+			const char *page = map__page(m, l, m->id);
+			uint32_t commit = rb_page__commit(page, l);
+
+			if (rb_commit__size(commit) < m->read) {
+				/* reset since our snapshot: the bytes are gone */
+				m->off = m->read = 0;
+				m->pending = 0;
+				continue;
+			}
+			m->piece.page = page;
+			m->piece.from = m->off;
+			m->piece.to = m->read;
+			m->piece.flags = m->first ? commit & RB_MISSED_FLAGS : 0;
+			m->piece.page_size = rb_commit__size(commit);
+			rb_piece__window(&m->piece, l, tcpu->zeros, win);
+			win->records = m->pending;
+			win->priv = m;
+			return 1;
+		}
+		if (tcpu->stop_at_edge && tcpu->at_edge)
+			return 0;
+		uint32_t id = m->id, read = m->read;
+
+		ret = map__get_reader(tcpu, m);
+		if (ret)
+			return ret;
+		if (m->id == id && m->read == read)
+			return 0;	/* nothing new: wait (poll) before asking again */
+	}
+}
+
+static int map__commit(struct ring *ring, const struct ring_window *win)
+{
+	struct tracefs_cpu *tcpu = ring__tcpu(ring);
+	struct trace_map *m = tcpu->map;
+	const struct rb_piece *p = &m->piece;
+
+	if (win->priv != m)
+		return tracefs_cpu__commit_held(tcpu);
+	if (p->flags & RB_MISSED_EVENTS)
+		ring__account_loss(ring, rb_page__lost(p->page, &tcpu->layout,
+						       p->flags | p->page_size));
+	m->off = p->to;
+	m->first = false;
+	m->pending = 0;
+	/* still room on the page: the writer may be on it, so do not ask again right away */
+	tcpu->at_edge = !(p->flags & RB_MISSED_EVENTS) &&
+			p->to + 8 <= rb_layout__capacity(&tcpu->layout);
+	return 0;
+}
+
+const struct ring_ops tracefs_map_ops = { .peek = map__peek, .commit = map__commit };
+
+const char *tracefs_cpu__mapped_page(struct tracefs_cpu *tcpu, const struct iovec *iov, int iovcnt)
+{
+	struct trace_map *m = tcpu->map;
+
+	if (!m || iovcnt < 2 || iov[0].iov_base != m->piece.hdr || m->piece.from)
+		return NULL;
+	return m->piece.page;
+}
+
+static void map__unmap(struct trace_map *m)
+{
+	if (m->data)
+		munmap(m->data, m->data_len);
+	if (m->meta)
+		munmap((void *)m->meta, m->meta_len);
+	free(m);
+}
+
+static int map__fail(struct tracefs_cpu *tcpu, struct trace_map *m, const char *what, int err)
+{
+	const char *hint = err == -EBUSY ? "a snapshot or latency tracer uses this instance" :
+			   err == -ENODEV ? "kernel before 6.10, or a memmap= boot instance" :
+			   err == -EINVAL ? "the kernel's meta page does not match this library" :
+					    "see mmap(2)";
+
+	pr_info("tracefs cpu%d: cannot map the ring buffer (%s: %s; %s); reading with read(2)/splice instead\n",
+		tcpu->cpu, what, strerror(-err), hint);
+	map__unmap(m);
+	return libauxtrace__err(err);
+}
+
+int trace_map__new(struct tracefs_cpu *tcpu)
+{
+	const struct rb_layout *l = &tcpu->layout;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	struct trace_map *m = calloc(1, sizeof(*m));
+	void *p;
+
+	if (!m)
+		return libauxtrace__err(-ENOMEM);
+	/* One page shows the struct; the meta area may be longer (6.12+: one sub-buffer). */
+	p = mmap(NULL, page, PROT_READ, MAP_SHARED, tcpu->fd, 0);
+	if (p == MAP_FAILED)
+		return map__fail(tcpu, m, "meta page", -errno);
+	m->meta = p;
+	m->meta_len = page;
+	if (m->meta->meta_page_size > page) {
+		size_t len = m->meta->meta_page_size;
+
+		munmap(p, page);
+		m->meta = NULL;
+		p = mmap(NULL, len, PROT_READ, MAP_SHARED, tcpu->fd, 0);
+		if (p == MAP_FAILED)
+			return map__fail(tcpu, m, "meta area", -errno);
+		m->meta = p;
+		m->meta_len = len;
+	}
+	if (m->meta->meta_struct_len < offsetof(struct trace_buffer_meta, Reserved1) ||
+	    m->meta->subbuf_size != l->subbuf_size || !m->meta->nr_subbufs)
+		return map__fail(tcpu, m, "meta page", -EINVAL);
+	m->nr_subbufs = m->meta->nr_subbufs;
+	m->data_len = (size_t)l->subbuf_size * m->nr_subbufs;
+	p = mmap(NULL, m->data_len, PROT_READ, MAP_SHARED, tcpu->fd, m->meta->meta_page_size);
+	if (p == MAP_FAILED)
+		return map__fail(tcpu, m, "sub-buffers", -errno);
+	m->data = p;
+	/* An earlier read(2) may have consumed part of the reader page: start after it. */
+	m->id = m->meta->reader.id;
+	m->off = m->read = m->meta->reader.read;
+	m->first = m->off == 0;
+	m->events = m->meta->read;
+	tcpu->map = m;
+	return 0;
+}
+
+void trace_map__delete(struct tracefs_cpu *tcpu)
+{
+	struct trace_map *m = tcpu->map;
+
+	if (!m)
+		return;
+	/* Bytes the kernel counted as read but nobody took yet: keep a copy, lose nothing. */
+	if (m->off < m->read && !tcpu->held) {
+		struct ring_window win;
+		const char *page = map__page(m, &tcpu->layout, m->id);
+		uint32_t commit = rb_page__commit(page, &tcpu->layout);
+		size_t pos = 0;
+
+		if (rb_commit__size(commit) >= m->read) {
+			ring_window__reset(&win);
+			m->piece = (struct rb_piece){ .page = page, .from = m->off, .to = m->read,
+						      .flags = m->first ? commit & RB_MISSED_FLAGS : 0,
+						      .page_size = rb_commit__size(commit) };
+			rb_piece__window(&m->piece, &tcpu->layout, tcpu->zeros, &win);
+			for (int i = 0; i < win.iovcnt; i++) {
+				memcpy(tcpu->buffer + pos, win.iov[i].iov_base, win.iov[i].iov_len);
+				pos += win.iov[i].iov_len;
+			}
+			tcpu->held = tcpu->buffer;
+		}
+	}
+	tcpu->map = NULL;
+	map__unmap(m);
+}

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: LGPL-2.1
+/* Where tracefs is mounted, paths inside it, and whole-file reads and writes. */
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <internal/lib.h>
+#include "tracefs-internal.h"
+
+static char tracing_dir[PATH_MAX];
+static pthread_once_t tracing_dir_once = PTHREAD_ONCE_INIT;
+
+static bool is_tracing_dir(const char *dir)
+{
+	char path[PATH_MAX + sizeof("/trace")];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/trace", dir);
+	return stat(path, &st) == 0;
+}
+
+/* tracefs itself first, then the tracing directory inside an old-style debugfs. */
+static bool find_in_mounts(const char *want_type, const char *suffix)
+{
+	char dev[256], mnt[PATH_MAX - sizeof("/tracing")], type[64];
+	bool found = false;
+	FILE *f = fopen("/proc/mounts", "re");
+
+	if (!f)
+		return false;
+	while (!found && fscanf(f, "%255s %4086s %63s %*[^\n]", dev, mnt, type) == 3) {
+		if (strcmp(type, want_type))
+			continue;
+		snprintf(tracing_dir, sizeof(tracing_dir), "%s%s", mnt, suffix);
+		found = is_tracing_dir(tracing_dir);
+	}
+	fclose(f);
+	return found;
+}
+
+static void tracing_dir__find(void)
+{
+	static const char *const fallbacks[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+
+	if (find_in_mounts("tracefs", "") || find_in_mounts("debugfs", "/tracing"))
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(fallbacks); i++) {
+		if (is_tracing_dir(fallbacks[i])) {
+			snprintf(tracing_dir, sizeof(tracing_dir), "%s", fallbacks[i]);
+			return;
+		}
+	}
+	tracing_dir[0] = '\0';
+}
+
+const char *tracefs_tracing_dir(void)
+{
+	pthread_once(&tracing_dir_once, tracing_dir__find);
+	if (!tracing_dir[0]) {
+		pr_err("tracefs is not mounted: mount it with 'mount -t tracefs nodev /sys/kernel/tracing'\n");
+		return libauxtrace__ptr_err(-ENODEV);
+	}
+	return tracing_dir;
+}
+
+const char *tracefs__dir(struct tracefs_instance *instance)
+{
+	return instance ? instance->dir : tracefs_tracing_dir();
+}
+
+char *tracefs__path(struct tracefs_instance *instance, const char *file)
+{
+	const char *dir = tracefs__dir(instance);
+	char *path;
+
+	if (!dir)
+		return NULL;
+	if (asprintf(&path, "%s/%s", dir, file) < 0)
+		return libauxtrace__ptr_err(-ENOMEM);
+	return path;
+}
+
+char *tracefs_get_tracing_file(const char *name)
+{
+	return tracefs__path(NULL, name);
+}
+
+void tracefs_put_tracing_file(char *name)
+{
+	free(name);
+}
+
+ssize_t tracefs__read_path(const char *path, char **bufp)
+{
+	size_t size = 4096, len = 0;
+	char *buf = malloc(size);
+	int fd, err;
+
+	if (!buf)
+		return libauxtrace__err(-ENOMEM);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		goto fail;
+	for (;;) {
+		ssize_t n;
+
+		/* Pseudo files report size 0: grow until read() says the end. */
+		if (len + 1 == size) {
+			char *bigger = realloc(buf, size * 2);
+
+			if (!bigger) {
+				errno = ENOMEM;
+				goto fail;
+			}
+			buf = bigger;
+			size *= 2;
+		}
+		n = read(fd, buf + len, size - 1 - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			goto fail;
+		if (n == 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	buf[len] = '\0';
+	*bufp = buf;
+	return len;
+fail:
+	err = -errno;
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return libauxtrace__err(err);
+}
+
+int tracefs__write_path(const char *path, const char *str)
+{
+	size_t len = strlen(str), done = 0;
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	int err = 0;
+
+	if (fd < 0)
+		return libauxtrace__err(-errno);
+	while (done < len) {
+		ssize_t n = write(fd, str + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? -errno : -EIO;
+			break;
+		}
+		done += n;
+	}
+	close(fd);
+	return err ? libauxtrace__err(err) : (int)done;
+}
