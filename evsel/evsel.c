@@ -437,6 +437,9 @@ int evsel__apply_filter(struct evsel *evsel, const char *filter)
 		pr_err("%s: the kernel rejected the filter \"%s\"; check its syntax and the "
 		       "event's field names (tracefs events/<sys>/<event>/format)\n",
 		       evsel->name, filter);
+	else if (err == -EEXIST)
+		pr_err("%s: it has a filter already and the kernel does not replace one; close "
+		       "and reopen the event to filter it differently\n", evsel->name);
 	return err;
 }
 
