@@ -14,6 +14,7 @@
 
 #include <auxtrace/parse-events.h>
 #include <internal/lib.h>
+#include <tracefs.h>
 
 struct parser {
 	const char *str;		/* the whole input: error offsets are relative to it */
@@ -426,7 +427,7 @@ static int apply_modifiers(struct parser *p, const char *mods, size_t len,
 	return 0;
 }
 
-/* Modifier letters up to the end of the item; the caller decides whether any are allowed. */
+/* Modifier letters (at least one) up to the end of the event. */
 static int parse_modifiers(struct parser *p, struct perf_event_attr *attr, bool *had)
 {
 	const char *mods = p->pos;
@@ -437,42 +438,19 @@ static int parse_modifiers(struct parser *p, struct perf_event_attr *attr, bool 
 	if (!len)
 		return parser__error(p, mods, "expected modifiers such as u or k");
 	p->pos += len;
-	if (had)
-		*had = true;
+	*had = true;
 	return apply_modifiers(p, mods, len, attr);
-}
-
-/* The mount point of tracefs, or debugfs' tracing directory on old systems. */
-static int tracefs_root(char *buf, size_t size)
-{
-	char dev[256], mnt[PATH_MAX - 16], type[64];
-	bool found = false;
-	FILE *f = fopen("/proc/mounts", "re");
-
-	if (!f)
-		return -errno;
-	while (!found && fscanf(f, "%255s %4079s %63s %*[^\n]", dev, mnt, type) == 3) {
-		if (!strcmp(type, "tracefs")) {
-			snprintf(buf, size, "%s", mnt);
-			found = true;
-		} else if (!strcmp(type, "debugfs") && !buf[0]) {
-			snprintf(buf, size, "%s/tracing", mnt);	/* remembered, tracefs preferred */
-		}
-	}
-	fclose(f);
-	return found || buf[0] ? 0 : -ENOENT;
 }
 
 static int parse_tracepoint(struct parser *p, const char *sys, size_t sys_len,
 			    const char *event, size_t event_len, struct parse_events_event *ev)
 {
-	char root[PATH_MAX] = "", path[PATH_MAX + 2 * NAME_MAX + 16];
+	const char *root = p->opts->tracefs_root ? p->opts->tracefs_root : tracefs_tracing_dir();
+	char path[PATH_MAX + 2 * NAME_MAX + 16];
 	unsigned long long id;
 	int err;
 
-	if (p->opts->tracefs_root)
-		snprintf(root, sizeof(root), "%s", p->opts->tracefs_root);
-	else if (tracefs_root(root, sizeof(root)))
+	if (!root)
 		return parser__error(p, sys, "tracepoint %.*s:%.*s: tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)",
 				     (int)sys_len, sys, (int)event_len, event);
 	snprintf(path, sizeof(path), "%s/events/%.*s/%.*s/id", root, (int)sys_len, sys,

@@ -18,6 +18,10 @@
  * config1, config2, config3 (the whole word), period / sample_period, freq, name,
  * aux-sample-size, aux-output. Named events and tracepoints take the attr terms only.
  * A group's leader is its first event; a group modifier applies to every member.
+ *
+ * The attr gets only what the string says, plus: type/config of the event, size, and for
+ * a tracepoint sample_period 1 with PERF_SAMPLE_RAW (every hit is a sample with its
+ * fields). Unlike perf, no exclude_guest by default: it comes from the H modifier only.
  */
 #ifndef AUXTRACE_PARSE_EVENTS_H
 #define AUXTRACE_PARSE_EVENTS_H
@@ -49,7 +53,7 @@ struct parse_events_event {
 
 struct parse_events_opts {
 	const char *sysfs_root;		/* NULL: libauxtrace's default (/sys, $AUXTRACE_SYSFS) */
-	const char *tracefs_root;	/* NULL: the tracefs mount from /proc/mounts */
+	const char *tracefs_root;	/* NULL: tracefs_tracing_dir() (tracefs.h) */
 	/*
 	 * A PMU's default terms, applied before the string's own ("tsc,mtc,psb_period=3" for
 	 * intel_pt: AUX backends know them); NULL or "" for none. Optional.
