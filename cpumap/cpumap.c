@@ -13,6 +13,7 @@
 
 #include <auxtrace/cpumap.h>
 #include <internal/lib.h>
+#include "refcount.h"
 
 /* The largest CPU number plus one that a list may name: perf's limit, below 2^15. */
 #define CPU_LIST_LIMIT 32767
@@ -38,13 +39,13 @@ static struct perf_cpu_map *cpu_map__alloc(int nr)
 struct perf_cpu_map *perf_cpu_map__get(struct perf_cpu_map *map)
 {
 	if (map)
-		__atomic_add_fetch(&map->refcnt, 1, __ATOMIC_RELAXED);
+		refcount__get(&map->refcnt);
 	return map;
 }
 
 void perf_cpu_map__put(struct perf_cpu_map *map)
 {
-	if (map && __atomic_sub_fetch(&map->refcnt, 1, __ATOMIC_ACQ_REL) == 0)
+	if (map && refcount__put(&map->refcnt))
 		free(map);
 }
 

@@ -8,6 +8,7 @@
 
 #include <auxtrace/cpumap.h>
 #include <internal/lib.h>
+#include "refcount.h"
 
 struct perf_thread_map {
 	int refcnt;
@@ -115,13 +116,13 @@ struct perf_thread_map *perf_thread_map__new_pid(pid_t pid)
 struct perf_thread_map *perf_thread_map__get(struct perf_thread_map *map)
 {
 	if (map)
-		__atomic_add_fetch(&map->refcnt, 1, __ATOMIC_RELAXED);
+		refcount__get(&map->refcnt);
 	return map;
 }
 
 void perf_thread_map__put(struct perf_thread_map *map)
 {
-	if (map && __atomic_sub_fetch(&map->refcnt, 1, __ATOMIC_ACQ_REL) == 0)
+	if (map && refcount__put(&map->refcnt))
 		free(map);
 }
 

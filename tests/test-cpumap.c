@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <auxtrace/cpumap.h>
+#include "lib/test-asserts.h"
 #include "lib/testlib.h"
 
 static char *map_str(const struct perf_cpu_map *map)
@@ -216,18 +217,10 @@ START_TEST(test_new_array)
 
 	ck_assert_str_eq(map_str(map), "1,3,5");
 	perf_cpu_map__put(map);
-	errno = 0;
-	ck_assert_ptr_null(perf_cpu_map__new_array(3, dup));
-	ck_assert_int_eq(errno, EINVAL);
-	errno = 0;
-	ck_assert_ptr_null(perf_cpu_map__new_array(1, neg));
-	ck_assert_int_eq(errno, EINVAL);
-	errno = 0;
-	ck_assert_ptr_null(perf_cpu_map__new_array(1, big));
-	ck_assert_int_eq(errno, EINVAL);
-	errno = 0;
-	ck_assert_ptr_null(perf_cpu_map__new_array(0, cpus));
-	ck_assert_int_eq(errno, EINVAL);
+	assert_null_errno(perf_cpu_map__new_array(3, dup), EINVAL);
+	assert_null_errno(perf_cpu_map__new_array(1, neg), EINVAL);
+	assert_null_errno(perf_cpu_map__new_array(1, big), EINVAL);
+	assert_null_errno(perf_cpu_map__new_array(0, cpus), EINVAL);
 }
 END_TEST
 
@@ -404,9 +397,7 @@ START_TEST(test_online_fake_sysfs_bad)
 {
 	char *root = fake_sysfs("0-2,garbage\n");
 
-	errno = 0;
-	ck_assert_ptr_null(perf_cpu_map__new(NULL));
-	ck_assert_int_eq(errno, EINVAL);
+	assert_null_errno(perf_cpu_map__new(NULL), EINVAL);
 	fake_sysfs_remove(root);
 }
 END_TEST

@@ -7,6 +7,7 @@
 #include <linux/perf_event.h>
 #include <auxtrace/pmu.h>
 #include "lib/fake-sysfs.h"
+#include "lib/test-asserts.h"
 #include "lib/testlib.h"
 
 static struct fake_sysfs fs;
@@ -166,9 +167,7 @@ START_TEST(test_aliases)
 	ck_assert_str_eq(perf_pmu__alias(pmu, "clockticks"), "event=0xff,umask=0x00");
 	ck_assert_str_eq(perf_pmu__alias(pmu, "big"), "event=0xabc,edge");
 	/* side files describe an alias, they are none */
-	errno = 0;
-	ck_assert_ptr_null(perf_pmu__alias(pmu, "big.scale"));
-	ck_assert_int_eq(errno, ENOENT);
+	assert_null_errno(perf_pmu__alias(pmu, "big.scale"), ENOENT);
 	ck_assert_str_eq(perf_pmu__alias_name(pmu, 0), "big");
 	ck_assert_str_eq(perf_pmu__alias_name(pmu, 1), "clockticks");
 	ck_assert_ptr_null(perf_pmu__alias_name(pmu, 2));
@@ -192,12 +191,8 @@ START_TEST(test_absent_and_malformed)
 	};
 	char path[256];
 
-	errno = 0;
-	ck_assert_ptr_null(perf_pmu__new(fs.root, "nosuch"));
-	ck_assert_int_eq(errno, ENOENT);
-	errno = 0;
-	ck_assert_ptr_null(perf_pmu__new(fs.root, "../intel_pt"));
-	ck_assert_int_eq(errno, ENOENT);
+	assert_null_errno(perf_pmu__new(fs.root, "nosuch"), ENOENT);
+	assert_null_errno(perf_pmu__new(fs.root, "../intel_pt"), ENOENT);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(path, sizeof(path), "bus/event_source/devices/broken%zu/type", i);
 		ck_assert_int_eq(fake_sysfs__write(&fs, path, "30\n"), 0);
@@ -251,16 +246,10 @@ START_TEST(test_pmus_list)
 	ck_assert_ptr_null(perf_pmus__at(pmus, 7));
 	ck_assert_uint_eq(perf_pmu__type(perf_pmus__find(pmus, "intel_pt")), 8);
 	ck_assert_str_eq(perf_pmu__name(perf_pmus__find_by_type(pmus, 10)), "arm_spe_0");
-	errno = 0;
-	ck_assert_ptr_null(perf_pmus__find(pmus, "zbroken"));
-	ck_assert_int_eq(errno, ENOENT);
-	errno = 0;
-	ck_assert_ptr_null(perf_pmus__find_by_type(pmus, 77));
-	ck_assert_int_eq(errno, ENOENT);
+	assert_null_errno(perf_pmus__find(pmus, "zbroken"), ENOENT);
+	assert_null_errno(perf_pmus__find_by_type(pmus, 77), ENOENT);
 	perf_pmus__delete(pmus);
-	errno = 0;
-	ck_assert_ptr_null(perf_pmus__new("/nonexistent-sysfs"));
-	ck_assert_int_eq(errno, ENOENT);
+	assert_null_errno(perf_pmus__new("/nonexistent-sysfs"), ENOENT);
 }
 END_TEST
 

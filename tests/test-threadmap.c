@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <auxtrace/cpumap.h>
+#include "lib/test-asserts.h"
 #include "lib/testlib.h"
 
 START_TEST(test_dummy)
@@ -58,12 +59,8 @@ START_TEST(test_array)
 		ck_assert_int_eq(perf_thread_map__idx(map, tids[i]), i);
 	}
 	perf_thread_map__put(map);
-	errno = 0;
-	ck_assert_ptr_null(perf_thread_map__new_array(2, bad));
-	ck_assert_int_eq(errno, EINVAL);
-	errno = 0;
-	ck_assert_ptr_null(perf_thread_map__new_array(0, tids));
-	ck_assert_int_eq(errno, EINVAL);
+	assert_null_errno(perf_thread_map__new_array(2, bad), EINVAL);
+	assert_null_errno(perf_thread_map__new_array(0, tids), EINVAL);
 }
 END_TEST
 
@@ -129,12 +126,8 @@ START_TEST(test_pid_gone)
 		_exit(0);
 	ck_assert_int_eq(waitpid(child, &status, 0), child);
 	/* Reaped: /proc/<child> is gone (pid reuse this fast is not a concern in a test). */
-	errno = 0;
-	ck_assert_ptr_null(perf_thread_map__new_pid(child));
-	ck_assert_int_eq(errno, ESRCH);
-	errno = 0;
-	ck_assert_ptr_null(perf_thread_map__new_pid(0));
-	ck_assert_int_eq(errno, EINVAL);
+	assert_null_errno(perf_thread_map__new_pid(child), ESRCH);
+	assert_null_errno(perf_thread_map__new_pid(0), EINVAL);
 }
 END_TEST
 
