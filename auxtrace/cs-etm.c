@@ -42,7 +42,7 @@ enum {
 static const struct cs_etm_tracer {
 	const char *name;
 	uint64_t magic;
-	const char *ro[6];	/* sysfs files under cpu<N>/, NULL-terminated */
+	const char *ro[7];	/* sysfs files under cpu<N>/, NULL-terminated */
 } cs_etmv3 = {
 	"ETMv3", 0x3030303030303030ULL, { "mgmt/etmccer", "mgmt/etmidr" },
 }, cs_etmv4 = {

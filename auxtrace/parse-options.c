@@ -155,7 +155,7 @@ int auxtrace_opts__parse_snapshot(struct auxtrace_record *itr, struct auxtrace_o
 	}
 	if (!itr->parse_snapshot_options) {
 		pr_err("%s: this backend has no snapshot mode: record without -S\n",
-		       auxtrace_record__pmu_name(itr));
+		       auxtrace_record__pmu_name(itr) ?: "AUX PMU");
 		return libauxtrace__err(-EINVAL);
 	}
 	err = itr->parse_snapshot_options(itr, opts, on_exit ? str + 1 : str);

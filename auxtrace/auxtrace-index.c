@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: LGPL-2.1
+/* The AUXTRACE index and its HEADER_AUXTRACE section (auxtrace/auxtrace-index.h). */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/uio.h>
+
+#include <auxtrace/auxtrace-index.h>
+
+#include <internal/lib.h>
+
+#define AUXTRACE_INDEX_CHUNK 256
+
+struct auxtrace_index {
+	struct auxtrace_index_entry **chunks;	/* each AUXTRACE_INDEX_CHUNK entries */
+	size_t nr_chunks;
+	size_t nr;
+};
+
+struct auxtrace_index *auxtrace_index__new(void)
+{
+	struct auxtrace_index *index = calloc(1, sizeof(*index));
+
+	return index ? index : libauxtrace__ptr_err(-ENOMEM);
+}
+
+void auxtrace_index__delete(struct auxtrace_index *index)
+{
+	size_t i;
+
+	if (!index)
+		return;
+	for (i = 0; i < index->nr_chunks; i++)
+		free(index->chunks[i]);
+	free(index->chunks);
+	free(index);
+}
+
+/* Room for `total` entries: allocate the chunks they fall in. */
+static int auxtrace_index__reserve(struct auxtrace_index *index, size_t total)
+{
+	size_t need = (total + AUXTRACE_INDEX_CHUNK - 1) / AUXTRACE_INDEX_CHUNK;
+	struct auxtrace_index_entry **chunks;
+
+	if (need <= index->nr_chunks)
+		return 0;
+	chunks = realloc(index->chunks, need * sizeof(*chunks));
+	if (!chunks)
+		return -ENOMEM;
+	index->chunks = chunks;
+	while (index->nr_chunks < need) {
+		chunks[index->nr_chunks] = malloc(AUXTRACE_INDEX_CHUNK * sizeof(**chunks));
+		if (!chunks[index->nr_chunks])
+			return -ENOMEM;
+		index->nr_chunks++;
+	}
+	return 0;
+}
+
+static struct auxtrace_index_entry *auxtrace_index__slot(const struct auxtrace_index *index,
+							 size_t i)
+{
+	return &index->chunks[i / AUXTRACE_INDEX_CHUNK][i % AUXTRACE_INDEX_CHUNK];
+}
+
+int auxtrace_index__add(struct auxtrace_index *index, uint64_t file_offset, uint64_t sz)
+{
+	struct auxtrace_index_entry *e;
+	int err = auxtrace_index__reserve(index, index->nr + 1);
+
+	if (err)
+		return libauxtrace__err(err);
+	e = auxtrace_index__slot(index, index->nr++);
+	e->file_offset = file_offset;
+	e->sz = sz;
+	return 0;
+}
+
+size_t auxtrace_index__nr(const struct auxtrace_index *index)
+{
+	return index->nr;
+}
+
+const struct auxtrace_index_entry *auxtrace_index__entry(const struct auxtrace_index *index,
+							 size_t i)
+{
+	return i < index->nr ? auxtrace_index__slot(index, i) : NULL;
+}
+
+uint64_t auxtrace_index__section_size(const struct auxtrace_index *index)
+{
+	return sizeof(uint64_t) + index->nr * sizeof(struct auxtrace_index_entry);
+}
+
+/* writev until every byte of iov[0..cnt) is out; iov is consumed. */
+static int auxtrace__writev_all(int fd, struct iovec *iov, int cnt)
+{
+	while (cnt > 0) {
+		ssize_t n = writev(fd, iov, cnt > IOV_MAX ? IOV_MAX : cnt);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		for (; cnt > 0 && (size_t)n >= iov->iov_len; cnt--, iov++)
+			n -= iov->iov_len;
+		if (cnt > 0) {
+			iov->iov_base = (char *)iov->iov_base + n;
+			iov->iov_len -= n;
+		}
+	}
+	return 0;
+}
+
+int auxtrace_index__write(const struct auxtrace_index *index, int fd)
+{
+	uint64_t nr = index->nr;
+	struct iovec *iov = calloc(index->nr_chunks + 1, sizeof(*iov));
+	size_t left = index->nr, i;
+	int err;
+
+	if (!iov)
+		return libauxtrace__err(-ENOMEM);
+	iov[0] = (struct iovec){ &nr, sizeof(nr) };
+	for (i = 0; left; i++) {
+		size_t n = left < AUXTRACE_INDEX_CHUNK ? left : AUXTRACE_INDEX_CHUNK;
+
+		iov[i + 1] = (struct iovec){ index->chunks[i], n * sizeof(**index->chunks) };
+		left -= n;
+	}
+	err = auxtrace__writev_all(fd, iov, (int)i + 1);
+	free(iov);
+	return libauxtrace__err(err);
+}
+
+/* Read exactly len bytes; -EINVAL when the file ends first. */
+static int auxtrace__read_all(int fd, void *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = read(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EINVAL;
+		buf = (char *)buf + n;
+		len -= n;
+	}
+	return 0;
+}
+
+static uint64_t auxtrace__u64(uint64_t v, bool swap)
+{
+	return swap ? __builtin_bswap64(v) : v;
+}
+
+static int auxtrace_index__read_entries(struct auxtrace_index *index, int fd, uint64_t nr,
+					bool needs_swap)
+{
+	size_t first = index->nr, i;
+	int err = 0;
+
+	/*
+	 * A chunk at a time, read into its final place: one read per 256 entries, and a
+	 * file that ends early fails before a huge nr made us allocate for all of it.
+	 */
+	for (i = first; !err && i < first + nr; ) {
+		size_t room = AUXTRACE_INDEX_CHUNK - i % AUXTRACE_INDEX_CHUNK;
+		size_t n = first + nr - i < room ? first + nr - i : room;
+
+		err = auxtrace_index__reserve(index, i + n);
+		if (!err)
+			err = auxtrace__read_all(fd, auxtrace_index__slot(index, i),
+						 n * sizeof(struct auxtrace_index_entry));
+		i += n;
+	}
+	if (err)
+		return err;
+	for (i = first; i < first + nr; i++) {
+		struct auxtrace_index_entry *e = auxtrace_index__slot(index, i);
+
+		e->file_offset = auxtrace__u64(e->file_offset, needs_swap);
+		e->sz = auxtrace__u64(e->sz, needs_swap);
+	}
+	index->nr = first + nr;
+	return 0;
+}
+
+int auxtrace_index__read(struct auxtrace_index *index, int fd, uint64_t section_size,
+			 bool needs_swap)
+{
+	const uint64_t entry_size = sizeof(struct auxtrace_index_entry);
+	uint64_t nr;
+	int err;
+
+	if (section_size < sizeof(nr)) {
+		pr_err("AUXTRACE index: section of %llu bytes cannot hold its entry count: the "
+		       "file is damaged\n", (unsigned long long)section_size);
+		return libauxtrace__err(-EINVAL);
+	}
+	err = auxtrace__read_all(fd, &nr, sizeof(nr));
+	if (err)
+		goto out;
+	nr = auxtrace__u64(nr, needs_swap);
+	if (nr > (section_size - sizeof(nr)) / entry_size || nr > SIZE_MAX / entry_size) {
+		pr_err("AUXTRACE index: %llu entries do not fit its %llu-byte section: the file "
+		       "is damaged (or its byte order was guessed wrong)\n",
+		       (unsigned long long)nr, (unsigned long long)section_size);
+		return libauxtrace__err(-EINVAL);
+	}
+	err = auxtrace_index__read_entries(index, fd, nr, needs_swap);
+out:
+	if (err == -EINVAL)
+		pr_err("AUXTRACE index: the file ends inside its %llu-byte section: it is "
+		       "truncated\n", (unsigned long long)section_size);
+	return libauxtrace__err(err);
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * The AUXTRACE index: where each PERF_RECORD_AUXTRACE lies in a perf.data file, so that a
+ * decoder can queue the AUX data without reading the whole file. perf.data keeps it in the
+ * HEADER_AUXTRACE feature section (bit 18):
+ *
+ *	u64 nr;
+ *	struct { u64 file_offset; u64 sz; } entries[nr];
+ *
+ * file_offset is where an AUXTRACE record's header starts, sz its header.size (48; the
+ * payload is not counted). Native byte order; a reader of a foreign-endian file swaps.
+ * A recorder adds one entry per AUXTRACE record written to a regular file (none for a
+ * pipe: it cannot be seeked back to).
+ */
+#ifndef AUXTRACE_AUXTRACE_INDEX_H
+#define AUXTRACE_AUXTRACE_INDEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <auxtrace/core.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct auxtrace_index_entry {
+	uint64_t file_offset;
+	uint64_t sz;
+};
+
+/* Entries are kept in chunks of 256 that never move: an entry pointer stays valid. */
+struct auxtrace_index;
+
+AUXTRACE_API struct auxtrace_index *auxtrace_index__new(void);
+AUXTRACE_API void auxtrace_index__delete(struct auxtrace_index *index);
+
+/* Append one entry. 0 or -ENOMEM. */
+AUXTRACE_API int auxtrace_index__add(struct auxtrace_index *index, uint64_t file_offset,
+				     uint64_t sz);
+AUXTRACE_API size_t auxtrace_index__nr(const struct auxtrace_index *index);
+/* The i-th entry in the order added, NULL past the end. */
+AUXTRACE_API const struct auxtrace_index_entry *
+auxtrace_index__entry(const struct auxtrace_index *index, size_t i);
+
+/* Bytes of the HEADER_AUXTRACE section: 8 + 16 * nr. */
+AUXTRACE_API uint64_t auxtrace_index__section_size(const struct auxtrace_index *index);
+
+/*
+ * Write the section at fd's current offset, straight from the chunks (no copy). 0 or
+ * -errno (a short write is retried; nothing is logged for EAGAIN-free regular files).
+ */
+AUXTRACE_API int auxtrace_index__write(const struct auxtrace_index *index, int fd);
+
+/*
+ * Read a section of section_size bytes at fd's current offset and append its entries,
+ * byte-swapping each u64 when needs_swap (a file of the other endianness). -EINVAL when
+ * nr does not fit the section or the file ends inside it (then nothing is appended),
+ * -ENOMEM, or -errno from read.
+ */
+AUXTRACE_API int auxtrace_index__read(struct auxtrace_index *index, int fd,
+				      uint64_t section_size, bool needs_swap);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
