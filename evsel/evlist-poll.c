@@ -60,7 +60,7 @@ static int evlist__pollfd_slot(struct evlist *evlist)
 	if (!grown)
 		return -ENOMEM;
 	evlist->pollfd = grown;
-	evlist->pollfd[evlist->nr_pollfd].fd = -1;
+	evlist->pollfd[evlist->nr_pollfd] = (struct evlist_pollfd){ .fd = -1 };
 	return evlist->nr_pollfd++;
 }
 

@@ -40,12 +40,12 @@ static pid_t gettid_(void)
 	return (pid_t)syscall(SYS_gettid);
 }
 
+static volatile unsigned long burn_sink;
+
 static void burn(void)
 {
-	volatile unsigned long x = 0;
-
 	for (unsigned long i = 0; i < 2000000; i++)
-		x += i;
+		burn_sink += i;
 }
 
 static long tp_id(const char *event)

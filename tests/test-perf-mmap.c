@@ -302,8 +302,10 @@ START_TEST(test_wrapped_record_pieces_and_copy)
 			ck_assert_uint_eq(rec.header->size, size);
 			ck_assert_uint_le(size, sizeof(pieces));
 			memcpy(pieces, rec.piece[0], rec.len[0]);
-			memcpy(pieces + rec.len[0], rec.piece[1], rec.len[1]);
-			wrapped += rec.len[1] != 0;
+			if (rec.len[1]) {
+				memcpy(pieces + rec.len[0], rec.piece[1], rec.len[1]);
+				wrapped++;
+			}
 			ev = perf_mmap__read_event(b.map);
 			ck_assert_ptr_nonnull(ev);
 			ck_assert_uint_eq(ev->header.size, size);
