@@ -25,21 +25,6 @@
 #define HDR sizeof(struct perf_record_auxtrace)
 #define DATA_PAGES 4
 
-/* Stream byte p: never zero, so padding (zeros) cannot pass for data. */
-static unsigned char stream_byte(uint64_t p)
-{
-	return (unsigned char)((p * 0x9E3779B97F4A7C15ull) >> 56) | 1;
-}
-
-static void stream_fill(void *ctx, uint64_t pos, void *dst, size_t len)
-{
-	unsigned char *d = dst;
-
-	(void)ctx;
-	for (size_t i = 0; i < len; i++)
-		d[i] = stream_byte(pos + i);
-}
-
 /* Produce n stream bytes through aux_producer__write (from stream position p->stream). */
 static size_t produce(struct aux_producer *p, uint64_t from, size_t n)
 {
@@ -47,7 +32,7 @@ static size_t produce(struct aux_producer *p, uint64_t from, size_t n)
 	size_t done;
 
 	ck_assert_ptr_nonnull(buf);
-	stream_fill(NULL, from, buf, n);
+	aux_stream__fill(NULL, from, buf, n);
 	done = aux_producer__write(p, buf, n);
 	free(buf);
 	return done;
@@ -138,24 +123,28 @@ struct frame {
 	const unsigned char *payload;
 };
 
+struct frames {
+	struct frame *out;
+	int max, n;
+};
+
+static int frames__add(void *ctx, const struct perf_record_auxtrace *ev,
+		       const unsigned char *payload)
+{
+	struct frames *fs = ctx;
+
+	ck_assert_int_lt(fs->n, fs->max);
+	fs->out[fs->n].ev = *ev;
+	fs->out[fs->n++].payload = payload;
+	return 0;
+}
+
 static int parse_frames(const unsigned char *buf, size_t len, struct frame *out, int max)
 {
-	size_t pos = 0;
-	int n = 0;
+	struct frames fs = { out, max, 0 };
 
-	while (pos < len) {
-		ck_assert_int_lt(n, max);
-		ck_assert_uint_ge(len - pos, HDR);
-		memcpy(&out[n].ev, buf + pos, HDR);
-		ck_assert_uint_eq(out[n].ev.header.type, PERF_RECORD_AUXTRACE);
-		ck_assert_uint_eq(out[n].ev.header.size, HDR);
-		ck_assert_uint_eq(out[n].ev.size % 8, 0);
-		out[n].payload = buf + pos + HDR;
-		pos += HDR + out[n].ev.size;
-		ck_assert_uint_le(pos, len);
-		n++;
-	}
-	return n;
+	ck_assert_int_eq(aux_frames__walk(buf, len, frames__add, &fs), fs.n);
+	return fs.n;
 }
 
 /* The one frame of c since mark: payload must be stream [from, from + n), then padding. */
@@ -166,7 +155,7 @@ static struct frame one_frame(struct capture *c, size_t mark, uint64_t from, siz
 	ck_assert_int_eq(parse_frames(c->buf + mark, c->mem.used - mark, fr, 2), 1);
 	ck_assert_uint_eq(fr[0].ev.size, (n + 7) & ~(size_t)7);
 	for (size_t i = 0; i < n; i++)
-		ck_assert_msg(fr[0].payload[i] == stream_byte(from + i),
+		ck_assert_msg(fr[0].payload[i] == aux_stream__byte(from + i),
 			      "byte %zu of the frame is not stream byte %llu", i,
 			      (unsigned long long)(from + i));
 	for (size_t i = n; i < fr[0].ev.size; i++)
@@ -662,7 +651,7 @@ START_TEST(test_aux_records_in_data_ring)
 
 	fixture_setup(&f, (struct aux_producer_config){ 0 }, 1, false);
 	test_itr__init(&t, &f, 0);
-	stream_fill(NULL, 0, buf, sizeof(buf));
+	aux_stream__fill(NULL, 0, buf, sizeof(buf));
 	ck_assert_uint_eq(aux_producer__transaction(f.p, buf, 100, 0), 100);
 	ck_assert_uint_eq(aux_producer__transaction(f.p, buf, 100, PERF_AUX_FLAG_PARTIAL), 100);
 	ck_assert_uint_eq(aux_producer__transaction(f.p, buf, 100, PERF_AUX_FLAG_COLLISION), 100);
@@ -761,7 +750,7 @@ static void verifier__byte(struct verifier *v, unsigned char b)
 			v->zeros++;
 		} else if (v->zeros) {
 			verifier__fail(v, "zero byte inside the payload");
-		} else if (b != stream_byte(v->stream++)) {
+		} else if (b != aux_stream__byte(v->stream++)) {
 			verifier__fail(v, "payload byte out of sequence");
 		}
 		return;
@@ -829,7 +818,7 @@ START_TEST(test_stress_every_byte_once_in_order)
 	bool bts = _i == 1;
 	struct aux_producer_config cfg = { .record_size = bts ? sizeof(struct bts_record) : 0 };
 	struct aux_producer_run run = {
-		.fill = bts ? bts_fill : stream_fill,
+		.fill = bts ? bts_fill : aux_stream__fill,
 		.chunk = bts ? 100 * sizeof(struct bts_record) : 3000,
 		.vary = true,
 	};

@@ -12,6 +12,45 @@
 
 #define BTS_CHECK 0x5bd1e995a5a5a5a5ull
 
+unsigned char aux_stream__byte(uint64_t p)
+{
+	return (unsigned char)((p * 0x9E3779B97F4A7C15ull) >> 56) | 1;
+}
+
+void aux_stream__fill(void *ctx, uint64_t pos, void *dst, size_t len)
+{
+	unsigned char *d = dst;
+
+	(void)ctx;
+	for (size_t i = 0; i < len; i++)
+		d[i] = aux_stream__byte(pos + i);
+}
+
+int aux_frames__walk(const void *buf, size_t len,
+		     int (*fn)(void *ctx, const struct perf_record_auxtrace *ev,
+			       const unsigned char *payload),
+		     void *ctx)
+{
+	const unsigned char *p = buf;
+	struct perf_record_auxtrace ev;
+	size_t pos = 0;
+	int n = 0;
+
+	while (pos < len) {
+		if (len - pos < sizeof(ev))
+			return -EINVAL;
+		memcpy(&ev, p + pos, sizeof(ev));
+		if (ev.header.type != PERF_RECORD_AUXTRACE || ev.header.size != sizeof(ev) ||
+		    ev.size % 8 || ev.size > len - pos - sizeof(ev))
+			return -EINVAL;
+		n++;
+		if (fn(ctx, &ev, p + pos + sizeof(ev)))
+			break;
+		pos += sizeof(ev) + ev.size;
+	}
+	return n;
+}
+
 void bts_record__make(struct bts_record *r, uint64_t seq)
 {
 	r->from = 0x400000 + 16 * seq;

@@ -12,6 +12,23 @@
 #include <sys/types.h>
 #include <auxtrace/auxtrace.h>
 
+/*
+ * A checkable byte stream: byte p of it. Never zero, so zero padding cannot pass for data
+ * and a byte out of place is caught. aux_stream__fill has the aux_producer_run fill shape.
+ */
+unsigned char aux_stream__byte(uint64_t p);
+void aux_stream__fill(void *ctx, uint64_t pos, void *dst, size_t len);
+
+/*
+ * The PERF_RECORD_AUXTRACE frames of buf (48-byte record, then ev.size bytes of payload
+ * and padding): fn(ctx, ev, payload) for each, stopping at a non-zero return. Returns the
+ * frames walked, or -EINVAL when a frame is malformed or cut short.
+ */
+int aux_frames__walk(const void *buf, size_t len,
+		     int (*fn)(void *ctx, const struct perf_record_auxtrace *ev,
+			       const unsigned char *payload),
+		     void *ctx);
+
 /* Intel BTS: one branch record as the hardware writes it. */
 struct bts_record {
 	uint64_t from;
