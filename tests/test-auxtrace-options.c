@@ -10,10 +10,9 @@
 #include <auxtrace/evlist.h>
 #include <auxtrace/evsel.h>
 
+#include "lib/fake-sysfs.h"
 #include "lib/testlib.h"
 #include "log-capture.h"
-
-#define FIXTURE_SYSFS "tests/fixtures/sysfs-aux"
 
 static unsigned int page_kib(void)
 {
@@ -138,17 +137,18 @@ START_TEST(test_parse_mmap_pages_null)
 }
 END_TEST
 
-/* An Intel PT backend from the fixture sysfs tree: -S belongs to a backend. */
-static struct auxtrace_record *pt_backend(struct evlist **evlist)
+/* An Intel PT backend on a fake sysfs (intel_pt is type 8): -S belongs to a backend. */
+static struct auxtrace_record *pt_backend(struct fake_sysfs *fs, struct evlist **evlist)
 {
 	struct perf_event_attr attr = { .type = 8 };
 	struct auxtrace_record *itr;
 	int err;
 
+	ck_assert_int_eq(fake_sysfs__standard(fs), 0);
 	*evlist = evlist__new();
 	ck_assert_ptr_nonnull(*evlist);
 	evlist__add(*evlist, evsel__new(&attr));
-	itr = auxtrace_record__init(*evlist, FIXTURE_SYSFS, &err);
+	itr = auxtrace_record__init(*evlist, fs->root, &err);
 	ck_assert_msg(itr, "no backend: %d", err);
 	return itr;
 }
@@ -178,8 +178,9 @@ START_TEST(test_parse_snapshot_table)
 		{ " 4096",	-EINVAL, false,	0,	"invalid snapshot size" },
 		{ "18446744073709551616", -EINVAL, false, 0, "invalid snapshot size" },
 	};
+	struct fake_sysfs fs;
 	struct evlist *evlist;
-	struct auxtrace_record *itr = pt_backend(&evlist);
+	struct auxtrace_record *itr = pt_backend(&fs, &evlist);
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -202,6 +203,7 @@ START_TEST(test_parse_snapshot_table)
 	}
 	auxtrace_record__free(itr);
 	evlist__delete(evlist);
+	fake_sysfs__remove(&fs);
 }
 END_TEST
 
