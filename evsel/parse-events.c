@@ -41,14 +41,11 @@ static int parser__error(struct parser *p, const char *at, const char *fmt, ...)
 	struct parse_events_error local, *err = p->err ? p->err : &local;
 	va_list ap;
 
-	err->idx = at ? (int)(at - p->str) : -1;
+	err->idx = (int)(at - p->str);
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
-	if (err->idx >= 0)
-		pr_debug("event \"%s\", offset %d: %s\n", p->str, err->idx, err->msg);
-	else
-		pr_debug("event \"%s\": %s\n", p->str, err->msg);
+	pr_debug("event \"%s\", offset %d: %s\n", p->str, err->idx, err->msg);
 	return libauxtrace__err(-EINVAL);
 }
 
@@ -67,7 +64,7 @@ static void copy_name(char *dst, size_t size, const char *src, size_t len)
 	snprintf(dst, size, "%.*s", (int)len, src);
 }
 
-/* Append "a, b, c" to buf from a NULL-terminated-by-index source, cutting with "...". */
+/* Append item to the ", "-separated list in buf; when it would not fit, end with ", ...". */
 static void list_append(char *buf, size_t size, const char *item)
 {
 	size_t len = strlen(buf);
