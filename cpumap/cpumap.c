@@ -59,6 +59,13 @@ static int cpu__cmp(const void *a, const void *b)
 /* Sort map in place; a CPU named twice makes the whole map invalid. Returns 0 or -EINVAL. */
 static int cpu_map__sort_unique(struct perf_cpu_map *map, const char *what)
 {
+	int i = 1;
+
+	/* Lists are nearly always written in order: then there is nothing to sort or check. */
+	while (i < map->nr && map->map[i - 1].cpu < map->map[i].cpu)
+		i++;
+	if (i >= map->nr)
+		return 0;
 	qsort(map->map, map->nr, sizeof(map->map[0]), cpu__cmp);
 	for (int i = 1; i < map->nr; i++) {
 		if (map->map[i].cpu == map->map[i - 1].cpu) {
