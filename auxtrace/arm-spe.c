@@ -91,11 +91,6 @@ const struct auxtrace_record arm_spe_record_ops = {
 	.recording_options = arm_spe_recording_options,
 	.info_priv_size = arm_spe_info_priv_size,
 	.info_fill = arm_spe_info_fill,
-	.free = auxtrace_backend__free,
-	.snapshot_start = auxtrace_backend__snapshot_start,
-	.snapshot_finish = auxtrace_backend__snapshot_finish,
 	.find_snapshot = auxtrace_backend__find_snapshot_head,
-	.parse_snapshot_options = auxtrace_backend__parse_snapshot_options,
 	.reference = auxtrace_reference__monotonic_raw,
-	.read_finish = auxtrace_backend__read_finish,
 };

@@ -378,10 +378,11 @@ uint64_t auxtrace_reference__tsc(struct auxtrace_record *itr)
 #endif
 }
 
-/* The sticky per-idx flag, the array grown on first use of idx. */
-static int auxtrace_backend__wrapped(struct auxtrace_backend *be, int idx, bool **flag)
+/* The sticky per-idx flag of a len-byte buffer, the array grown on first use of idx. */
+static int auxtrace_backend__wrapped(struct auxtrace_backend *be, int idx, size_t len,
+				     bool **flag)
 {
-	if (idx < 0)
+	if (idx < 0 || !len)
 		return -EINVAL;
 	if (idx >= be->nr_wrapped) {
 		int nr = idx + 1 > 2 * be->nr_wrapped ? idx + 1 : 2 * be->nr_wrapped;
@@ -418,11 +419,8 @@ int auxtrace_snapshot__tail_rule(struct auxtrace_backend *be, int idx,
 {
 	size_t check = (len < KiB(4) ? len : KiB(4)) & ~(size_t)7;
 	bool *wrapped;
-	int err;
+	int err = auxtrace_backend__wrapped(be, idx, len, &wrapped);
 
-	if (!len)
-		return -EINVAL;
-	err = auxtrace_backend__wrapped(be, idx, &wrapped);
 	if (err)
 		return err;
 	if (!*wrapped)
@@ -445,11 +443,8 @@ int auxtrace_snapshot__head_rule(struct auxtrace_backend *be, int idx,
 {
 	size_t from = len < 512 ? 0 : (len - 512) & ~(size_t)7;
 	bool *wrapped;
-	int err;
+	int err = auxtrace_backend__wrapped(be, idx, len, &wrapped);
 
-	if (!len)
-		return -EINVAL;
-	err = auxtrace_backend__wrapped(be, idx, &wrapped);
 	if (err)
 		return err;
 	if (!*wrapped) {

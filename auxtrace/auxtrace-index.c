@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1
 /* The AUXTRACE index and its HEADER_AUXTRACE section (auxtrace/auxtrace-index.h). */
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/uio.h>
 
 #include <auxtrace/auxtrace-index.h>
+#include <auxtrace/ring.h>
 
 #include <internal/lib.h>
 
@@ -93,47 +95,38 @@ uint64_t auxtrace_index__section_size(const struct auxtrace_index *index)
 	return sizeof(uint64_t) + index->nr * sizeof(struct auxtrace_index_entry);
 }
 
-/* writev until every byte of iov[0..cnt) is out; iov is consumed. */
-static int auxtrace__writev_all(int fd, struct iovec *iov, int cnt)
-{
-	while (cnt > 0) {
-		ssize_t n = writev(fd, iov, cnt > IOV_MAX ? IOV_MAX : cnt);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		for (; cnt > 0 && (size_t)n >= iov->iov_len; cnt--, iov++)
-			n -= iov->iov_len;
-		if (cnt > 0) {
-			iov->iov_base = (char *)iov->iov_base + n;
-			iov->iov_len -= n;
-		}
-	}
-	return 0;
-}
-
+/*
+ * Straight from the chunks through an fd sink (it retries short writes), RING_MAX_IOV
+ * pieces at a time: the count, then each chunk's used entries.
+ */
 int auxtrace_index__write(const struct auxtrace_index *index, int fd)
 {
+	size_t nr_chunks = (index->nr + AUXTRACE_INDEX_CHUNK - 1) / AUXTRACE_INDEX_CHUNK;
 	uint64_t nr = index->nr;
-	struct iovec *iov = calloc(index->nr_chunks + 1, sizeof(*iov));
-	size_t left = index->nr, i;
-	int err;
+	struct iovec iov[RING_MAX_IOV];
+	struct ring_sink_fd out;
+	size_t chunk = 0;
+	int n = 0;
 
-	if (!iov)
-		return libauxtrace__err(-ENOMEM);
-	iov[0] = (struct iovec){ &nr, sizeof(nr) };
-	for (i = 0; left; i++) {
-		size_t n = left < AUXTRACE_INDEX_CHUNK ? left : AUXTRACE_INDEX_CHUNK;
+	ring_sink_fd__init(&out, fd);
+	iov[n++] = (struct iovec){ &nr, sizeof(nr) };
+	for (;;) {
+		ssize_t ret;
 
-		iov[i + 1] = (struct iovec){ index->chunks[i], n * sizeof(**index->chunks) };
-		left -= n;
+		for (; n < RING_MAX_IOV && chunk < nr_chunks; chunk++) {
+			size_t left = index->nr - chunk * AUXTRACE_INDEX_CHUNK;
+			size_t used = left < AUXTRACE_INDEX_CHUNK ? left : AUXTRACE_INDEX_CHUNK;
+
+			iov[n++] = (struct iovec){ index->chunks[chunk],
+						   used * sizeof(**index->chunks) };
+		}
+		ret = out.sink.push(&out.sink, iov, n);
+		if (ret < 0)
+			return libauxtrace__err((int)ret);
+		if (chunk == nr_chunks)
+			return 0;
+		n = 0;
 	}
-	err = auxtrace__writev_all(fd, iov, (int)i + 1);
-	free(iov);
-	return libauxtrace__err(err);
 }
 
 /* Read exactly len bytes; -EINVAL when the file ends first. */

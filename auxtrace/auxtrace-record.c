@@ -78,6 +78,12 @@ static struct auxtrace_record *auxtrace_backend__new(const struct auxtrace_backe
 	if (!be)
 		return libauxtrace__ptr_err(-ENOMEM);
 	be->itr = *kind->ops;
+	/* What every backend does the same way; the kind's table holds only its own rules. */
+	be->itr.free = auxtrace_backend__free;
+	be->itr.snapshot_start = auxtrace_backend__snapshot_start;
+	be->itr.snapshot_finish = auxtrace_backend__snapshot_finish;
+	be->itr.parse_snapshot_options = auxtrace_backend__parse_snapshot_options;
+	be->itr.read_finish = auxtrace_backend__read_finish;
 	be->itr.evlist = evlist;
 	be->time_conv = auxtrace_backend__time_conv;
 	be->itr.pmu = perf_pmu__new(sysfs_root, name);

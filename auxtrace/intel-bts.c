@@ -84,12 +84,7 @@ const struct auxtrace_record intel_bts_record_ops = {
 	.recording_options = intel_bts_recording_options,
 	.info_priv_size = intel_bts_info_priv_size,
 	.info_fill = intel_bts_info_fill,
-	.free = auxtrace_backend__free,
-	.snapshot_start = auxtrace_backend__snapshot_start,
-	.snapshot_finish = auxtrace_backend__snapshot_finish,
 	.find_snapshot = auxtrace_backend__find_snapshot_tail,
-	.parse_snapshot_options = auxtrace_backend__parse_snapshot_options,
 	.reference = auxtrace_reference__tsc,
-	.read_finish = auxtrace_backend__read_finish,
 	.alignment = INTEL_BTS_RECORD_SIZE,
 };

@@ -267,12 +267,7 @@ const struct auxtrace_record intel_pt_record_ops = {
 	.recording_options = intel_pt_recording_options,
 	.info_priv_size = intel_pt_info_priv_size,
 	.info_fill = intel_pt_info_fill,
-	.free = auxtrace_backend__free,
-	.snapshot_start = auxtrace_backend__snapshot_start,
-	.snapshot_finish = auxtrace_backend__snapshot_finish,
 	.find_snapshot = auxtrace_backend__find_snapshot_tail,
-	.parse_snapshot_options = auxtrace_backend__parse_snapshot_options,
 	.reference = auxtrace_reference__tsc,
-	.read_finish = auxtrace_backend__read_finish,
 	.default_aux_sample_size = 4096,
 };

@@ -58,7 +58,10 @@ static inline const char *auxtrace_backend__name(const struct auxtrace_backend *
 	return perf_pmu__name(be->itr.pmu);
 }
 
-/* The hook tables; auxtrace_record__init() copies one into a new backend. */
+/*
+ * Each backend's own hooks (options, AUXTRACE_INFO, find_snapshot, reference, alignment);
+ * auxtrace_record__init() copies one into a new backend and adds the shared hooks below.
+ */
 extern const struct auxtrace_record intel_pt_record_ops;
 extern const struct auxtrace_record intel_bts_record_ops;
 extern const struct auxtrace_record arm_spe_record_ops;
