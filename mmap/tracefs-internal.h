@@ -75,18 +75,28 @@ static inline uint32_t rb_commit__size(uint32_t commit)
 /* Lost events announced by a sub-buffer: 0 none, -1 some but uncounted, else the count. */
 int64_t rb_page__lost(const void *page, const struct rb_layout *l, uint32_t commit);
 
-/*
- * Whether the writer may still be on this sub-buffer: room for another event is left and
- * the kernel did not close it with a lost-events mark (it only marks pages the writer left).
- * A drain stops after such a sub-buffer and waits instead of spinning on the live page.
- */
-static inline bool rb_commit__is_partial(const struct rb_layout *l, uint32_t commit)
-{
-	return !(commit & RB_MISSED_EVENTS) && rb_commit__size(commit) + 8 <= rb_layout__capacity(l);
-}
+/* What a walk over a sub-buffer's records found. */
+struct rb_scan {
+	uint64_t events;		/* data events (not padding, not time records) */
+	uint32_t max_len;		/* longest record */
+};
 
-/* Data events in the first size data bytes of a sub-buffer (padding and time records not). */
-uint64_t rb_page__count(const void *page, const struct rb_layout *l, uint32_t size);
+struct rb_scan rb_page__scan(const void *page, const struct rb_layout *l, uint32_t size);
+
+/*
+ * Whether the writer may still be on a sub-buffer that read(2) or splice copied out: the
+ * kernel gives no sign, and a page the writer left keeps up to one event's worth of room
+ * unused (its commit stops before the tail padding). So: room for another record as long
+ * as the longest one on it, and no lost-events mark (the kernel only marks pages the writer
+ * left). A drain stops after such a sub-buffer and waits instead of spinning on the live page.
+ */
+static inline bool rb_page__maybe_live(const struct rb_layout *l, uint32_t commit,
+				       const struct rb_scan *scan)
+{
+	uint32_t room = rb_layout__capacity(l) - rb_commit__size(commit);
+
+	return !(commit & RB_MISSED_EVENTS) && room >= (scan->max_len > 8 ? scan->max_len : 8);
+}
 
 /*
  * The running timestamp after every record before data offset off, as libtraceevent's kbuffer
@@ -125,8 +135,8 @@ struct tracefs_cpu {
 	bool perm_nonblock;		/* opened nonblocking, or stopped */
 	int stopped;			/* set by tracefs_cpu_stop(), possibly from another thread */
 	bool need_wait;			/* the last call drained to empty or to the live page */
-	bool stop_at_edge;		/* this call ends after a partial (live) sub-buffer */
-	bool at_edge;			/* ... and it handed one out */
+	bool stop_at_edge;		/* this call ends after the page the writer is on */
+	bool at_edge;			/* ... and it handed that out */
 	struct rb_layout layout;
 	struct kbuffer *kbuf;		/* what the _buf calls hand back */
 	char *buffer;			/* subbuf_size bytes: read(2) target, copies for kbuf */
@@ -134,6 +144,7 @@ struct tracefs_cpu {
 
 	/* read(2) and splice: a sub-buffer already taken from the kernel but not by a sink */
 	char *held;			/* NULL, or where it lies (buffer or the caller's) */
+	bool held_live;			/* rb_page__maybe_live() of it */
 	char *target;			/* where this call wants read(2) to land */
 	int splice_pipe[2];		/* created on the first splice */
 	int pipe_size;			/* bytes the pipe really holds (F_GETPIPE_SZ) */

@@ -28,6 +28,7 @@ struct trace_map {
 	uint32_t off;			/* data bytes of it handed out */
 	uint32_t read;			/* data bytes of it the kernel counted as read */
 	bool first;			/* nothing of it handed out: its lost-events mark is ours */
+	bool grew;			/* the last GET_READER found the writer appending to it */
 	uint64_t events;		/* meta->read at the last snapshot */
 	uint64_t pending;		/* events consumed by the kernel, not yet in a window */
 	struct rb_piece piece;		/* the window peek built, until commit */
@@ -65,7 +66,10 @@ static struct meta_snap map__snapshot(const struct trace_map *m)
  */
 static void map__sync(struct trace_map *m, const struct meta_snap *s)
 {
-	if (s->id != m->id) {
+	bool same = s->id == m->id;
+
+	m->grew = same && s->read > m->read;
+	if (!same) {
 		m->id = s->id;
 		m->off = 0;
 		m->first = true;
@@ -150,9 +154,8 @@ static int map__commit(struct ring *ring, const struct ring_window *win)
 	m->off = p->to;
 	m->first = false;
 	m->pending = 0;
-	/* still room on the page: the writer may be on it, so do not ask again right away */
-	tcpu->at_edge = !(p->flags & RB_MISSED_EVENTS) &&
-			p->to + 8 <= rb_layout__capacity(&tcpu->layout);
+	/* the writer is on this page: asking again now would only catch it event by event */
+	tcpu->at_edge = m->grew;
 	return 0;
 }
 

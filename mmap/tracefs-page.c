@@ -182,18 +182,21 @@ static uint32_t record__step(const char *data, uint32_t off, uint32_t size, uint
 	return len >= 8 && len <= size - off ? len : 0;
 }
 
-uint64_t rb_page__count(const void *page, const struct rb_layout *l, uint32_t size)
+struct rb_scan rb_page__scan(const void *page, const struct rb_layout *l, uint32_t size)
 {
 	const char *data = (const char *)page + l->data_off;
-	uint64_t ts = 0, events = 0;
+	struct rb_scan scan = { 0 };
 	uint32_t off = 0, len;
+	uint64_t ts = 0;
 	bool is_data;
 
 	while (off < size && (len = record__step(data, off, size, &ts, &is_data))) {
-		events += is_data;
+		scan.events += is_data;
+		if (len > scan.max_len)
+			scan.max_len = len;
 		off += len;
 	}
-	return events;
+	return scan;
 }
 
 uint64_t rb_page__ts_at(const void *page, const struct rb_layout *l, uint32_t at)

@@ -39,6 +39,8 @@ static int pipe__read(struct tracefs_cpu *tcpu, char *dst, size_t n)
 int tracefs_cpu__peek_held(struct tracefs_cpu *tcpu, struct ring_window *win)
 {
 	const struct rb_layout *l = &tcpu->layout;
+	struct rb_scan scan;
+	uint32_t commit;
 
 	if (!tcpu->held && tcpu->buffered) {
 		int err = pipe__read(tcpu, tcpu->target, l->subbuf_size);
@@ -50,9 +52,11 @@ int tracefs_cpu__peek_held(struct tracefs_cpu *tcpu, struct ring_window *win)
 	}
 	if (!tcpu->held)
 		return 0;
+	commit = rb_page__commit(tcpu->held, l);
+	scan = rb_page__scan(tcpu->held, l, rb_commit__size(commit));
+	tcpu->held_live = rb_page__maybe_live(l, commit, &scan);
 	ring__add_iov(win, tcpu->held, l->subbuf_size);
-	win->records = rb_page__count(tcpu->held, l,
-				      rb_commit__size(rb_page__commit(tcpu->held, l)));
+	win->records = scan.events;
 	win->priv = &tcpu->held;
 	return 1;
 }
@@ -63,7 +67,7 @@ int tracefs_cpu__commit_held(struct tracefs_cpu *tcpu)
 
 	if (commit & RB_MISSED_EVENTS)
 		ring__account_loss(&tcpu->ring, rb_page__lost(tcpu->held, &tcpu->layout, commit));
-	tcpu->at_edge = rb_commit__is_partial(&tcpu->layout, commit);
+	tcpu->at_edge = tcpu->held_live;
 	tcpu->held = NULL;
 	return 0;
 }

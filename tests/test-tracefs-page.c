@@ -51,6 +51,15 @@ static void pb_event(struct page_builder *pb, uint32_t delta, unsigned int words
 		pb_word(pb, tag);
 }
 
+/* A large data record of 8 + payload bytes (payload a multiple of 4). */
+static void pb_large(struct page_builder *pb, uint32_t delta, unsigned int payload, uint32_t tag)
+{
+	pb_header(pb, 0, delta);
+	pb_word(pb, 4 + payload);
+	for (unsigned int i = 0; i < payload / 4; i++)
+		pb_word(pb, tag);
+}
+
 static void pb_commit(struct page_builder *pb, uint64_t commit)
 {
 	memcpy(pb->page + 8, &commit, 8);
@@ -73,10 +82,7 @@ static void pb_mixed(struct page_builder *pb)
 	pb_header(pb, 31, 123);			/* absolute stamp */
 	pb_word(pb, 2);
 	pb_event(pb, 0, 2, 5);
-	pb_header(pb, 0, 9);			/* large record: 120-byte payload */
-	pb_word(pb, 4 + 120);
-	for (int i = 0; i < 30; i++)
-		pb_word(pb, 6);
+	pb_large(pb, 9, 120, 6);
 	pb_commit(pb, pb->off);
 }
 
@@ -120,15 +126,41 @@ START_TEST(test_commit_flags_and_lost_count)
 	ck_assert_uint_eq(commit, 0xc0000f24u);
 	ck_assert_uint_eq(rb_commit__size(commit), 3876);
 	ck_assert_int_eq(rb_page__lost(pb.page, &layout64, commit), 1904);
-	ck_assert(!rb_commit__is_partial(&layout64, commit));	/* a lost mark closes a page */
 
 	pb_commit(&pb, 0xffffffff80000100ULL);	/* missed, count not stored */
 	ck_assert_int_eq(rb_page__lost(pb.page, &layout64, rb_page__commit(pb.page, &layout64)), -1);
 	pb_commit(&pb, 0x100);
 	ck_assert_int_eq(rb_page__lost(pb.page, &layout64, rb_page__commit(pb.page, &layout64)), 0);
-	ck_assert(rb_commit__is_partial(&layout64, 0x100));
-	ck_assert(!rb_commit__is_partial(&layout64, 4080));
-	ck_assert(!rb_commit__is_partial(&layout64, 4075));
+}
+END_TEST
+
+/* A page the writer left keeps less room than its longest event; a live page has more. */
+START_TEST(test_maybe_live)
+{
+	struct page_builder pb;
+	struct rb_scan scan;
+	uint32_t commit;
+
+	pb_init(&pb, 0);
+	for (int i = 0; i < 31; i++)
+		pb_large(&pb, 1, 120, i);		/* 128-byte records: 3968 bytes, 112 left */
+	pb_commit(&pb, pb.off);
+	commit = rb_page__commit(pb.page, &layout64);
+	scan = rb_page__scan(pb.page, &layout64, rb_commit__size(commit));
+	ck_assert_uint_eq(scan.events, 31);
+	ck_assert_uint_eq(scan.max_len, 128);
+	ck_assert(!rb_page__maybe_live(&layout64, commit, &scan));
+	pb_event(&pb, 1, 1, 99);			/* a small one still fitted: could be live */
+	pb_commit(&pb, pb.off);
+	commit = rb_page__commit(pb.page, &layout64);
+	ck_assert(!rb_page__maybe_live(&layout64, commit, &scan));
+	pb_init(&pb, 0);
+	pb_event(&pb, 0, 1, 1);
+	pb_commit(&pb, pb.off);
+	commit = rb_page__commit(pb.page, &layout64);
+	scan = rb_page__scan(pb.page, &layout64, rb_commit__size(commit));
+	ck_assert(rb_page__maybe_live(&layout64, commit, &scan));
+	ck_assert(!rb_page__maybe_live(&layout64, commit | RB_MISSED_EVENTS, &scan));
 }
 END_TEST
 
@@ -167,7 +199,7 @@ START_TEST(test_walk_matches_kbuffer)
 	pb_mixed(&pb);
 	n = kbuf_events(kb, pb.page, ts, tag, 16);
 	ck_assert_int_eq(n, 6);
-	ck_assert_uint_eq(rb_page__count(pb.page, &layout64, pb.off), 6);
+	ck_assert_uint_eq(rb_page__scan(pb.page, &layout64, pb.off).events, 6);
 	/* ts before each record, as kbuffer computes it: the record's own delta comes on top */
 	ck_assert_uint_eq(rb_page__ts_at(pb.page, &layout64, 0), 1000);
 	ck_assert_uint_eq(ts[0], 1000);
@@ -191,12 +223,12 @@ START_TEST(test_walk_stops_on_corrupt_length)
 	pb_header(&pb, 0, 0);
 	pb_word(&pb, 100000);
 	pb_commit(&pb, pb.off);
-	ck_assert_uint_eq(rb_page__count(pb.page, &layout64, pb.off), 1);
+	ck_assert_uint_eq(rb_page__scan(pb.page, &layout64, pb.off).events, 1);
 	pb_init(&pb, 0);
 	pb_event(&pb, 0, 1, 1);
 	pb_header(&pb, 29, 0);			/* null padding: the rest is unused */
 	pb_commit(&pb, 4080);
-	ck_assert_uint_eq(rb_page__count(pb.page, &layout64, 4080), 1);
+	ck_assert_uint_eq(rb_page__scan(pb.page, &layout64, 4080).events, 1);
 }
 END_TEST
 
@@ -297,6 +329,7 @@ int main(void)
 
 	tcase_add_test(tc, test_layout_from_header_page);
 	tcase_add_test(tc, test_commit_flags_and_lost_count);
+	tcase_add_test(tc, test_maybe_live);
 	tcase_add_test(tc, test_walk_matches_kbuffer);
 	tcase_add_test(tc, test_walk_stops_on_corrupt_length);
 	tcase_add_test(tc, test_piece_reads_back_like_the_page);

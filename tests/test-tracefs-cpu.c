@@ -1,0 +1,1260 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * tracefs_cpu on the real kernel: every read path (mapped, read(2), splice), waiting, stop,
+ * lost events, resets, and the libtracefs bugs we must not have. Each test works in a tracefs
+ * instance of its own, pinned to CPU 0, with trace_marker writes as events.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <internal/lib.h>
+#include <internal/trace_mmap.h>
+#include <mmap/tracefs-internal.h>
+#include <tracefs.h>
+#include "lib/testlib.h"
+
+#define CPU 0
+
+struct fixture {
+	char name[128];
+	struct tracefs_instance *inst;
+	int marker;			/* <instance>/trace_marker */
+	unsigned int text_off;		/* where ftrace:print keeps the marker text */
+};
+
+static struct fixture fx;
+
+/* Instance, optional buffer and sub-buffer size (KiB, 0: default), pinned to CPU. */
+static bool fixture_setup(int buffer_kb, int subbuf_kb)
+{
+	char *format, *buf;
+	int err;
+
+	if (!testlib_is_root() || !testlib_tracefs())
+		return false;
+	memset(&fx, 0, sizeof(fx));
+	ck_assert_int_eq(testlib_pin_cpu(CPU), 0);
+	testlib_instance_name(fx.name, sizeof(fx.name));
+	fx.inst = tracefs_instance_create(fx.name);
+	ck_assert_ptr_nonnull(fx.inst);
+	ck_assert(tracefs_instance_is_new(fx.inst));
+	if (subbuf_kb)
+		ck_assert_int_eq(tracefs_instance_set_subbuf_size(fx.inst, subbuf_kb), 0);
+	if (buffer_kb)
+		ck_assert_int_eq(tracefs_instance_set_buffer_size(fx.inst, buffer_kb, -1), 0);
+	err = tracefs_instance_file_open(fx.inst, "trace_marker", O_WRONLY);
+	ck_assert_int_ge(err, 0);
+	fx.marker = err;
+	format = tracefs_instance_file_read(fx.inst, "events/ftrace/print/format", NULL);
+	ck_assert_ptr_nonnull(format);
+	buf = strstr(format, "buf[];");
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_eq(sscanf(buf, "buf[];\toffset:%u;", &fx.text_off), 1);
+	free(format);
+	return true;
+}
+
+#define SETUP(buffer_kb, subbuf_kb)					\
+	do {								\
+		if (!fixture_setup(buffer_kb, subbuf_kb))		\
+			TEST_SKIP("needs root and a mounted tracefs");	\
+	} while (0)
+
+static void fixture_teardown(void)
+{
+	close(fx.marker);
+	ck_assert_int_eq(tracefs_instance_destroy(fx.inst), 0);
+	tracefs_instance_free(fx.inst);
+}
+
+/* Marker "ev <i>" padded to len bytes (len 0: just the number). */
+static void mark(int i, size_t len)
+{
+	char buf[4096];
+	int n = snprintf(buf, sizeof(buf), "ev %d ", i);
+
+	if (len > (size_t)n) {
+		memset(buf + n, 'x', len - n);
+		n = (int)len;
+	}
+	ck_assert_int_eq(write(fx.marker, buf, n), n);
+}
+
+static void mark_range(int from, int to, size_t len)
+{
+	for (int i = from; i < to; i++)
+		mark(i, len);
+}
+
+/* What came out of a tcpu: the marker numbers in order, and the lost-events reports. */
+struct seen {
+	int next;		/* the number expected next */
+	int events;
+	int subbufs;
+	int64_t lost;		/* counted losses */
+	int unknown;		/* losses without a count */
+	bool disorder;		/* a number twice, or out of order */
+};
+
+/* Walk a loaded kbuffer. With allow_gaps, numbers may jump forward (overwritten events). */
+static void seen_kbuf(struct seen *s, struct kbuffer *kb, bool allow_gaps)
+{
+	unsigned long long ts;
+	int missed = kbuffer_missed_events(kb);
+
+	s->subbufs++;
+	if (missed > 0)
+		s->lost += missed;
+	else if (missed < 0)
+		s->unknown++;
+	for (void *rec = kbuffer_read_event(kb, &ts); rec; rec = kbuffer_next_event(kb, &ts)) {
+		int i;
+
+		ck_assert_int_eq(sscanf((char *)rec + fx.text_off, "ev %d", &i), 1);
+		if (i != s->next && !(allow_gaps && i > s->next))
+			s->disorder = true;
+		s->next = i + 1;
+		s->events++;
+	}
+}
+
+static struct kbuffer *kbuf_new(struct tracefs_cpu *tcpu)
+{
+	struct kbuffer *kb = kbuffer_alloc(tcpu->layout.long_size == 8 ? KBUFFER_LSIZE_8
+									: KBUFFER_LSIZE_4,
+					   KBUFFER_ENDIAN_SAME_AS_HOST);
+
+	ck_assert_ptr_nonnull(kb);
+	return kb;
+}
+
+/* Parse a stream of standalone sub-buffers (a file, a memory sink's buffer). */
+static void seen_stream(struct seen *s, struct tracefs_cpu *tcpu, char *buf, size_t len)
+{
+	size_t size = tracefs_cpu_read_size(tcpu);
+	struct kbuffer *kb = kbuf_new(tcpu);
+
+	ck_assert_uint_eq(len % size, 0);
+	for (size_t off = 0; off < len; off += size) {
+		kbuffer_load_subbuffer(kb, buf + off);
+		seen_kbuf(s, kb, false);
+	}
+	kbuffer_free(kb);
+}
+
+enum read_how { HOW_READ, HOW_READ_BUF, HOW_BUFFERED, HOW_BUFFERED_BUF, HOW_FLUSH, HOW_FLUSH_BUF };
+
+/* One call of the chosen kind, parsed into s. false when it said "no data" (EAGAIN). */
+static bool read_one(struct tracefs_cpu *tcpu, enum read_how how, struct seen *s)
+{
+	_Alignas(8) char buf[65536];
+	struct kbuffer *kb = NULL;
+	int n = 0;
+
+	ck_assert_int_le(tracefs_cpu_read_size(tcpu), (int)sizeof(buf));
+	errno = 0;
+	switch (how) {
+	case HOW_READ:
+		n = tracefs_cpu_read(tcpu, buf, true);
+		break;
+	case HOW_BUFFERED:
+		n = tracefs_cpu_buffered_read(tcpu, buf, true);
+		break;
+	case HOW_FLUSH:
+		n = tracefs_cpu_flush(tcpu, buf);
+		break;
+	case HOW_READ_BUF:
+		kb = tracefs_cpu_read_buf(tcpu, true);
+		break;
+	case HOW_BUFFERED_BUF:
+		kb = tracefs_cpu_buffered_read_buf(tcpu, true);
+		break;
+	case HOW_FLUSH_BUF:
+		kb = tracefs_cpu_flush_buf(tcpu);
+		break;
+	}
+	if (how == HOW_READ || how == HOW_BUFFERED || how == HOW_FLUSH) {
+		ck_assert_int_ge(n, 0);
+		if (n == 0) {
+			ck_assert_int_eq(errno, EAGAIN);
+			return false;
+		}
+		ck_assert_int_eq(n, tracefs_cpu_read_size(tcpu));
+		seen_stream(s, tcpu, buf, n);
+		return true;
+	}
+	if (!kb) {
+		ck_assert_int_eq(errno, EAGAIN);
+		return false;
+	}
+	seen_kbuf(s, kb, false);
+	return true;
+}
+
+/* Call until "no data"; bounded so that a reader that never ends fails instead of hanging. */
+static void read_all(struct tracefs_cpu *tcpu, enum read_how how, struct seen *s)
+{
+	for (int calls = 0; read_one(tcpu, how, s); calls++)
+		ck_assert_int_lt(calls, 100000);
+}
+
+/* The kernel's meta page of tcpu's CPU buffer, mapped by the test itself. */
+static struct trace_buffer_meta meta_of(struct tracefs_cpu *tcpu)
+{
+	struct trace_buffer_meta m;
+	void *p = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, tracefs_cpu_fd(tcpu), 0);
+
+	ck_assert_ptr_ne(p, MAP_FAILED);
+	memcpy(&m, p, sizeof(m));
+	munmap(p, getpagesize());
+	return m;
+}
+
+static struct tracefs_cpu *open_cpu(bool mapped)
+{
+	struct tracefs_cpu *tcpu = mapped ? tracefs_cpu_open_mapped(fx.inst, CPU, false)
+					  : tracefs_cpu_open(fx.inst, CPU, false);
+
+	ck_assert_ptr_nonnull(tcpu);
+	ck_assert(tracefs_cpu_is_mapped(tcpu) == mapped);
+	return tcpu;
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* every path: N events in order, then "no data" */
+
+static void check_n_events(bool mapped, enum read_how how, enum read_how rest)
+{
+	struct tracefs_cpu *tcpu;
+	struct seen s = { 0 };
+	const int n = 400;		/* ~3 sub-buffers of 4 KiB */
+
+	SETUP(0, 0);
+	tcpu = open_cpu(mapped);
+	mark_range(0, n, 40);
+	read_all(tcpu, how, &s);
+	read_all(tcpu, rest, &s);	/* buffered reads leave the partial page to a flush */
+	ck_assert(!s.disorder);
+	ck_assert_int_eq(s.events, n);
+	ck_assert_int_ge(s.subbufs, 3);
+	ck_assert_uint_eq(tracefs_cpu_stats(tcpu)->records, n);
+	ck_assert_uint_eq(tracefs_cpu_stats(tcpu)->chunks, s.subbufs);
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+
+START_TEST(test_read_n_events)
+{
+	check_n_events(false, HOW_READ, HOW_READ);
+}
+END_TEST
+
+START_TEST(test_read_buf_n_events)
+{
+	check_n_events(false, HOW_READ_BUF, HOW_READ_BUF);
+}
+END_TEST
+
+START_TEST(test_buffered_read_n_events)
+{
+	check_n_events(false, HOW_BUFFERED, HOW_FLUSH);
+}
+END_TEST
+
+START_TEST(test_buffered_read_buf_n_events)
+{
+	check_n_events(false, HOW_BUFFERED_BUF, HOW_FLUSH_BUF);
+}
+END_TEST
+
+START_TEST(test_mapped_read_buf_n_events)
+{
+	check_n_events(true, HOW_READ_BUF, HOW_READ_BUF);
+}
+END_TEST
+
+START_TEST(test_mapped_read_n_events)
+{
+	check_n_events(true, HOW_READ, HOW_READ);
+}
+END_TEST
+
+START_TEST(test_mapped_buffered_read_n_events)
+{
+	check_n_events(true, HOW_BUFFERED, HOW_BUFFERED);	/* mapped: no page-only rule */
+}
+END_TEST
+
+/* Splice hands out whole sub-buffers only: the page the writer is on needs a flush. */
+START_TEST(test_buffered_read_leaves_partial_page_to_flush)
+{
+	struct tracefs_cpu *tcpu;
+	struct seen s = { 0 };
+
+	SETUP(0, 0);
+	tcpu = open_cpu(false);
+	mark_range(0, 10, 0);
+	ck_assert(!read_one(tcpu, HOW_BUFFERED, &s));
+	ck_assert(read_one(tcpu, HOW_FLUSH, &s));
+	ck_assert_int_eq(s.events, 10);
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+END_TEST
+
+/* libtracefs says EAGAIN on one path and errno 0 on another: every one of ours says EAGAIN. */
+static void check_no_data_is_eagain(bool mapped)
+{
+	char buf[4096];
+	struct tracefs_cpu *tcpu;
+	int p[2];
+
+	SETUP(0, 0);
+	tcpu = open_cpu(mapped);
+	ck_assert_int_eq(pipe(p), 0);
+#define EMPTY_INT(call)                                  \
+	do {                                             \
+		errno = 0;                               \
+		ck_assert_int_eq(call, 0);               \
+		ck_assert_int_eq(errno, EAGAIN);         \
+	} while (0)
+#define EMPTY_PTR(call)                                  \
+	do {                                             \
+		errno = 0;                               \
+		ck_assert_ptr_null(call);                \
+		ck_assert_int_eq(errno, EAGAIN);         \
+	} while (0)
+	EMPTY_INT(tracefs_cpu_read(tcpu, buf, true));
+	EMPTY_INT(tracefs_cpu_buffered_read(tcpu, buf, true));
+	EMPTY_INT(tracefs_cpu_flush(tcpu, buf));
+	EMPTY_INT(tracefs_cpu_write(tcpu, p[1], true));
+	EMPTY_INT(tracefs_cpu_pipe(tcpu, p[1], true));
+	EMPTY_INT(tracefs_cpu_flush_write(tcpu, p[1]));
+	EMPTY_INT(tracefs_cpu_drain(tcpu, &(struct ring_sink_fd){ 0 }.sink));
+	EMPTY_PTR(tracefs_cpu_read_buf(tcpu, true));
+	EMPTY_PTR(tracefs_cpu_buffered_read_buf(tcpu, true));
+	EMPTY_PTR(tracefs_cpu_flush_buf(tcpu));
+#undef EMPTY_INT
+#undef EMPTY_PTR
+	close(p[0]);
+	close(p[1]);
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+
+START_TEST(test_no_data_is_eagain)
+{
+	check_no_data_is_eagain(false);
+}
+END_TEST
+
+START_TEST(test_mapped_no_data_is_eagain)
+{
+	check_no_data_is_eagain(true);
+}
+END_TEST
+
+/* libtracefs passed a pointer to F_SETPIPE_SZ: our pipe has the size we asked for. */
+START_TEST(test_splice_pipe_is_sized)
+{
+	unsigned long long max = 0;
+	struct tracefs_cpu *tcpu;
+	struct seen s = { 0 };
+	int expect;
+
+	SETUP(0, 0);
+	tcpu = open_cpu(false);
+	mark_range(0, 200, 40);
+	read_all(tcpu, HOW_BUFFERED, &s);
+	ck_assert_int_ge(tcpu->splice_pipe[1], 0);
+	ck_assert_int_eq(libauxtrace__read_u64("/proc/sys/fs/pipe-max-size", &max), 0);
+	expect = max > (1 << 30) ? tracefs_cpu_read_size(tcpu) : (int)max;
+	ck_assert_int_eq(fcntl(tcpu->splice_pipe[1], F_GETPIPE_SZ), expect);
+	ck_assert_int_gt(tcpu->pipe_size, 16 * 4096);	/* more than the default 64 KiB */
+	ck_assert_int_eq(tcpu->pipe_size % tracefs_cpu_read_size(tcpu), 0);
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+END_TEST
+
+/* ---------------------------------------------------------------------------------------- */
+/* write, pipe, drain into sinks */
+
+static void check_write_to_file(bool mapped)
+{
+	char path[] = "/tmp/auxtrace-tracefs-XXXXXX";
+	struct tracefs_cpu *tcpu;
+	struct seen s = { 0 };
+	char *data;
+	off_t len;
+	int fd, n;
+
+	SETUP(0, 0);
+	tcpu = open_cpu(mapped);
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	unlink(path);
+	mark_range(0, 500, 60);
+	n = tracefs_cpu_write(tcpu, fd, true);
+	ck_assert_int_gt(n, 0);
+	ck_assert_int_eq(n % tracefs_cpu_read_size(tcpu), 0);
+	/* splice leaves the page the writer is on to the flush; the mapping already took it */
+	n = tracefs_cpu_flush_write(tcpu, fd);
+	ck_assert(mapped ? n == 0 : n > 0);
+	errno = 0;
+	ck_assert_int_eq(tracefs_cpu_flush_write(tcpu, fd), 0);
+	ck_assert_int_eq(errno, EAGAIN);
+	len = lseek(fd, 0, SEEK_END);
+	data = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	ck_assert_ptr_ne(data, MAP_FAILED);
+	seen_stream(&s, tcpu, data, len);
+	ck_assert(!s.disorder);
+	ck_assert_int_eq(s.events, 500);
+	munmap(data, len);
+	close(fd);
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+
+START_TEST(test_write_to_file)
+{
+	check_write_to_file(false);
+}
+END_TEST
+
+START_TEST(test_mapped_write_to_file)
+{
+	check_write_to_file(true);
+}
+END_TEST
+
+static void check_pipe(bool mapped)
+{
+	_Alignas(8) char buf[65536];
+	struct tracefs_cpu *tcpu;
+	struct seen s = { 0 };
+	int p[2], n;
+
+	SETUP(0, 0);
+	tcpu = open_cpu(mapped);
+	ck_assert_int_eq(pipe2(p, O_NONBLOCK), 0);
+	mark_range(0, 300, 60);
+	n = tracefs_cpu_pipe(tcpu, p[1], true);
+	ck_assert_int_gt(n, 0);
+	ck_assert_int_le(n, (int)sizeof(buf));
+	ck_assert_int_eq(read(p[0], buf, sizeof(buf)), n);
+	seen_stream(&s, tcpu, buf, n);
+	read_all(tcpu, HOW_FLUSH, &s);
+	ck_assert(!s.disorder);
+	ck_assert_int_eq(s.events, 300);
+	close(p[0]);
+	close(p[1]);
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+
+START_TEST(test_pipe)
+{
+	check_pipe(false);
+}
+END_TEST
+
+START_TEST(test_mapped_pipe)
+{
+	check_pipe(true);
+}
+END_TEST
+
+/* A sink that refuses the first push: nothing may be lost, the same sub-buffer comes again. */
+struct picky_sink {
+	struct ring_sink_memory mem;
+	int refuse;
+};
+
+static ssize_t picky_push(void *ctx, const struct iovec *iov, int iovcnt)
+{
+	struct picky_sink *p = ctx;
+
+	if (p->refuse > 0) {
+		p->refuse--;
+		return -EIO;
+	}
+	return p->mem.sink.push(&p->mem.sink, iov, iovcnt);
+}
+
+static void check_drain(bool mapped, bool buffered)
+{
+	size_t size = 64 * 4096;
+	char *buf = malloc(size);
+	struct ring_sink_callback cb;
+	struct picky_sink picky = { .refuse = 1 };
+	struct tracefs_cpu *tcpu;
+	struct seen s = { 0 };
+	ssize_t n;
+
+	SETUP(0, 0);
+	tcpu = open_cpu(mapped);
+	ring_sink_memory__init(&picky.mem, buf, size);
+	ring_sink_callback__init(&cb, picky_push, &picky);
+	mark_range(0, 400, 40);
+	errno = 0;
+	n = buffered ? tracefs_cpu_buffered_drain(tcpu, &cb.sink) : tracefs_cpu_drain(tcpu, &cb.sink);
+	ck_assert_int_eq(n, -EIO);
+	ck_assert_uint_eq(tracefs_cpu_stats(tcpu)->sink_errors, 1);
+	n = buffered ? tracefs_cpu_buffered_drain(tcpu, &cb.sink) : tracefs_cpu_drain(tcpu, &cb.sink);
+	ck_assert_int_gt(n, 0);
+	ck_assert_int_eq(tracefs_cpu_flush_drain(tcpu, &cb.sink) >= 0, 1);
+	ck_assert_uint_eq(picky.mem.used % tracefs_cpu_read_size(tcpu), 0);
+	seen_stream(&s, tcpu, buf, picky.mem.used);
+	ck_assert(!s.disorder);
+	ck_assert_int_eq(s.events, 400);
+	ck_assert_uint_eq(tracefs_cpu_stats(tcpu)->bytes, picky.mem.used);
+	tracefs_cpu_close(tcpu);
+	free(buf);
+	fixture_teardown();
+}
+
+START_TEST(test_drain_read)
+{
+	check_drain(false, false);
+}
+END_TEST
+
+START_TEST(test_drain_splice)
+{
+	check_drain(false, true);
+}
+END_TEST
+
+START_TEST(test_drain_mapped)
+{
+	check_drain(true, false);
+}
+END_TEST
+
+/*
+ * A drain stops after the sub-buffer the kernel is still writing instead of asking again:
+ * the next drain (after a poll) picks up what the writer appended, and nothing twice.
+ */
+static void check_drain_stops_at_live_page(bool mapped)
+{
+	char buf[8 * 4096];
+	struct ring_sink_memory mem;
+	struct tracefs_cpu *tcpu;
+	struct seen s = { 0 };
+	uint64_t calls;
+
+	SETUP(0, 0);
+	tcpu = open_cpu(mapped);
+	mark_range(0, 5, 0);
+	ring_sink_memory__init(&mem, buf, sizeof(buf));
+	ck_assert_int_eq(tracefs_cpu_drain(tcpu, &mem.sink), tracefs_cpu_read_size(tcpu));
+	calls = tcpu->sys.get_reader + tcpu->sys.reads;
+	ck_assert_uint_le(calls, 2);	/* no asking again once the live page came out */
+	mark_range(5, 8, 0);
+	ck_assert_int_eq(tracefs_cpu_drain(tcpu, &mem.sink), tracefs_cpu_read_size(tcpu));
+	seen_stream(&s, tcpu, buf, mem.used);
+	ck_assert(!s.disorder);
+	ck_assert_int_eq(s.events, 8);
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+
+START_TEST(test_drain_stops_at_live_page)
+{
+	check_drain_stops_at_live_page(false);
+}
+END_TEST
+
+START_TEST(test_mapped_drain_stops_at_live_page)
+{
+	check_drain_stops_at_live_page(true);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------------------------- */
+/* the mapping */
+
+START_TEST(test_map_unmap_remap)
+{
+	struct tracefs_cpu *tcpu;
+	struct seen s = { 0 };
+
+	SETUP(0, 0);
+	tcpu = open_cpu(false);
+	ck_assert_int_eq(tracefs_cpu_map(tcpu), 0);
+	ck_assert(tracefs_cpu_is_mapped(tcpu));
+	struct trace_map *first = tcpu->map;
+
+	ck_assert_int_eq(tracefs_cpu_map(tcpu), 0);		/* mapped already: a no-op */
+	ck_assert_ptr_eq(tcpu->map, first);
+	mark_range(0, 5, 0);
+	ck_assert(read_one(tcpu, HOW_READ_BUF, &s));
+	tracefs_cpu_unmap(tcpu);
+	ck_assert(!tracefs_cpu_is_mapped(tcpu));
+	ck_assert_ptr_null(tcpu->map);
+	tracefs_cpu_unmap(tcpu);				/* unmapped already: a no-op */
+	ck_assert(!tracefs_cpu_is_mapped(tcpu));
+	mark_range(5, 10, 0);
+	ck_assert_int_eq(tracefs_cpu_map(tcpu), 0);
+	ck_assert(tracefs_cpu_is_mapped(tcpu));
+	read_all(tcpu, HOW_READ_BUF, &s);
+	ck_assert(!s.disorder);
+	ck_assert_int_eq(s.events, 10);
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+END_TEST
+
+/* libtracefs left the tcpu pointing at the freed mapping: unmap then close must be clean. */
+START_TEST(test_unmap_then_read_and_close)
+{
+	struct tracefs_cpu *tcpu;
+	struct seen s = { 0 };
+
+	SETUP(0, 0);
+	tcpu = open_cpu(true);
+	mark_range(0, 50, 40);
+	ck_assert(read_one(tcpu, HOW_READ_BUF, &s));
+	tracefs_cpu_unmap(tcpu);
+	ck_assert(!tracefs_cpu_is_mapped(tcpu));
+	mark_range(50, 60, 40);
+	read_all(tcpu, HOW_READ, &s);		/* read(2) now, continuing where the map stopped */
+	ck_assert(!s.disorder);
+	ck_assert_int_eq(s.events, 60);
+	tracefs_cpu_close(tcpu);
+	/* the instance goes away: no fd and no mapping left behind */
+	fixture_teardown();
+}
+END_TEST
+
+/* A drain whose sink failed leaves a piece the kernel already counted: unmap keeps it. */
+START_TEST(test_unmap_keeps_untaken_piece)
+{
+	struct picky_sink picky = { .refuse = 1 };
+	struct ring_sink_callback cb;
+	char buf[4 * 4096];
+	struct tracefs_cpu *tcpu;
+	struct seen s = { 0 };
+
+	SETUP(0, 0);
+	tcpu = open_cpu(true);
+	ring_sink_memory__init(&picky.mem, buf, sizeof(buf));
+	ring_sink_callback__init(&cb, picky_push, &picky);
+	mark_range(0, 7, 0);
+	ck_assert_int_eq(tracefs_cpu_drain(tcpu, &cb.sink), -EIO);
+	tracefs_cpu_unmap(tcpu);
+	ck_assert_int_gt(tracefs_cpu_drain(tcpu, &cb.sink), 0);
+	seen_stream(&s, tcpu, buf, picky.mem.used);
+	ck_assert_int_eq(s.events, 7);
+	ck_assert(!s.disorder);
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+END_TEST
+
+START_TEST(test_meta_page_sanity)
+{
+	struct trace_buffer_meta m;
+	struct tracefs_cpu *tcpu;
+
+	SETUP(16, 0);
+	tcpu = open_cpu(true);
+	m = meta_of(tcpu);
+	ck_assert_uint_eq(m.meta_struct_len, 80);
+	ck_assert_uint_eq(m.subbuf_size, 4096);
+	ck_assert_uint_eq(m.subbuf_size, tracefs_cpu_read_size(tcpu));
+	ck_assert_uint_ge(m.meta_page_size, getpagesize());
+	ck_assert_uint_eq(m.nr_subbufs, 16 * 1024 / 4096 + 2);	/* 16 KiB: 5 pages + reader */
+	ck_assert_uint_lt(m.reader.id, m.nr_subbufs);
+	ck_assert_uint_eq(m.entries, 0);
+	mark_range(0, 5, 0);
+	read_all(tcpu, HOW_READ_BUF, &(struct seen){ 0 });
+	m = meta_of(tcpu);
+	ck_assert_uint_eq(m.entries, 5);
+	ck_assert_uint_eq(m.read, 5);
+	ck_assert_uint_gt(m.reader.read, 0);
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+END_TEST
+
+/*
+ * libtracefs' mapped read_buf returned the same sub-buffer until the caller walked all of it:
+ * a caller that does not walk must still see each sub-buffer once and come to an end.
+ */
+START_TEST(test_read_buf_hands_each_subbuf_once)
+{
+	struct tracefs_cpu *tcpu;
+	const void *last = NULL;
+	int calls = 0;
+
+	SETUP(0, 0);
+	tcpu = open_cpu(true);
+	mark_range(0, 400, 40);
+	for (struct kbuffer *kb; (kb = tracefs_cpu_read_buf(tcpu, true)); calls++) {
+		unsigned long long ts;
+		const void *first = kbuffer_read_event(kb, &ts);
+
+		ck_assert_int_lt(calls, 100);
+		ck_assert_ptr_ne(first, last);	/* a new sub-buffer every time, not walked */
+		last = first;
+	}
+	ck_assert_int_eq(errno, EAGAIN);
+	ck_assert_int_ge(calls, 3);
+	ck_assert_uint_eq(tracefs_cpu_stats(tcpu)->chunks, calls);
+	ck_assert_uint_eq(tracefs_cpu_stats(tcpu)->records, 400);
+	ck_assert_uint_le(tcpu->sys.get_reader, calls + 1);	/* one ioctl per sub-buffer */
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+END_TEST
+
+/* Full sub-buffers come out of the mapping itself, not a copy. */
+START_TEST(test_mapped_read_buf_is_zero_copy)
+{
+	struct tracefs_cpu *tcpu;
+	struct kbuffer *kb;
+
+	SETUP(0, 0);
+	tcpu = open_cpu(true);
+	mark_range(0, 400, 40);
+	kb = tracefs_cpu_read_buf(tcpu, true);
+	ck_assert_ptr_nonnull(kb);
+	unsigned long long ts;
+	char *rec = kbuffer_read_event(kb, &ts);
+
+	ck_assert_ptr_nonnull(rec);
+	ck_assert(rec < tcpu->buffer || rec >= tcpu->buffer + tracefs_cpu_read_size(tcpu));
+	ck_assert(rec < (char *)tcpu->zeros || rec >= (char *)tcpu->zeros + 4096);
+	ck_assert_int_gt(kbuffer_subbuffer_size(kb), 4096 - 16 - 200);	/* a full page */
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+END_TEST
+
+/* The writer still on the reader page: what it appends comes out next, nothing twice. */
+static void check_writer_on_reader_page(enum read_how how)
+{
+	struct tracefs_cpu *tcpu;
+	struct seen s = { 0 };
+
+	SETUP(0, 0);
+	tcpu = open_cpu(true);
+	mark_range(0, 5, 0);
+	read_all(tcpu, how, &s);
+	ck_assert_int_eq(s.events, 5);
+	mark_range(5, 8, 0);
+	read_all(tcpu, how, &s);
+	ck_assert_int_eq(s.events, 8);
+	mark_range(8, 10, 0);
+	read_all(tcpu, how, &s);
+	ck_assert_int_eq(s.events, 10);
+	ck_assert(!s.disorder);
+	ck_assert_uint_eq(tracefs_cpu_stats(tcpu)->records, 10);
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+
+START_TEST(test_writer_on_reader_page)
+{
+	check_writer_on_reader_page(HOW_READ_BUF);
+}
+END_TEST
+
+START_TEST(test_writer_on_reader_page_copied)
+{
+	check_writer_on_reader_page(HOW_READ);
+}
+END_TEST
+
+/* per_cpu/cpuN/stats "overrun: <n>" */
+static long long stats_overrun(void)
+{
+	char file[64], *text, *p;
+	long long n = -1;
+
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", CPU);
+	text = tracefs_instance_file_read(fx.inst, file, NULL);
+	ck_assert_ptr_nonnull(text);
+	p = strstr(text, "overrun:");
+	ck_assert_ptr_nonnull(p);
+	sscanf(p, "overrun: %lld", &n);
+	free(text);
+	return n;
+}
+
+/*
+ * Overwrite a small buffer: the lost events reported (the marks on the sub-buffers, and the
+ * stats) add up to the kernel's overrun count, on every path, also in copied sub-buffers.
+ */
+static void check_overrun(bool mapped, enum read_how how)
+{
+	struct tracefs_cpu *tcpu;
+	struct seen s = { 0 };
+	long long overrun;
+
+	SETUP(8, 0);
+	tcpu = open_cpu(mapped);
+	mark_range(0, 2000, 200);
+	for (int calls = 0; ; calls++) {
+		struct kbuffer *kb = NULL;
+		_Alignas(8) char buf[4096];
+
+		ck_assert_int_lt(calls, 10000);
+		if (how == HOW_READ_BUF) {
+			kb = tracefs_cpu_read_buf(tcpu, true);
+		} else if (tracefs_cpu_read(tcpu, buf, true) > 0) {
+			kb = kbuf_new(tcpu);
+			kbuffer_load_subbuffer(kb, buf);
+		}
+		if (!kb)
+			break;
+		seen_kbuf(&s, kb, true);
+		if (how != HOW_READ_BUF)
+			kbuffer_free(kb);
+	}
+	overrun = stats_overrun();
+	ck_assert_int_gt(overrun, 0);
+	if (mapped)
+		ck_assert_int_eq(meta_of(tcpu).overrun, overrun);
+	ck_assert(!s.disorder);
+	ck_assert_int_eq(s.unknown, 0);
+	ck_assert_int_eq(s.lost, overrun);
+	ck_assert_int_eq(s.events + overrun, 2000);
+	ck_assert_uint_eq(tracefs_cpu_stats(tcpu)->lost, overrun);
+	ck_assert_uint_ge(tracefs_cpu_stats(tcpu)->lost_reports, 1);
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+
+START_TEST(test_mapped_overrun_reports_missed)
+{
+	check_overrun(true, HOW_READ_BUF);
+}
+END_TEST
+
+START_TEST(test_mapped_copy_keeps_missed)
+{
+	check_overrun(true, HOW_READ);
+}
+END_TEST
+
+START_TEST(test_read_overrun_reports_missed)
+{
+	check_overrun(false, HOW_READ);
+}
+END_TEST
+
+START_TEST(test_resize_while_mapped_is_ebusy)
+{
+	struct tracefs_cpu *tcpu;
+
+	SETUP(0, 0);
+	tcpu = open_cpu(true);
+	ck_assert_int_eq(tracefs_instance_set_buffer_size(fx.inst, 64, -1), -EBUSY);
+	ck_assert_int_eq(errno, EBUSY);
+	ck_assert_int_eq(tracefs_instance_set_subbuf_size(fx.inst, 8), -EBUSY);
+	tracefs_cpu_unmap(tcpu);
+	ck_assert_int_eq(tracefs_instance_set_buffer_size(fx.inst, 64, -1), 0);
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+END_TEST
+
+/* 8 KiB sub-buffers: sizes come from the instance and the meta, not the top level or 4096. */
+static void check_8k(bool mapped)
+{
+	struct tracefs_cpu *tcpu;
+	struct seen s = { 0 };
+
+	SETUP(0, 8);
+	tcpu = open_cpu(mapped);
+	ck_assert_int_eq(tracefs_cpu_read_size(tcpu), 8192);
+	if (mapped) {
+		ck_assert_uint_eq(meta_of(tcpu).subbuf_size, 8192);
+		ck_assert_uint_eq(meta_of(tcpu).meta_page_size, 8192);
+	}
+	mark_range(0, 600, 40);
+	read_all(tcpu, HOW_READ, &s);
+	ck_assert(!s.disorder);
+	ck_assert_int_eq(s.events, 600);
+	ck_assert_int_ge(s.subbufs, 3);
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+
+START_TEST(test_8k_subbuffers)
+{
+	check_8k(false);
+}
+END_TEST
+
+START_TEST(test_mapped_8k_subbuffers)
+{
+	check_8k(true);
+}
+END_TEST
+
+/* Clearing the buffer under the mapping: no stale events, no crash, new events come. */
+START_TEST(test_reset_while_mapped)
+{
+	struct tracefs_cpu *tcpu;
+	struct seen s = { 0 };
+
+	SETUP(0, 0);
+	tcpu = open_cpu(true);
+	mark_range(0, 5, 0);
+	read_all(tcpu, HOW_READ_BUF, &s);
+	ck_assert_int_eq(s.events, 5);
+	mark_range(100, 103, 0);		/* on the reader page, not yet asked for */
+	ck_assert_int_eq(tracefs_instance_clear(fx.inst), 0);
+	s.next = 200;
+	mark_range(200, 203, 0);
+	read_all(tcpu, HOW_READ_BUF, &s);
+	ck_assert(!s.disorder);
+	ck_assert_int_eq(s.events, 8);
+	/* twice, with the reader mid-page */
+	ck_assert_int_eq(tracefs_instance_clear(fx.inst), 0);
+	s.next = 300;
+	mark_range(300, 310, 0);
+	read_all(tcpu, HOW_READ_BUF, &s);
+	ck_assert(!s.disorder);
+	ck_assert_int_eq(s.events, 18);
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+END_TEST
+
+/* ---------------------------------------------------------------------------------------- */
+/* waiting */
+
+static short poll_now(struct tracefs_cpu *tcpu)
+{
+	struct pollfd pfd = { .fd = tracefs_cpu_fd(tcpu), .events = POLLIN };
+
+	ck_assert_int_ge(poll(&pfd, 1, 0), 0);
+	return pfd.revents & POLLIN;
+}
+
+static void check_buffer_percent(bool mapped)
+{
+	struct tracefs_cpu *tcpu;
+
+	SETUP(32, 0);			/* 8 pages */
+	tcpu = open_cpu(mapped);
+	ck_assert_int_eq(tracefs_instance_get_buffer_percent(fx.inst), 50);
+	ck_assert_int_eq(tracefs_instance_set_buffer_percent(fx.inst, 0), 0);
+	ck_assert(!poll_now(tcpu));
+	mark(0, 0);
+	ck_assert(poll_now(tcpu));		/* 0 %: any event */
+	read_all(tcpu, HOW_READ_BUF, &(struct seen){ 0 });
+	ck_assert_int_eq(tracefs_instance_set_buffer_percent(fx.inst, 50), 0);
+	mark_range(1, 6, 0);
+	ck_assert(!poll_now(tcpu));		/* 50 %: a few events are not enough */
+	mark_range(6, 1000, 100);		/* well past half of 8 pages */
+	ck_assert(poll_now(tcpu));
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+
+START_TEST(test_buffer_percent_poll)
+{
+	check_buffer_percent(false);
+}
+END_TEST
+
+START_TEST(test_mapped_buffer_percent_poll)
+{
+	check_buffer_percent(true);
+}
+END_TEST
+
+struct blocked_reader {
+	struct tracefs_cpu *tcpu;
+	struct kbuffer *kb;
+	int err;
+};
+
+static void *blocked_read(void *arg)
+{
+	struct blocked_reader *r = arg;
+
+	errno = 0;
+	r->kb = tracefs_cpu_read_buf(r->tcpu, false);
+	r->err = errno;
+	return NULL;
+}
+
+static void check_stop_wakes_reader(bool mapped)
+{
+	struct blocked_reader r = { 0 };
+	pthread_t thread;
+
+	SETUP(0, 0);
+	r.tcpu = open_cpu(mapped);
+	ck_assert_int_eq(pthread_create(&thread, NULL, blocked_read, &r), 0);
+	/* until it waits in poll: not a timing assertion, the stop works either way */
+	while (!__atomic_load_n(&r.tcpu->sys.waits, __ATOMIC_RELAXED))
+		usleep(1000);
+	ck_assert_int_eq(tracefs_cpu_stop(r.tcpu), 0);
+	ck_assert_int_eq(pthread_join(thread, NULL), 0);
+	ck_assert_ptr_null(r.kb);
+	ck_assert_int_eq(r.err, EAGAIN);
+	ck_assert_uint_eq(r.tcpu->sys.waits, 1);
+	/* stopped: even a blocking read returns at once, and the data can be flushed */
+	mark_range(0, 3, 0);
+	struct seen s = { 0 };
+
+	ck_assert_ptr_nonnull(tracefs_cpu_read_buf(r.tcpu, false));
+	ck_assert_ptr_null(tracefs_cpu_read_buf(r.tcpu, false));
+	read_all(r.tcpu, HOW_FLUSH_BUF, &s);
+	tracefs_cpu_close(r.tcpu);
+	fixture_teardown();
+}
+
+START_TEST(test_stop_wakes_blocked_reader)
+{
+	check_stop_wakes_reader(false);
+}
+END_TEST
+
+START_TEST(test_mapped_stop_wakes_blocked_reader)
+{
+	check_stop_wakes_reader(true);
+}
+END_TEST
+
+/*
+ * A blocking reader drains everything on each wakeup: with the buffer already more than
+ * buffer_percent full it waits once, then takes every sub-buffer with one GET_READER each.
+ * (libtracefs waited before every sub-buffer, and slept again once below the watermark.)
+ */
+static void check_blocking_drains_on_wakeup(bool mapped)
+{
+	struct tracefs_cpu *tcpu;
+	struct seen s = { 0 };
+	const int n = 800;
+
+	SETUP(64, 0);				/* 16 pages */
+	tcpu = open_cpu(mapped);
+	mark_range(0, n, 100);			/* ~24 pages: the ring is full */
+	while (s.events < n - (int)meta_of(tcpu).overrun && !s.disorder) {
+		struct kbuffer *kb = tracefs_cpu_read_buf(tcpu, false);
+
+		ck_assert_ptr_nonnull(kb);
+		seen_kbuf(&s, kb, true);
+	}
+	ck_assert(!s.disorder);
+	ck_assert_uint_eq(tcpu->sys.waits, 1);
+	ck_assert_int_ge(s.subbufs, 10);
+	if (mapped)
+		ck_assert_uint_le(tcpu->sys.get_reader, s.subbufs + 1);
+	else
+		ck_assert_uint_le(tcpu->sys.reads, s.subbufs + 1);
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+
+START_TEST(test_blocking_drains_on_wakeup)
+{
+	check_blocking_drains_on_wakeup(false);
+}
+END_TEST
+
+START_TEST(test_mapped_blocking_drains_on_wakeup)
+{
+	check_blocking_drains_on_wakeup(true);
+}
+END_TEST
+
+struct producer {
+	struct tracefs_cpu *tcpu;
+	int events;
+};
+
+/* Write on CPU 0, then stop the reader: its blocking loop ends with what is left. */
+static void *produce(void *arg)
+{
+	struct producer *p = arg;
+
+	testlib_pin_cpu(CPU);
+	mark_range(0, p->events, 100);
+	tracefs_cpu_stop(p->tcpu);
+	return NULL;
+}
+
+/*
+ * Live: a producer on CPU 0, a blocking reader on CPU 1. Each wakeup must bring many
+ * sub-buffers (buffer_percent 50 of 256 pages: about 128), never one per wakeup.
+ */
+static void check_live_wakeups(bool mapped)
+{
+	struct producer p = { .events = 20000 };
+	struct seen s = { 0 };
+	pthread_t thread;
+	struct kbuffer *kb;
+
+	SETUP(1024, 0);
+	if (testlib_nr_online_cpus() < 2) {
+		fixture_teardown();
+		TEST_SKIP("needs a second CPU for the reader");
+	}
+	p.tcpu = open_cpu(mapped);
+	ck_assert_int_eq(testlib_pin_cpu(1), 0);
+	ck_assert_int_eq(pthread_create(&thread, NULL, produce, &p), 0);
+	while ((kb = tracefs_cpu_read_buf(p.tcpu, false)))
+		seen_kbuf(&s, kb, true);
+	ck_assert_int_eq(errno, EAGAIN);
+	pthread_join(thread, NULL);
+	read_all(p.tcpu, HOW_FLUSH_BUF, &s);
+	ck_assert(!s.disorder);
+	ck_assert_int_eq(s.events + s.lost, p.events);
+	ck_assert_int_gt(s.subbufs, 100);
+	ck_assert_uint_ge(p.tcpu->sys.waits, 1);
+	ck_assert_uint_le(p.tcpu->sys.waits * 4, s.subbufs);
+	tracefs_cpu_close(p.tcpu);
+	fixture_teardown();
+}
+
+START_TEST(test_live_wakeups_are_batched)
+{
+	check_live_wakeups(false);
+}
+END_TEST
+
+START_TEST(test_mapped_live_wakeups_are_batched)
+{
+	check_live_wakeups(true);
+}
+END_TEST
+
+/* ---------------------------------------------------------------------------------------- */
+/* when mapping is refused */
+
+/* Make every shared mmap fail with ENODEV, as the kernel does for instances it cannot map. */
+static void refuse_shared_mmap(void)
+{
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_mmap, 0, 3),
+		/* flags: the low half of args[3] on this little-endian machine */
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[3])),
+		BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, MAP_SHARED, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENODEV),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = ARRAY_SIZE(filter), .filter = filter };
+
+	ck_assert_int_eq(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), 0);
+	ck_assert_int_eq(syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog), 0);
+}
+
+START_TEST(test_fallback_when_mapping_refused)
+{
+	struct tracefs_cpu *tcpu;
+	struct seen s = { 0 };
+
+	SETUP(0, 0);
+	ck_assert(tracefs_mapped_is_supported());
+	refuse_shared_mmap();		/* this test runs in a process of its own */
+	ck_assert(!tracefs_mapped_is_supported());
+	tcpu = tracefs_cpu_open_mapped(fx.inst, CPU, false);
+	ck_assert_ptr_nonnull(tcpu);
+	ck_assert(!tracefs_cpu_is_mapped(tcpu));
+	errno = 0;
+	ck_assert_int_eq(tracefs_cpu_map(tcpu), -1);
+	ck_assert_int_eq(errno, ENODEV);
+	ck_assert(!tracefs_cpu_is_mapped(tcpu));
+	mark_range(0, 300, 40);
+	read_all(tcpu, HOW_READ_BUF, &s);
+	ck_assert(!s.disorder);
+	ck_assert_int_eq(s.events, 300);
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+END_TEST
+
+START_TEST(test_open_bad_cpu)
+{
+	SETUP(0, 0);
+	errno = 0;
+	ck_assert_ptr_null(tracefs_cpu_open(fx.inst, 4096, true));
+	ck_assert_int_eq(errno, ENOENT);
+	fixture_teardown();
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("tracefs-cpu");
+	TCase *paths = tcase_create("paths");
+	TCase *sinks = tcase_create("sinks");
+	TCase *map = tcase_create("mapped");
+	TCase *wait = tcase_create("waiting");
+
+	tcase_add_test(paths, test_read_n_events);
+	tcase_add_test(paths, test_read_buf_n_events);
+	tcase_add_test(paths, test_buffered_read_n_events);
+	tcase_add_test(paths, test_buffered_read_buf_n_events);
+	tcase_add_test(paths, test_mapped_read_buf_n_events);
+	tcase_add_test(paths, test_mapped_read_n_events);
+	tcase_add_test(paths, test_mapped_buffered_read_n_events);
+	tcase_add_test(paths, test_buffered_read_leaves_partial_page_to_flush);
+	tcase_add_test(paths, test_no_data_is_eagain);
+	tcase_add_test(paths, test_mapped_no_data_is_eagain);
+	tcase_add_test(paths, test_splice_pipe_is_sized);
+	tcase_add_test(paths, test_8k_subbuffers);
+	tcase_add_test(paths, test_read_overrun_reports_missed);
+	tcase_add_test(paths, test_fallback_when_mapping_refused);
+	tcase_add_test(paths, test_open_bad_cpu);
+	suite_add_tcase(s, paths);
+
+	tcase_add_test(sinks, test_write_to_file);
+	tcase_add_test(sinks, test_mapped_write_to_file);
+	tcase_add_test(sinks, test_pipe);
+	tcase_add_test(sinks, test_mapped_pipe);
+	tcase_add_test(sinks, test_drain_read);
+	tcase_add_test(sinks, test_drain_splice);
+	tcase_add_test(sinks, test_drain_mapped);
+	tcase_add_test(sinks, test_drain_stops_at_live_page);
+	tcase_add_test(sinks, test_mapped_drain_stops_at_live_page);
+	suite_add_tcase(s, sinks);
+
+	tcase_add_test(map, test_map_unmap_remap);
+	tcase_add_test(map, test_unmap_then_read_and_close);
+	tcase_add_test(map, test_unmap_keeps_untaken_piece);
+	tcase_add_test(map, test_meta_page_sanity);
+	tcase_add_test(map, test_read_buf_hands_each_subbuf_once);
+	tcase_add_test(map, test_mapped_read_buf_is_zero_copy);
+	tcase_add_test(map, test_writer_on_reader_page);
+	tcase_add_test(map, test_writer_on_reader_page_copied);
+	tcase_add_test(map, test_mapped_overrun_reports_missed);
+	tcase_add_test(map, test_mapped_copy_keeps_missed);
+	tcase_add_test(map, test_resize_while_mapped_is_ebusy);
+	tcase_add_test(map, test_mapped_8k_subbuffers);
+	tcase_add_test(map, test_reset_while_mapped);
+	suite_add_tcase(s, map);
+
+	tcase_add_test(wait, test_buffer_percent_poll);
+	tcase_add_test(wait, test_mapped_buffer_percent_poll);
+	tcase_add_test(wait, test_stop_wakes_blocked_reader);
+	tcase_add_test(wait, test_mapped_stop_wakes_blocked_reader);
+	tcase_add_test(wait, test_blocking_drains_on_wakeup);
+	tcase_add_test(wait, test_mapped_blocking_drains_on_wakeup);
+	tcase_add_test(wait, test_live_wakeups_are_batched);
+	tcase_add_test(wait, test_mapped_live_wakeups_are_batched);
+	suite_add_tcase(s, wait);
+	return testlib_run(s);
+}
