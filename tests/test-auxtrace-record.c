@@ -123,6 +123,20 @@ static struct auxtrace_record *backend(uint32_t type, uint64_t config, const cha
 	return itr;
 }
 
+/* Run the options: the result must be want, and the log must say `says` (NULL: anything). */
+static void check_options(struct auxtrace_record *itr, struct evlist *evlist,
+			  struct auxtrace_opts *opts, int want, const char *says)
+{
+	int err;
+
+	log_capture_start();
+	err = auxtrace_record__options(itr, evlist, opts);
+	log_capture_stop();
+	ck_assert_msg(err == want, "options: %d, want %d (log: %s)", err, want, log_text);
+	if (says)
+		ck_assert_msg(log_captured(says), "log \"%s\" lacks \"%s\"", log_text, says);
+}
+
 START_TEST(test_aux_capable_names)
 {
 	const struct { const char *name; enum auxtrace_type type; } cases[] = {
@@ -328,16 +342,10 @@ START_TEST(test_options_sizes)
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
 	struct evsel *aux;
-	int err;
 
 	itr = backend(c->type, 0, c->cpus, &evlist, &aux);
-	log_capture_start();
-	err = auxtrace_record__options(itr, evlist, &opts);
-	log_capture_stop();
-	ck_assert_msg(err == c->err, "case %d: err %d (%s)", _i, err, log_text);
-	if (c->says)
-		ck_assert_msg(log_captured(c->says), "case %d: log \"%s\"", _i, log_text);
-	if (!err) {
+	check_options(itr, evlist, &opts, c->err, c->says);
+	if (!c->err) {
 		ck_assert_msg(opts.auxtrace_mmap_pages == kib_pages(c->want_aux_kib) &&
 			      opts.mmap_pages == kib_pages(c->want_data_kib),
 			      "case %d: aux %u data %u pages", _i, opts.auxtrace_mmap_pages,
@@ -393,11 +401,8 @@ START_TEST(test_options_one_event_per_pmu)
 
 	itr = backend(PT, 0, NULL, &evlist, &aux);
 	add_evsel(evlist, PT, BIT(10));
-	log_capture_start();
-	ck_assert_int_eq(auxtrace_record__options(itr, evlist, &opts), -EINVAL);
-	log_capture_stop();
-	ck_assert_msg(log_captured("There may be only one intel_pt event, the evlist has 2"),
-		      "%s", log_text);
+	check_options(itr, evlist, &opts, -EINVAL,
+		      "There may be only one intel_pt event, the evlist has 2");
 	ck_assert(!opts.full_auxtrace);
 	auxtrace_record__free(itr);
 	evlist__delete(evlist);
@@ -414,10 +419,7 @@ START_TEST(test_options_aux_output_once)
 	itr = backend(PT, 0, NULL, &evlist, &aux);
 	evsel__attr(evlist__first(evlist))->aux_output = 1;
 	evsel__attr(add_evsel(evlist, PERF_TYPE_HARDWARE, 0))->aux_output = 1;
-	log_capture_start();
-	ck_assert_int_eq(auxtrace_record__options(itr, evlist, &opts), -EINVAL);
-	log_capture_stop();
-	ck_assert_msg(log_captured("2 events have aux-output, at most one may"), "%s", log_text);
+	check_options(itr, evlist, &opts, -EINVAL, "2 events have aux-output, at most one may");
 	auxtrace_record__free(itr);
 	evlist__delete(evlist);
 }
@@ -457,20 +459,14 @@ START_TEST(test_options_pt_config)
 	struct evlist *evlist;
 	struct evsel *aux;
 	char file[128];
-	int err;
 
 	if (c->cap) {
 		snprintf(file, sizeof(file), PMU "intel_pt/caps/%s", c->cap);
 		ck_assert_int_eq(fake_sysfs__write(&fs, file, c->cap_value), 0);
 	}
 	itr = backend(PT, c->config, NULL, &evlist, &aux);
-	log_capture_start();
-	err = auxtrace_record__options(itr, evlist, &opts);
-	log_capture_stop();
-	ck_assert_msg(err == c->err, "case %d: err %d (%s)", _i, err, log_text);
-	if (c->says)
-		ck_assert_msg(log_captured(c->says), "case %d: log \"%s\"", _i, log_text);
-	if (!err)
+	check_options(itr, evlist, &opts, c->err, c->says);
+	if (!c->err)
 		ck_assert_uint_eq(evsel__attr(aux)->config, c->config | BIT(0));
 	auxtrace_record__free(itr);
 	evlist__delete(evlist);
@@ -487,11 +483,8 @@ START_TEST(test_options_pt_small_snapshot_warns)
 
 	/* psb_period=1: a PSB every 2^12 bytes, more than a 4 KiB snapshot can be sure of. */
 	itr = backend(PT, BIT(0) | 1ULL << 24, NULL, &evlist, &aux);
-	log_capture_start();
-	ck_assert_int_eq(auxtrace_record__options(itr, evlist, &opts), 0);
-	log_capture_stop();
-	ck_assert_msg(log_captured("Wintel_pt: snapshot size 4096 bytes may hold no PSB packet"),
-		      "%s", log_text);
+	check_options(itr, evlist, &opts, 0,
+		      "Wintel_pt: snapshot size 4096 bytes may hold no PSB packet");
 	auxtrace_record__free(itr);
 	evlist__delete(evlist);
 }
@@ -771,18 +764,12 @@ START_TEST(test_options_arm_spe)
 		struct auxtrace_record *itr;
 		struct evlist *evlist;
 		struct evsel *aux;
-		int err;
 
 		itr = backend(SPE, cases[i].config, cases[i].cpus, &evlist, &aux);
 		evsel__attr(aux)->sample_period = cases[i].period;
 		evsel__attr(aux)->freq = cases[i].freq;
-		log_capture_start();
-		err = auxtrace_record__options(itr, evlist, &opts);
-		log_capture_stop();
-		ck_assert_msg(err == cases[i].err, "case %zu: %d (%s)", i, err, log_text);
-		if (cases[i].says)
-			ck_assert_msg(log_captured(cases[i].says), "case %zu: %s", i, log_text);
-		if (!err) {
+		check_options(itr, evlist, &opts, cases[i].err, cases[i].says);
+		if (!cases[i].err) {
 			const struct perf_event_attr *attr = evsel__attr(aux);
 			const struct perf_event_attr *t = evsel__attr(evlist__next(evlist,
 						evlist__next(evlist, aux)));
