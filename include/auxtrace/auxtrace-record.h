@@ -93,7 +93,8 @@ AUXTRACE_API int auxtrace_record__set_filter(struct auxtrace_record *itr, const 
 
 /*
  * Snapshot trigger: __snapshot_start stops the AUX event (ioctls only: callable from a
- * signal handler), __snapshot_finish restarts it after the copy.
+ * signal handler, which should save and restore errno around it), __snapshot_finish
+ * restarts it after the copy.
  */
 AUXTRACE_API int auxtrace_record__snapshot_start(struct auxtrace_record *itr);
 AUXTRACE_API int auxtrace_record__snapshot_finish(struct auxtrace_record *itr);
