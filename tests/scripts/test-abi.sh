@@ -4,7 +4,7 @@
 set -eu
 cd "$(dirname "$0")/../.."
 so=${B:-build}/libauxtrace.so
-declared=$(cat include/auxtrace/*.h include/tracefs/*.h 2>/dev/null | tr '\n' ' ' |
+declared=$(cat include/auxtrace/*.h include/tracefs/*.h 2>/dev/null | grep -v "define AUXTRACE_API" | tr '\n' ' ' |
 	grep -oE 'AUXTRACE_API[^;{(]*\(' | sed -E 's/.*[^A-Za-z0-9_]([A-Za-z_][A-Za-z0-9_]*)[[:space:]]*\($/\1/' |
 	sort -u)
 exported=$(nm -D --defined-only "$so" | awk '$2 ~ /^[TDBRVW]$/ { sub(/@.*/, "", $3); print $3 }' |
