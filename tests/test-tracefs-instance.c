@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Tracing instances and their configuration files, event enabling, and the libtraceevent
+ * handle from tracefs_local_events(), on the real tracefs. Every test makes its own instance
+ * and checks the top level is left as it was.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+#include "lib/testlib.h"
+
+static char name[128];
+static struct tracefs_instance *inst;
+
+#define SETUP()									\
+	do {									\
+		if (!testlib_is_root() || !testlib_tracefs())			\
+			TEST_SKIP("needs root and a mounted tracefs");		\
+		testlib_instance_name(name, sizeof(name));			\
+		inst = tracefs_instance_create(name);				\
+		ck_assert_ptr_nonnull(inst);					\
+	} while (0)
+
+static void teardown(void)
+{
+	ck_assert_int_eq(tracefs_instance_destroy(inst), 0);
+	ck_assert(!tracefs_instance_exists(name));
+	tracefs_instance_free(inst);
+}
+
+START_TEST(test_tracing_dir)
+{
+	const char *dir = tracefs_tracing_dir();
+	char *file;
+
+	if (!testlib_tracefs())
+		TEST_SKIP("needs a mounted tracefs");
+	ck_assert_ptr_nonnull(dir);
+	ck_assert_str_eq(dir, testlib_tracefs());
+	ck_assert_ptr_eq(tracefs_tracing_dir(), dir);		/* found once */
+	file = tracefs_get_tracing_file("trace_pipe");
+	ck_assert_ptr_nonnull(file);
+	ck_assert(!access(file, F_OK));
+	tracefs_put_tracing_file(file);
+}
+END_TEST
+
+START_TEST(test_create_attach_destroy)
+{
+	struct tracefs_instance *again;
+	char *dir, *file;
+
+	SETUP();
+	ck_assert(tracefs_instance_is_new(inst));
+	ck_assert(tracefs_instance_exists(name));
+	ck_assert_str_eq(tracefs_instance_get_name(inst), name);
+	ck_assert_str_eq(tracefs_instance_get_trace_dir(inst), tracefs_tracing_dir());
+	dir = tracefs_instance_get_dir(inst);
+	ck_assert_ptr_nonnull(strstr(dir, name));
+	file = tracefs_instance_get_file(inst, "trace");
+	ck_assert(!strncmp(file, dir, strlen(dir)));
+	tracefs_put_tracing_file(file);
+	tracefs_put_tracing_file(dir);
+
+	again = tracefs_instance_create(name);			/* attaches: not new */
+	ck_assert_ptr_nonnull(again);
+	ck_assert(!tracefs_instance_is_new(again));
+	tracefs_instance_free(again);
+
+	ck_assert_ptr_null(tracefs_instance_get_name(NULL));	/* the top level */
+	ck_assert_ptr_null(tracefs_instance_create("a/b"));
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(tracefs_instance_destroy(NULL), -EINVAL);
+	teardown();
+}
+END_TEST
+
+/* An open CPU buffer keeps the instance: destroy says EBUSY until it is closed. */
+START_TEST(test_destroy_busy_while_open)
+{
+	struct tracefs_cpu *tcpu;
+
+	SETUP();
+	tcpu = tracefs_cpu_open_mapped(inst, 0, true);
+	ck_assert_ptr_nonnull(tcpu);
+	ck_assert_int_eq(tracefs_instance_destroy(inst), -EBUSY);
+	ck_assert_int_eq(errno, EBUSY);
+	tracefs_cpu_close(tcpu);
+	teardown();
+}
+END_TEST
+
+START_TEST(test_file_read_write)
+{
+	long long val;
+	char *text;
+	int size = 0, fd;
+
+	SETUP();
+	ck_assert_int_eq(tracefs_instance_file_write(inst, "buffer_percent", "17"), 2);
+	text = tracefs_instance_file_read(inst, "buffer_percent", &size);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_str_eq(text, "17\n");
+	ck_assert_int_eq(size, 3);
+	free(text);
+	ck_assert_int_eq(tracefs_instance_file_read_number(inst, "buffer_percent", &val), 0);
+	ck_assert_int_eq(val, 17);
+	ck_assert_ptr_null(tracefs_instance_file_read(inst, "no-such-file", NULL));
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert_int_eq(tracefs_instance_file_write(inst, "no-such-file", "1"), -ENOENT);
+	fd = tracefs_instance_file_open(inst, "trace_marker", O_WRONLY);
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	/* event formats are big: reading grows past the first buffer */
+	text = tracefs_instance_file_read(NULL, "available_events", &size);
+	ck_assert_ptr_nonnull(text);
+	ck_assert_int_gt(size, 4096);
+	ck_assert_int_eq((int)strlen(text), size);
+	free(text);
+	teardown();
+}
+END_TEST
+
+START_TEST(test_buffer_configuration)
+{
+	long long top_kb, top_sub;
+
+	SETUP();
+	ck_assert_int_eq(tracefs_instance_file_read_number(NULL, "buffer_size_kb", &top_kb), 0);
+	ck_assert_int_eq(tracefs_instance_file_read_number(NULL, "buffer_subbuf_size_kb", &top_sub), 0);
+
+	/* the kernel rounds up to whole sub-buffers of data */
+	ck_assert_int_eq(tracefs_instance_set_buffer_size(inst, 96, -1), 0);
+	ck_assert_int_ge(tracefs_instance_get_buffer_size(inst, -1), 96);
+	ck_assert_int_lt(tracefs_instance_get_buffer_size(inst, -1), 96 + 4);
+	ck_assert_int_eq(tracefs_instance_get_buffer_size(inst, 0),
+			 tracefs_instance_get_buffer_size(inst, -1));
+	ck_assert_int_eq(tracefs_instance_set_buffer_size(inst, 48, 0), 0);
+	ck_assert_int_ge(tracefs_instance_get_buffer_size(inst, 0), 48);
+	ck_assert_int_lt(tracefs_instance_get_buffer_size(inst, 0), 48 + 4);
+
+	ck_assert_int_eq(tracefs_instance_set_subbuf_size(inst, 8), 0);
+	ck_assert_int_eq(tracefs_instance_get_subbuf_size(inst), 8);
+
+	ck_assert_int_eq(tracefs_instance_set_buffer_percent(inst, 0), 0);
+	ck_assert_int_eq(tracefs_instance_get_buffer_percent(inst), 0);
+	ck_assert_int_eq(tracefs_instance_set_buffer_percent(inst, 101), -EINVAL);
+
+	ck_assert_int_eq(tracefs_trace_is_on(inst), 1);
+	ck_assert_int_eq(tracefs_trace_off(inst), 0);
+	ck_assert_int_eq(tracefs_trace_is_on(inst), 0);
+	ck_assert_int_eq(tracefs_trace_on(inst), 0);
+	ck_assert_int_eq(tracefs_trace_is_on(inst), 1);
+
+	/* none of it reached the top level */
+	ck_assert_int_eq(tracefs_instance_get_buffer_size(NULL, -1), top_kb);
+	ck_assert_int_eq(tracefs_instance_get_subbuf_size(NULL), top_sub);
+	teardown();
+}
+END_TEST
+
+START_TEST(test_clock)
+{
+	char *clock, *top = tracefs_get_clock(NULL);
+
+	SETUP();
+	ck_assert_ptr_nonnull(top);
+	ck_assert_int_eq(tracefs_instance_set_clock(inst, "mono"), 0);
+	clock = tracefs_get_clock(inst);
+	ck_assert_str_eq(clock, "mono");
+	free(clock);
+	ck_assert_int_eq(tracefs_instance_set_clock(inst, "no-such-clock"), -EINVAL);
+	clock = tracefs_get_clock(NULL);
+	ck_assert_str_eq(clock, top);
+	free(clock);
+	free(top);
+	teardown();
+}
+END_TEST
+
+/* Markers go into the buffer; clear empties it. */
+START_TEST(test_clear)
+{
+	char *text;
+	int fd;
+
+	SETUP();
+	fd = tracefs_instance_file_open(inst, "trace_marker", O_WRONLY);
+	ck_assert_int_eq(write(fd, "cleared-marker", 14), 14);
+	close(fd);
+	text = tracefs_instance_file_read(inst, "trace", NULL);
+	ck_assert_ptr_nonnull(strstr(text, "cleared-marker"));
+	free(text);
+	ck_assert_int_eq(tracefs_instance_clear(inst), 0);
+	text = tracefs_instance_file_read(inst, "trace", NULL);
+	ck_assert_ptr_null(strstr(text, "cleared-marker"));
+	free(text);
+	teardown();
+}
+END_TEST
+
+static bool enabled(struct tracefs_instance *in, const char *file)
+{
+	char *text = tracefs_instance_file_read(in, file, NULL);
+	bool on;
+
+	ck_assert_ptr_nonnull(text);
+	on = text[0] == '1';
+	free(text);
+	return on;
+}
+
+START_TEST(test_event_enable_disable)
+{
+	const char *file = "events/syscalls/sys_enter_getppid/enable";
+	char *path;
+	bool top_on;
+
+	SETUP();
+	path = tracefs_instance_get_file(inst, file);
+	top_on = !access(path, F_OK);
+	tracefs_put_tracing_file(path);
+	if (!top_on) {
+		teardown();
+		TEST_SKIP("no syscalls:sys_enter_getppid tracepoint (CONFIG_FTRACE_SYSCALLS)");
+	}
+	top_on = enabled(NULL, file);
+	ck_assert_int_eq(tracefs_event_enable(inst, "syscalls", "sys_enter_getppid"), 0);
+	ck_assert(enabled(inst, file));
+	ck_assert_int_eq(enabled(NULL, file), top_on);		/* the instance only */
+	ck_assert_int_eq(tracefs_event_disable(inst, "syscalls", "sys_enter_getppid"), 0);
+	ck_assert(!enabled(inst, file));
+	ck_assert_int_eq(tracefs_event_enable(inst, "syscalls", "no_such_event"), -ENOENT);
+	ck_assert_int_eq(tracefs_event_enable(inst, NULL, "sys_enter_getppid"), -EINVAL);
+	ck_assert_int_eq(tracefs_event_enable(inst, "syscalls", NULL), 0);
+	ck_assert(enabled(inst, file));
+	ck_assert_int_eq(tracefs_event_disable(inst, NULL, NULL), 0);
+	ck_assert(!enabled(inst, file));
+	teardown();
+}
+END_TEST
+
+/* The handle prints a trace_marker event read from the instance, with its text. */
+START_TEST(test_local_events_print_marker)
+{
+	struct tep_handle *tep;
+	struct tracefs_cpu *tcpu;
+	struct kbuffer *kb;
+	struct tep_record rec = { 0 };
+	struct trace_seq seq;
+	unsigned long long ts;
+	int fd;
+
+	SETUP();
+	ck_assert_int_eq(testlib_pin_cpu(0), 0);
+	tep = tracefs_local_events(NULL);
+	ck_assert_ptr_nonnull(tep);
+	ck_assert_ptr_nonnull(tep_find_event_by_name(tep, "ftrace", "print"));
+	ck_assert_int_eq(tracefs_load_cmdlines(NULL, tep), 0);
+	fd = tracefs_instance_file_open(inst, "trace_marker", O_WRONLY);
+	ck_assert_int_eq(write(fd, "hello from the test", 19), 19);
+	close(fd);
+	tcpu = tracefs_cpu_open_mapped(inst, 0, true);
+	kb = tracefs_cpu_read_buf(tcpu, true);
+	ck_assert_ptr_nonnull(kb);
+	rec.data = kbuffer_read_event(kb, &ts);
+	ck_assert_ptr_nonnull(rec.data);
+	rec.ts = ts;
+	rec.size = kbuffer_event_size(kb);
+	trace_seq_init(&seq);
+	tep_print_event(tep, &seq, &rec, "%s: %s", TEP_PRINT_NAME, TEP_PRINT_INFO);
+	trace_seq_terminate(&seq);
+	ck_assert_ptr_nonnull(strstr(seq.buffer, "print: "));
+	ck_assert_ptr_nonnull(strstr(seq.buffer, "hello from the test"));
+	trace_seq_destroy(&seq);
+	tracefs_cpu_close(tcpu);
+	tep_free(tep);
+	teardown();
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("tracefs-instance");
+	TCase *tc = tcase_create("instance");
+
+	tcase_add_test(tc, test_tracing_dir);
+	tcase_add_test(tc, test_create_attach_destroy);
+	tcase_add_test(tc, test_destroy_busy_while_open);
+	tcase_add_test(tc, test_file_read_write);
+	tcase_add_test(tc, test_buffer_configuration);
+	tcase_add_test(tc, test_clock);
+	tcase_add_test(tc, test_clear);
+	tcase_add_test(tc, test_event_enable_disable);
+	tcase_add_test(tc, test_local_events_print_marker);
+	suite_add_tcase(s, tc);
+	return testlib_run(s);
+}
