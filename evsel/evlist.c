@@ -198,14 +198,9 @@ struct evsel *evlist__next(const struct evlist *evlist, const struct evsel *evse
 int evlist__set_maps(struct evlist *evlist, struct perf_cpu_map *cpus,
 		     struct perf_thread_map *threads)
 {
-	struct perf_cpu_map *old_cpus = evlist->user_cpus;
-	struct perf_thread_map *old_threads = evlist->threads;
 	int i, ret;
 
-	evlist->user_cpus = perf_cpu_map__get(cpus);
-	evlist->threads = perf_thread_map__get(threads);
-	perf_cpu_map__put(old_cpus);
-	perf_thread_map__put(old_threads);
+	perf_maps__assign(&evlist->user_cpus, &evlist->threads, cpus, threads);
 	evlist->maps_set = true;
 	for (i = 0; i < evlist->nr_entries; ) {
 		ret = evlist__propagate_at(evlist, i);

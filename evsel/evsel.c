@@ -180,15 +180,14 @@ struct perf_thread_map *evsel__threads(const struct evsel *evsel)
 	return evsel->threads;
 }
 
-void evsel__set_maps(struct evsel *evsel, struct perf_cpu_map *cpus,
-		     struct perf_thread_map *threads)
+void perf_maps__assign(struct perf_cpu_map **cpus, struct perf_thread_map **threads,
+		       struct perf_cpu_map *new_cpus, struct perf_thread_map *new_threads)
 {
-	struct perf_cpu_map *old_cpus = evsel->cpus;
-	struct perf_thread_map *old_threads = evsel->threads;
+	struct perf_cpu_map *old_cpus = *cpus;
+	struct perf_thread_map *old_threads = *threads;
 
-	/* Get before put: the new map may be the old one. */
-	evsel->cpus = perf_cpu_map__get(cpus);
-	evsel->threads = perf_thread_map__get(threads);
+	*cpus = perf_cpu_map__get(new_cpus);
+	*threads = perf_thread_map__get(new_threads);
 	perf_cpu_map__put(old_cpus);
 	perf_thread_map__put(old_threads);
 }

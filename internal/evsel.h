@@ -39,9 +39,19 @@ static inline int *evsel__fd_slot(const struct evsel *evsel, int cpu_map_idx, in
 	return &evsel->fd[cpu_map_idx * evsel->fd_threads + thread];
 }
 
-/* Replace the maps it will open on (references taken; either may be NULL). */
-void evsel__set_maps(struct evsel *evsel, struct perf_cpu_map *cpus,
-		     struct perf_thread_map *threads);
+/*
+ * Point *cpus and *threads at new maps with references of their own (either may be NULL),
+ * dropping the old ones: get before put, as a new map may be the old one.
+ */
+void perf_maps__assign(struct perf_cpu_map **cpus, struct perf_thread_map **threads,
+		       struct perf_cpu_map *new_cpus, struct perf_thread_map *new_threads);
+
+/* Replace the maps it will open on. */
+static inline void evsel__set_maps(struct evsel *evsel, struct perf_cpu_map *cpus,
+				   struct perf_thread_map *threads)
+{
+	perf_maps__assign(&evsel->cpus, &evsel->threads, cpus, threads);
+}
 
 /* Does the kernel put a sample ID into this event's records? */
 static inline bool evsel__has_ids(const struct evsel *evsel)

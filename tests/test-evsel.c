@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,24 +15,8 @@
 #include <unistd.h>
 
 #include <auxtrace/evsel.h>
+#include "lib/perf-testlib.h"
 #include "lib/testlib.h"
-
-static char log_buf[8192];
-
-static int log_capture(enum libauxtrace_print_level level, const char *fmt, va_list ap)
-{
-	size_t used = strlen(log_buf);
-
-	(void)level;
-	vsnprintf(log_buf + used, sizeof(log_buf) - used, fmt, ap);
-	return 0;
-}
-
-static void log_start(void)
-{
-	log_buf[0] = '\0';
-	libauxtrace_set_print(log_capture);
-}
 
 static pid_t gettid_(void)
 {
@@ -46,25 +29,6 @@ static void burn(void)
 {
 	for (unsigned long i = 0; i < 2000000; i++)
 		burn_sink += i;
-}
-
-static long tp_id(const char *event)
-{
-	const char *t = testlib_tracefs();
-	char path[512], buf[32];
-	FILE *f;
-	long id = -1;
-
-	if (!t)
-		return -1;
-	snprintf(path, sizeof(path), "%s/events/syscalls/%s/id", t, event);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fgets(buf, sizeof(buf), f))
-		id = strtol(buf, NULL, 10);
-	fclose(f);
-	return id;
 }
 
 static struct evsel *sw_evsel(uint64_t config, uint64_t read_format)
@@ -207,7 +171,7 @@ START_TEST(test_enable_thread)
 	struct perf_counts_values c;
 	struct evsel *evsel;
 	pthread_t th;
-	long id = tp_id("sys_enter_getpgid");
+	long id = testlib_tracepoint_id("syscalls", "sys_enter_getpgid");
 	pid_t tids[2];
 
 	TEST_REQUIRE_ROOT();
@@ -251,11 +215,11 @@ START_TEST(test_group_leader_and_member)
 
 	evsel__attr(member)->disabled = 0;	/* counts whenever its leader does */
 	evsel__set_leader(member, leader);
-	log_start();
+	testlib_log_capture();
 	/* The member first: its leader has no fd to give. */
 	ck_assert_int_eq(evsel__open(member, NULL, self), -ENOTCONN);
-	ck_assert_ptr_nonnull(strstr(log_buf, "page-faults"));
-	ck_assert_ptr_nonnull(strstr(log_buf, "task-clock is not open"));
+	ck_assert_ptr_nonnull(strstr(testlib_log(), "page-faults"));
+	ck_assert_ptr_nonnull(strstr(testlib_log(), "task-clock is not open"));
 	ck_assert(!evsel__is_open(member));
 
 	ck_assert_int_eq(evsel__open(leader, NULL, self), 0);
@@ -328,7 +292,7 @@ static uint64_t count_filtered(long id, const char *filter, int expect_err)
 
 START_TEST(test_apply_filter)
 {
-	long id = tp_id("sys_enter_getpgid");
+	long id = testlib_tracepoint_id("syscalls", "sys_enter_getpgid");
 	char filter[64];
 
 	TEST_REQUIRE_ROOT();
@@ -337,12 +301,12 @@ START_TEST(test_apply_filter)
 	/* pid 0 (the idle task) never calls getpgid: nothing passes. */
 	ck_assert_uint_eq(count_filtered(id, "common_pid == 0", 0), 0);
 	snprintf(filter, sizeof(filter), "common_pid == %d", (int)getpid());
-	log_start();
+	testlib_log_capture();
 	ck_assert_uint_eq(count_filtered(id, filter, 0), 5);
-	ck_assert_ptr_nonnull(strstr(log_buf, "does not replace one"));
-	log_start();
+	ck_assert_ptr_nonnull(strstr(testlib_log(), "does not replace one"));
+	testlib_log_capture();
 	ck_assert_uint_eq(count_filtered(id, "no_such_field ===", -EINVAL), 5);
-	ck_assert_ptr_nonnull(strstr(log_buf, "no_such_field ==="));
+	ck_assert_ptr_nonnull(strstr(testlib_log(), "no_such_field ==="));
 }
 END_TEST
 
@@ -374,12 +338,12 @@ START_TEST(test_open_errors_name_cause_and_fix)
 	struct perf_thread_map *gone;
 	pid_t child;
 
-	log_start();
+	testlib_log_capture();
 	ck_assert_int_eq(evsel__open(evsel, NULL, self), -ENOENT);
 	ck_assert_int_eq(errno, ENOENT);
-	ck_assert_ptr_nonnull(strstr(log_buf, "type2147418112/config=0/"));
-	ck_assert_ptr_nonnull(strstr(log_buf, "CPU -1, thread"));
-	ck_assert_ptr_nonnull(strstr(log_buf, "does not provide the event"));
+	ck_assert_ptr_nonnull(strstr(testlib_log(), "type2147418112/config=0/"));
+	ck_assert_ptr_nonnull(strstr(testlib_log(), "CPU -1, thread"));
+	ck_assert_ptr_nonnull(strstr(testlib_log(), "does not provide the event"));
 	ck_assert(!evsel__is_open(evsel));
 	evsel__delete(evsel);
 
@@ -387,10 +351,10 @@ START_TEST(test_open_errors_name_cause_and_fix)
 					 .config = PERF_COUNT_SW_CPU_CLOCK,
 					 .sample_type = 1ULL << 62 };
 	evsel = evsel__new(&attr);
-	log_start();
+	testlib_log_capture();
 	ck_assert_int_eq(evsel__open(evsel, NULL, self), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(log_buf, "cpu-clock"));
-	ck_assert_ptr_nonnull(strstr(log_buf, "rejected the attr"));
+	ck_assert_ptr_nonnull(strstr(testlib_log(), "cpu-clock"));
+	ck_assert_ptr_nonnull(strstr(testlib_log(), "rejected the attr"));
 	evsel__delete(evsel);
 
 	/* A thread that is gone. */
@@ -400,9 +364,9 @@ START_TEST(test_open_errors_name_cause_and_fix)
 	ck_assert_int_eq(waitpid(child, NULL, 0), child);
 	gone = perf_thread_map__new_tid(child);
 	evsel = sw_evsel(PERF_COUNT_SW_TASK_CLOCK, 0);
-	log_start();
+	testlib_log_capture();
 	ck_assert_int_eq(evsel__open(evsel, NULL, gone), -ESRCH);
-	ck_assert_ptr_nonnull(strstr(log_buf, "exited or never existed"));
+	ck_assert_ptr_nonnull(strstr(testlib_log(), "exited or never existed"));
 	evsel__delete(evsel);
 	perf_thread_map__put(gone);
 	perf_thread_map__put(self);
@@ -427,10 +391,10 @@ START_TEST(test_open_emfile_closes_everything)
 	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
 	rl.rlim_cur = probe + 1;
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
-	log_start();
+	testlib_log_capture();
 	ck_assert_int_eq(evsel__open(evsel, cpus, NULL), -EMFILE);
-	ck_assert_ptr_nonnull(strstr(log_buf, "ulimit -n"));
-	ck_assert_ptr_nonnull(strstr(log_buf, "CPU 1"));
+	ck_assert_ptr_nonnull(strstr(testlib_log(), "ulimit -n"));
+	ck_assert_ptr_nonnull(strstr(testlib_log(), "CPU 1"));
 	ck_assert(!evsel__is_open(evsel));
 	/* The first CPU's fd was closed again: the slot is free. */
 	probe = dup(0);

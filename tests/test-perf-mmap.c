@@ -19,6 +19,7 @@
 
 #include <auxtrace/evsel.h>
 #include <auxtrace/mmap.h>
+#include "lib/perf-testlib.h"
 #include "lib/testlib.h"
 
 #define PAGE ((size_t)sysconf(_SC_PAGESIZE))
@@ -27,26 +28,6 @@ static void getpgid_n(int n)
 {
 	while (n--)
 		syscall(SYS_getpgid, 0);
-}
-
-/* The tracepoint's id, or -1 when tracefs does not have it. */
-static long tp_id(const char *event)
-{
-	const char *t = testlib_tracefs();
-	char path[512], buf[32];
-	FILE *f;
-	long id = -1;
-
-	if (!t)
-		return -1;
-	snprintf(path, sizeof(path), "%s/events/syscalls/%s/id", t, event);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (fgets(buf, sizeof(buf), f))
-		id = strtol(buf, NULL, 10);
-	fclose(f);
-	return id;
 }
 
 struct tp {
@@ -69,7 +50,7 @@ static bool tp_open(struct tp *tp, uint64_t sample_type, unsigned int pages, boo
 		.write_backward = backward,
 	};
 	struct perf_thread_map *self;
-	long id = tp_id("sys_enter_getpgid");
+	long id = testlib_tracepoint_id("syscalls", "sys_enter_getpgid");
 
 	if (id < 0)
 		return false;
