@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,9 +25,29 @@
 
 #include <auxtrace/evlist.h>
 #include "lib/perf-testlib.h"
+#include "log-capture.h"
 #include "lib/testlib.h"
 
 #define PAGE ((size_t)sysconf(_SC_PAGESIZE))
+
+/* How many debug lines of the captured log are exactly this one. */
+static int log_lines(const char *fmt, ...)
+{
+	char line[128];
+	const char *p = log_text;
+	va_list ap;
+	int n = 0;
+
+	line[0] = 'D';
+	va_start(ap, fmt);
+	vsnprintf(line + 1, sizeof(line) - 1, fmt, ap);
+	va_end(ap);
+	while ((p = strstr(p, line)) != NULL) {
+		n += (p == log_text || p[-1] == '\n') && p[strlen(line)] == '\n';
+		p++;
+	}
+	return n;
+}
 
 static pid_t gettid_(void)
 {
@@ -196,11 +217,11 @@ START_TEST(test_set_maps_propagation)
 	ck_assert_ptr_eq(evlist__threads(evlist), self);
 
 	/* CPU 0 asked for: intersected with the PMUs; on1 has no CPU left and goes. */
-	testlib_log_capture();
+	log_capture_start();
 	ck_assert_int_eq(evlist__set_maps(evlist, cpu0, self), 0);
 	ck_assert_ptr_eq(evlist__user_cpus(evlist), cpu0);
 	ck_assert_int_eq(evlist__nr_entries(evlist), 3);
-	ck_assert_ptr_nonnull(strstr(testlib_log(), "dropped"));
+	ck_assert_msg(log_captured("dropped"), "log: %s", log_text);
 	ck_assert_int_eq(evsel__idx(side), 1);
 	ck_assert_int_eq(evsel__idx(uncore), 2);
 	ck_assert(perf_cpu_map__equal(evsel__cpus(plain), cpu0));
@@ -230,9 +251,9 @@ START_TEST(test_open_needs_maps)
 	struct evlist *evlist = evlist__new();
 
 	evlist__add(evlist, sw_evsel(PERF_COUNT_SW_TASK_CLOCK));
-	testlib_log_capture();
+	log_capture_start();
 	ck_assert_int_eq(evlist__open(evlist), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(testlib_log(), "evlist__set_maps"));
+	ck_assert_msg(log_captured("evlist__set_maps"), "log: %s", log_text);
 	evlist__delete(evlist);
 }
 END_TEST
@@ -287,10 +308,10 @@ START_TEST(test_mmap_thread_exact_and_hangup)
 	evlist__add(evlist, evsel);
 	ck_assert_int_eq(evlist__set_maps(evlist, any, threads), 0);
 	ck_assert_int_eq(evlist__open(evlist), 0);
-	testlib_log_capture();
+	log_capture_start();
 	ck_assert_int_eq(evlist__mmap(evlist, 4), 0);
 	ck_assert_int_eq(evlist__nr_mmaps(evlist), 1);
-	ck_assert_int_eq(testlib_log_count("idx 0: mmapping fd %d", evsel__fd(evsel, 0, 0)), 1);
+	ck_assert_int_eq(log_lines("idx 0: mmapping fd %d", evsel__fd(evsel, 0, 0)), 1);
 	ck_assert_uint_eq(evlist__mmap_len(evlist), 5 * PAGE);
 	map = evlist__mmap_at(evlist, 0);
 	ck_assert_ptr_nonnull(map);
@@ -335,7 +356,7 @@ START_TEST(test_mmap_cpus_exact_per_cpu)
 	ck_assert_int_eq(evlist__set_maps(evlist, online, NULL), 0);
 	ck_assert(!evlist__per_thread(evlist));
 	ck_assert_int_eq(evlist__open(evlist), 0);
-	testlib_log_capture();
+	log_capture_start();
 	ck_assert_int_eq(evlist__mmap(evlist, 4), 0);
 	ck_assert_int_eq(evlist__nr_mmaps(evlist), nr);
 	ck_assert_int_eq(evlist__enable(evlist), 0);
@@ -349,7 +370,7 @@ START_TEST(test_mmap_cpus_exact_per_cpu)
 		struct perf_mmap *map = evlist__mmap_at(evlist, i);
 		int cpu = perf_cpu_map__cpu(online, i).cpu;
 
-		ck_assert_int_eq(testlib_log_count("idx %d: mmapping fd %d", i, evsel__fd(evsel, i, 0)), 1);
+		ck_assert_int_eq(log_lines("idx %d: mmapping fd %d", i, evsel__fd(evsel, i, 0)), 1);
 		ck_assert_int_eq(perf_mmap__cpu(map).cpu, cpu);
 		memset(counts, 0, sizeof(counts));
 		for_each_sample(map, sample_on_ring_cpu, counts);
@@ -406,12 +427,12 @@ START_TEST(test_shared_ring_ids_map_back)
 	evlist__add(evlist, t.b);
 	ck_assert_int_eq(evlist__set_maps(evlist, any, self), 0);
 	ck_assert_int_eq(evlist__open(evlist), 0);
-	testlib_log_capture();
+	log_capture_start();
 	ck_assert_int_eq(evlist__mmap(evlist, 8), 0);
 	fa = evsel__fd(t.a, 0, 0);
 	fb = evsel__fd(t.b, 0, 0);
-	ck_assert_int_eq(testlib_log_count("idx 0: mmapping fd %d", fa), 1);
-	ck_assert_int_eq(testlib_log_count("idx 0: set output fd %d -> %d", fb, fa), 1);
+	ck_assert_int_eq(log_lines("idx 0: mmapping fd %d", fa), 1);
+	ck_assert_int_eq(log_lines("idx 0: set output fd %d -> %d", fb, fa), 1);
 	ck_assert_int_eq(evlist__nr_mmaps(evlist), 1);
 	ck_assert_int_eq(evlist__enable(evlist), 0);
 	calls(SYS_getpgid, 37);
@@ -455,16 +476,16 @@ START_TEST(test_per_thread_with_system_wide_extra_idx)
 	ck_assert_int_eq(evlist__set_maps(evlist, any, self), 0);
 	ck_assert(evlist__per_thread(evlist));
 	ck_assert_int_eq(evlist__open(evlist), 0);
-	testlib_log_capture();
+	log_capture_start();
 	ck_assert_int_eq(evlist__mmap(evlist, 4), 0);
 	ck_assert_int_eq(evlist__nr_mmaps(evlist), 1 + nr);
-	ck_assert_int_eq(testlib_log_count("idx 0: mmapping fd %d", evsel__fd(t.a, 0, 0)), 1);
+	ck_assert_int_eq(log_lines("idx 0: mmapping fd %d", evsel__fd(t.a, 0, 0)), 1);
 	for (i = 0; i < nr; i++) {
-		ck_assert_int_eq(testlib_log_count("idx %d: mmapping fd %d", 1 + i, evsel__fd(t.b, i, 0)), 1);
+		ck_assert_int_eq(log_lines("idx %d: mmapping fd %d", 1 + i, evsel__fd(t.b, i, 0)), 1);
 		ck_assert_int_eq(perf_mmap__cpu(evlist__mmap_at(evlist, 1 + i)).cpu,
 				 perf_cpu_map__cpu(online, i).cpu);
 	}
-	ck_assert_ptr_null(strstr(testlib_log(), "set output"));
+	ck_assert_msg(!log_captured("set output"), "log: %s", log_text);
 	ck_assert_int_eq(evlist__enable(evlist), 0);
 	calls(SYS_getpgid, 5);
 	for (i = 0; i < nr; i++) {
@@ -505,10 +526,10 @@ START_TEST(test_backward_ring_of_its_own)
 	evlist__add(evlist, b);
 	ck_assert_int_eq(evlist__set_maps(evlist, any, self), 0);
 	ck_assert_int_eq(evlist__open(evlist), 0);
-	testlib_log_capture();
+	log_capture_start();
 	ck_assert_int_eq(evlist__mmap(evlist, 4), 0);
-	ck_assert_int_eq(testlib_log_count("idx 0: mmapping fd %d", evsel__fd(f, 0, 0)), 1);
-	ck_assert_int_eq(testlib_log_count("idx 0: mmapping fd %d", evsel__fd(b, 0, 0)), 1);
+	ck_assert_int_eq(log_lines("idx 0: mmapping fd %d", evsel__fd(f, 0, 0)), 1);
+	ck_assert_int_eq(log_lines("idx 0: mmapping fd %d", evsel__fd(b, 0, 0)), 1);
 	fwd = evlist__mmap_at(evlist, 0);
 	bwd = evlist__mmap_ovw_at(evlist, 0);
 	ck_assert_int_eq(perf_mmap__fd(fwd), evsel__fd(f, 0, 0));
@@ -604,9 +625,9 @@ START_TEST(test_hooks_and_failure_unmaps_all)
 	ck_assert_int_eq(evlist__poll_nr_alive(evlist), 0);
 
 	/* And the evlist maps again cleanly, its fds redirected anew. */
-	testlib_log_capture();
+	log_capture_start();
 	ck_assert_int_eq(evlist__mmap(evlist, 1), 0);
-	ck_assert_int_eq(testlib_log_count("idx 1: set output fd %d -> %d", evsel__fd(a, 1, 0),
+	ck_assert_int_eq(log_lines("idx 1: set output fd %d -> %d", evsel__fd(a, 1, 0),
 				   evsel__fd(b, 1, 0)), 1);
 	ck_assert_int_eq(evlist__poll_nr_alive(evlist), 2 * perf_cpu_map__nr(online));
 	ck_assert_int_eq(evlist__mmap(evlist, 1), -EBUSY);
@@ -625,18 +646,18 @@ START_TEST(test_mmap_pages_and_errors)
 	FILE *f;
 
 	TEST_REQUIRE_ROOT();
-	testlib_log_capture();
+	log_capture_start();
 	ck_assert_int_eq(evlist__mmap(evlist, 4), -EINVAL);	/* nothing to map */
 	evlist__add(evlist, evsel);
 	ck_assert_int_eq(evlist__set_maps(evlist, cpu0, NULL), 0);
-	testlib_log_capture();
+	log_capture_start();
 	ck_assert_int_eq(evlist__mmap(evlist, 4), -EBADF);	/* not open */
-	ck_assert_ptr_nonnull(strstr(testlib_log(), "open the evlist"));
+	ck_assert_msg(log_captured("open the evlist"), "log: %s", log_text);
 	ck_assert_int_eq(evlist__open(evlist), 0);
-	testlib_log_capture();
+	log_capture_start();
 	ck_assert_int_eq(evlist__mmap(evlist, 3), -EINVAL);
 	ck_assert_int_eq(errno, EINVAL);
-	ck_assert_ptr_nonnull(strstr(testlib_log(), "3 pages is not a power of two; use 2 or 4"));
+	ck_assert_msg(log_captured("3 pages is not a power of two; use 2 or 4"), "log: %s", log_text);
 	ck_assert_int_eq(evlist__nr_mmaps(evlist), 0);
 
 	/* 0: perf's default, from perf_event_mlock_kb less the control page. */
@@ -673,11 +694,11 @@ START_TEST(test_mmap_eperm_names_the_budget)
 	caps[CAP_IPC_LOCK / 32].effective &= ~(1u << (CAP_IPC_LOCK % 32));
 	ck_assert_int_eq(syscall(SYS_capset, &hdr, caps), 0);
 	ck_assert_int_eq(setrlimit(RLIMIT_MEMLOCK, &rl), 0);
-	testlib_log_capture();
+	log_capture_start();
 	ck_assert_int_eq(evlist__mmap(evlist, 1024), -EPERM);
-	ck_assert_ptr_nonnull(strstr(testlib_log(), "/proc/sys/kernel/perf_event_mlock_kb"));
-	ck_assert_ptr_nonnull(strstr(testlib_log(), "RLIMIT_MEMLOCK (64 KiB)"));
-	ck_assert_ptr_nonnull(strstr(testlib_log(), "1024+1 pages"));
+	ck_assert_msg(log_captured("/proc/sys/kernel/perf_event_mlock_kb"), "log: %s", log_text);
+	ck_assert_msg(log_captured("RLIMIT_MEMLOCK (64 KiB)"), "log: %s", log_text);
+	ck_assert_msg(log_captured("1024+1 pages"), "log: %s", log_text);
 	ck_assert_int_eq(evlist__nr_mmaps(evlist), 0);
 	evlist__delete(evlist);
 	perf_cpu_map__put(cpu0);

@@ -16,6 +16,7 @@
 
 #include <auxtrace/evsel.h>
 #include "lib/perf-testlib.h"
+#include "log-capture.h"
 #include "lib/testlib.h"
 
 static pid_t gettid_(void)
@@ -215,11 +216,11 @@ START_TEST(test_group_leader_and_member)
 
 	evsel__attr(member)->disabled = 0;	/* counts whenever its leader does */
 	evsel__set_leader(member, leader);
-	testlib_log_capture();
+	log_capture_start();
 	/* The member first: its leader has no fd to give. */
 	ck_assert_int_eq(evsel__open(member, NULL, self), -ENOTCONN);
-	ck_assert_ptr_nonnull(strstr(testlib_log(), "page-faults"));
-	ck_assert_ptr_nonnull(strstr(testlib_log(), "task-clock is not open"));
+	ck_assert_msg(log_captured("page-faults"), "log: %s", log_text);
+	ck_assert_msg(log_captured("task-clock is not open"), "log: %s", log_text);
 	ck_assert(!evsel__is_open(member));
 
 	ck_assert_int_eq(evsel__open(leader, NULL, self), 0);
@@ -301,12 +302,12 @@ START_TEST(test_apply_filter)
 	/* pid 0 (the idle task) never calls getpgid: nothing passes. */
 	ck_assert_uint_eq(count_filtered(id, "common_pid == 0", 0), 0);
 	snprintf(filter, sizeof(filter), "common_pid == %d", (int)getpid());
-	testlib_log_capture();
+	log_capture_start();
 	ck_assert_uint_eq(count_filtered(id, filter, 0), 5);
-	ck_assert_ptr_nonnull(strstr(testlib_log(), "does not replace one"));
-	testlib_log_capture();
+	ck_assert_msg(log_captured("does not replace one"), "log: %s", log_text);
+	log_capture_start();
 	ck_assert_uint_eq(count_filtered(id, "no_such_field ===", -EINVAL), 5);
-	ck_assert_ptr_nonnull(strstr(testlib_log(), "no_such_field ==="));
+	ck_assert_msg(log_captured("no_such_field ==="), "log: %s", log_text);
 }
 END_TEST
 
@@ -338,12 +339,12 @@ START_TEST(test_open_errors_name_cause_and_fix)
 	struct perf_thread_map *gone;
 	pid_t child;
 
-	testlib_log_capture();
+	log_capture_start();
 	ck_assert_int_eq(evsel__open(evsel, NULL, self), -ENOENT);
 	ck_assert_int_eq(errno, ENOENT);
-	ck_assert_ptr_nonnull(strstr(testlib_log(), "type2147418112/config=0/"));
-	ck_assert_ptr_nonnull(strstr(testlib_log(), "CPU -1, thread"));
-	ck_assert_ptr_nonnull(strstr(testlib_log(), "does not provide the event"));
+	ck_assert_msg(log_captured("type2147418112/config=0/"), "log: %s", log_text);
+	ck_assert_msg(log_captured("CPU -1, thread"), "log: %s", log_text);
+	ck_assert_msg(log_captured("does not provide the event"), "log: %s", log_text);
 	ck_assert(!evsel__is_open(evsel));
 	evsel__delete(evsel);
 
@@ -351,10 +352,10 @@ START_TEST(test_open_errors_name_cause_and_fix)
 					 .config = PERF_COUNT_SW_CPU_CLOCK,
 					 .sample_type = 1ULL << 62 };
 	evsel = evsel__new(&attr);
-	testlib_log_capture();
+	log_capture_start();
 	ck_assert_int_eq(evsel__open(evsel, NULL, self), -EINVAL);
-	ck_assert_ptr_nonnull(strstr(testlib_log(), "cpu-clock"));
-	ck_assert_ptr_nonnull(strstr(testlib_log(), "rejected the attr"));
+	ck_assert_msg(log_captured("cpu-clock"), "log: %s", log_text);
+	ck_assert_msg(log_captured("rejected the attr"), "log: %s", log_text);
 	evsel__delete(evsel);
 
 	/* A thread that is gone. */
@@ -364,9 +365,9 @@ START_TEST(test_open_errors_name_cause_and_fix)
 	ck_assert_int_eq(waitpid(child, NULL, 0), child);
 	gone = perf_thread_map__new_tid(child);
 	evsel = sw_evsel(PERF_COUNT_SW_TASK_CLOCK, 0);
-	testlib_log_capture();
+	log_capture_start();
 	ck_assert_int_eq(evsel__open(evsel, NULL, gone), -ESRCH);
-	ck_assert_ptr_nonnull(strstr(testlib_log(), "exited or never existed"));
+	ck_assert_msg(log_captured("exited or never existed"), "log: %s", log_text);
 	evsel__delete(evsel);
 	perf_thread_map__put(gone);
 	perf_thread_map__put(self);
@@ -391,10 +392,10 @@ START_TEST(test_open_emfile_closes_everything)
 	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
 	rl.rlim_cur = probe + 1;
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
-	testlib_log_capture();
+	log_capture_start();
 	ck_assert_int_eq(evsel__open(evsel, cpus, NULL), -EMFILE);
-	ck_assert_ptr_nonnull(strstr(testlib_log(), "ulimit -n"));
-	ck_assert_ptr_nonnull(strstr(testlib_log(), "CPU 1"));
+	ck_assert_msg(log_captured("ulimit -n"), "log: %s", log_text);
+	ck_assert_msg(log_captured("CPU 1"), "log: %s", log_text);
 	ck_assert(!evsel__is_open(evsel));
 	/* The first CPU's fd was closed again: the slot is free. */
 	probe = dup(0);
