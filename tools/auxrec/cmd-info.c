@@ -86,8 +86,8 @@ static void info_pmus(void)
 		unsigned int filters = perf_pmu__nr_addr_filters(pmu);
 
 		nr_aux += aux;
-		printf("  %-20s type %-3u%s", perf_pmu__name(pmu), perf_pmu__type(pmu),
-		       aux ? "  AUX area" : "");
+		printf("  %-20s type %u%s", perf_pmu__name(pmu), perf_pmu__type(pmu),
+		       aux ? ", AUX area" : "");
 		if (filters)
 			printf(", %u address filters", filters);
 		printf("\n");

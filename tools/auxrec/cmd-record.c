@@ -18,6 +18,7 @@
 #include <auxtrace/auxtrace-record.h>
 #include <auxtrace/evlist.h>
 #include <auxtrace/parse-events.h>
+#include <auxtrace/pmu.h>
 #include "auxrec.h"
 #include "ftrace.h"
 
@@ -191,6 +192,33 @@ static int record__parse_args(struct record *rec, int argc, char **argv)
 	return 0;
 }
 
+/* Asked for hardware trace that is not there: say what this machine can trace instead. */
+static void record__explain_aux_pmus(const char *event)
+{
+	size_t len = strcspn(event, "/");
+	char pmu_name[64];
+	struct perf_pmus *pmus;
+	struct perf_pmu *pmu;
+	int nr = 0;
+
+	if (!event[len] || len >= sizeof(pmu_name))
+		return;
+	memcpy(pmu_name, event, len);
+	pmu_name[len] = '\0';
+	if (!auxtrace_pmu__is_aux_capable(pmu_name))
+		return;
+	pmus = perf_pmus__new(NULL);
+	fprintf(stderr, "auxrec: AUX-capable PMUs on this machine:");
+	perf_pmus__for_each_pmu(pmus, pmu) {
+		if (auxtrace_pmu__is_aux_capable(perf_pmu__name(pmu))) {
+			fprintf(stderr, " %s", perf_pmu__name(pmu));
+			nr++;
+		}
+	}
+	fprintf(stderr, nr ? "\n" : " none: hardware trace cannot be recorded here\n");
+	perf_pmus__delete(pmus);
+}
+
 static int record__parse_events(struct record *rec)
 {
 	struct parse_events_error err;
@@ -201,6 +229,7 @@ static int record__parse_events(struct record *rec)
 			if (err.idx >= 0)
 				fprintf(stderr, "        %s\n        %*s^\n", rec->events[i],
 					err.idx, "");
+			record__explain_aux_pmus(rec->events[i]);
 			return -EINVAL;
 		}
 	}
@@ -554,9 +583,10 @@ static int record__run(struct record *rec)
 	err = record__set_maps(rec);
 	if (!err)
 		err = record__setup_auxtrace(rec);
-	if (!err)
+	/* --ftrace alone has no perf events: the evlist then only serves as the poll set. */
+	if (!err && evlist__nr_entries(rec->evlist))
 		err = evlist__open(rec->evlist);
-	if (!err)
+	if (!err && evlist__nr_entries(rec->evlist))
 		err = record__mmap(rec);
 	if (!err && rec->nr_ftrace_events) {
 		rec->ftrace = ftrace_session__new(rec->ftrace_events, rec->nr_ftrace_events,
