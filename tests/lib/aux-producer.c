@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <auxtrace/event.h>
@@ -392,6 +393,18 @@ static bool aux_producer__stopping(struct aux_producer *p)
 	return __atomic_load_n(&p->stop, __ATOMIC_ACQUIRE);
 }
 
+/*
+ * Nothing to do until the reader moves: yield a few times, then sleep briefly, so that a
+ * waiting producer does not take the CPU (or its SMT sibling) from the reader.
+ */
+static void aux_producer__backoff(unsigned int *idle)
+{
+	if ((*idle)++ < 16)
+		sched_yield();
+	else
+		nanosleep(&(struct timespec){ .tv_nsec = 20000 }, NULL);
+}
+
 static size_t aux_producer__next_chunk(struct aux_producer *p)
 {
 	const struct aux_producer_run *run = &p->run;
@@ -414,22 +427,26 @@ static void *aux_producer__thread(void *arg)
 {
 	struct aux_producer *p = arg;
 	const struct aux_producer_run *run = &p->run;
+	unsigned int idle = 0;
 
 	while (!aux_producer__stopping(p) && (!run->limit || p->stream < run->limit)) {
 		size_t n = aux_producer__next_chunk(p), done = 0;
 
 		if (run->lossy && !p->overwrite) {
 			if (!aux_producer__transact(p, run->fill, run->ctx, n, 0))
-				sched_yield();	/* stopped or full: wait for the reader */
+				aux_producer__backoff(&idle);	/* stopped or full */
+			else
+				idle = 0;
 			continue;
 		}
 		while (done < n && !aux_producer__stopping(p)) {
 			size_t w = aux_producer__put(p, run->fill, run->ctx, n - done);
 
 			if (!w) {
-				sched_yield();	/* full: wait for aux_tail */
+				aux_producer__backoff(&idle);	/* full: wait for aux_tail */
 				continue;
 			}
+			idle = 0;
 			aux_producer__publish(p);
 			done += w;
 		}
