@@ -22,16 +22,6 @@
 #include <internal/mmap.h>
 #include <internal/ring.h>
 
-/* What a stretch of records reports, applied to the stats once the records are taken. */
-struct perf_mmap_tally {
-	uint64_t records;
-	uint64_t lost;
-	uint64_t lost_reports;
-	uint64_t aux_truncated;
-	uint64_t aux_partial;
-	uint64_t aux_collision;
-};
-
 struct perf_mmap {
 	struct ring ring;
 	struct perf_event_mmap_page *userpg;
@@ -46,7 +36,7 @@ struct perf_mmap {
 	uint64_t start, end;		/* the read pass */
 	uint64_t pass_head;		/* backward: the head the pass began at */
 	uint64_t prev;
-	struct perf_mmap_tally pending;	/* counted by peek, applied by commit */
+	struct ring_stats pending;	/* what peek counted, for commit to apply */
 	void *copy;			/* read_event's scratch for wrapped records */
 	size_t copy_size;
 };
@@ -70,16 +60,11 @@ static void perf_mmap__store_tail(struct perf_mmap *map, uint64_t tail)
 /* Copy len bytes at ring position pos out of the ring, across the wrap if need be. */
 static void perf_mmap__copy_out(const struct perf_mmap *map, uint64_t pos, void *dst, size_t len)
 {
-	struct ring_window win;
-	char *out = dst;
-	int i;
+	size_t off = pos & (map->size - 1);
+	size_t first = len < map->size - off ? len : map->size - off;
 
-	ring_window__reset(&win);
-	ring__add_spans(&win, map->data, map->size, pos, len);
-	for (i = 0; i < win.iovcnt; i++) {
-		memcpy(out, win.iov[i].iov_base, win.iov[i].iov_len);
-		out += win.iov[i].iov_len;
-	}
+	memcpy(dst, map->data + off, first);
+	memcpy((char *)dst + first, map->data, len - first);
 }
 
 static uint64_t perf_mmap__u64_at(const struct perf_mmap *map, uint64_t pos)
@@ -90,9 +75,9 @@ static uint64_t perf_mmap__u64_at(const struct perf_mmap *map, uint64_t pos)
 	return v;
 }
 
-/* Count one record at pos: losses and AUX flags are read in place. */
+/* Count one record at pos into t: losses and AUX flags are read in place. */
 static void perf_mmap__tally(const struct perf_mmap *map, uint64_t pos,
-			     const struct perf_event_header *hdr, struct perf_mmap_tally *t)
+			     const struct perf_event_header *hdr, struct ring_stats *t)
 {
 	uint64_t flags;
 
@@ -125,7 +110,8 @@ static void perf_mmap__tally(const struct perf_mmap *map, uint64_t pos,
 	}
 }
 
-static void perf_mmap__apply(struct perf_mmap *map, const struct perf_mmap_tally *t)
+/* The loss counts of a window the sink took; its records are the core's to count. */
+static void perf_mmap__apply(struct perf_mmap *map, const struct ring_stats *t)
 {
 	struct ring_stats *s = &map->ring.stats;
 
@@ -137,27 +123,33 @@ static void perf_mmap__apply(struct perf_mmap *map, const struct perf_mmap_tally
 }
 
 /*
- * The header of the record at pos, checked against the `avail` bytes left: 1 when whole,
- * 0 when it does not fit (a backward ring's stale or never-written end), -EINVAL when the
- * size is impossible.
+ * The header of the record at pos, in place: the kernel writes records of 8-byte multiples
+ * at 8-byte positions of a ring of whole pages, so a header never wraps. 1 when the record
+ * lies whole within the `avail` bytes left; 0 when it does not, or the header is zero (a
+ * backward ring's stale or never-written end); -EINVAL when no kernel wrote it.
  */
 static int perf_mmap__header(const struct perf_mmap *map, uint64_t pos, uint64_t avail,
-			     struct perf_event_header *hdr)
+			     const struct perf_event_header **hdr)
 {
-	if (avail < sizeof(*hdr))
+	const struct perf_event_header *h;
+
+	if (pos % sizeof(*h))
+		return -EINVAL;
+	if (avail < sizeof(*h))
 		return 0;
-	perf_mmap__copy_out(map, pos, hdr, sizeof(*hdr));
-	if (hdr->size < sizeof(*hdr))
-		return hdr->size == 0 ? 0 : -EINVAL;
-	return hdr->size <= avail;
+	*hdr = h = (const void *)(map->data + (pos & (map->size - 1)));
+	if (h->size == 0)
+		return 0;
+	if (h->size < sizeof(*h) || h->size % sizeof(*h))
+		return -EINVAL;
+	return h->size <= avail;
 }
 
-static void perf_mmap__log_corrupt(const struct perf_mmap *map, uint64_t pos,
-				   const struct perf_event_header *hdr)
+static void perf_mmap__log_corrupt(const struct perf_mmap *map, uint64_t pos, uint64_t avail)
 {
-	pr_err("data ring of fd %d: record at position %#llx has type %u size %u; the ring is "
-	       "corrupt (was the mapping shared with another reader?)\n",
-	       map->fd, (unsigned long long)pos, hdr->type, hdr->size);
+	pr_err("data ring of fd %d: no whole record at position %#llx (%llu bytes before the "
+	       "head); the ring is corrupt (was the mapping written by another program?)\n",
+	       map->fd, (unsigned long long)pos, (unsigned long long)avail);
 }
 
 /*
@@ -166,11 +158,11 @@ static void perf_mmap__log_corrupt(const struct perf_mmap *map, uint64_t pos,
  */
 static uint64_t perf_mmap__backward_end(const struct perf_mmap *map, uint64_t head)
 {
-	struct perf_event_header hdr;
+	const struct perf_event_header *hdr;
 	uint64_t pos = head;
 
 	while (perf_mmap__header(map, pos, head + map->size - pos, &hdr) == 1)
-		pos += hdr.size;
+		pos += hdr->size;
 	return pos;
 }
 
@@ -207,20 +199,20 @@ static void perf_mmap__range(struct perf_mmap *map, uint64_t *start, uint64_t *e
 static int perf_mmap__ring_peek(struct ring *ring, struct ring_window *win)
 {
 	struct perf_mmap *map = container_of(ring, struct perf_mmap, ring);
-	struct perf_event_header hdr;
+	const struct perf_event_header *hdr;
 	uint64_t start, end, pos;
 
 	perf_mmap__range(map, &start, &end);
 	if (end == start || end - start < map->flush)
 		return 0;
 	/* Count in place what the window carries; the stats take it only if the sink does. */
-	map->pending = (struct perf_mmap_tally){ 0 };
-	for (pos = start; pos < end; pos += hdr.size) {
+	map->pending = (struct ring_stats){ 0 };
+	for (pos = start; pos < end; pos += hdr->size) {
 		if (perf_mmap__header(map, pos, end - pos, &hdr) != 1) {
-			perf_mmap__log_corrupt(map, pos, &hdr);
+			perf_mmap__log_corrupt(map, pos, end - pos);
 			return -EINVAL;
 		}
-		perf_mmap__tally(map, pos, &hdr, &map->pending);
+		perf_mmap__tally(map, pos, hdr, &map->pending);
 	}
 	ring__add_spans(win, map->data, map->size, start, end - start);
 	win->records = map->pending.records;
@@ -389,32 +381,30 @@ int perf_mmap__read_init(struct perf_mmap *map)
  */
 static int perf_mmap__next(struct perf_mmap *map, struct perf_mmap_record *rec)
 {
-	struct perf_mmap_tally t = { 0 };
-	struct ring_window win;
-	uint64_t pos = map->start;
+	const struct perf_event_header *hdr;
+	uint64_t pos = map->start, avail;
+	size_t room;
 	int ok;
 
 	if (!map->overwrite)
 		map->end = perf_mmap__head(map);
-	ok = perf_mmap__header(map, pos, map->end - pos, &rec->hdr_copy);
+	avail = map->end - pos;
+	ok = perf_mmap__header(map, pos, avail, &hdr);
 	/* The kernel publishes whole records only: a forward ring has no partial one. */
-	if (ok < 0 || (ok == 0 && !map->overwrite && map->end - pos >= sizeof(rec->hdr_copy))) {
-		perf_mmap__log_corrupt(map, pos, &rec->hdr_copy);
+	if (ok < 0 || (ok == 0 && avail && !map->overwrite)) {
+		perf_mmap__log_corrupt(map, pos, avail);
 		return -EINVAL;
 	}
 	if (ok == 0)
 		return 0;
-	ring_window__reset(&win);
-	ring__add_spans(&win, map->data, map->size, pos, rec->hdr_copy.size);
-	rec->piece[0] = win.iov[0].iov_base;
-	rec->len[0] = win.iov[0].iov_len;
-	rec->piece[1] = win.iovcnt > 1 ? win.iov[1].iov_base : NULL;
-	rec->len[1] = win.iovcnt > 1 ? win.iov[1].iov_len : 0;
-	rec->header = rec->len[0] >= sizeof(rec->hdr_copy) ? rec->piece[0] : &rec->hdr_copy;
-	perf_mmap__tally(map, pos, &rec->hdr_copy, &t);
-	map->ring.stats.records += t.records;
-	perf_mmap__apply(map, &t);
-	map->start += rec->hdr_copy.size;
+	room = map->size - (pos & (map->size - 1));
+	rec->header = hdr;
+	rec->piece[0] = hdr;
+	rec->len[0] = hdr->size < room ? hdr->size : room;
+	rec->len[1] = hdr->size - rec->len[0];
+	rec->piece[1] = rec->len[1] ? map->data : NULL;
+	perf_mmap__tally(map, pos, hdr, &map->ring.stats);
+	map->start += hdr->size;
 	if (!map->overwrite)
 		map->prev = map->start;
 	return 1;

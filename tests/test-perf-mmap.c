@@ -510,7 +510,9 @@ START_TEST(test_corrupt_record_refused)
 	ck_assert_int_eq(perf_mmap__read_record(f.map, &rec), -EINVAL);
 	ck_assert_ptr_null(perf_mmap__read_event(f.map));
 	ck_assert_int_eq(errno, EINVAL);
-	/* One claiming more than the head published is as impossible. */
+	/* Nor one that is not a multiple of 8 bytes, nor one longer than the head published. */
+	((struct perf_event_header *)f.data)->size = 12;
+	ck_assert_int_eq(perf_mmap__push(f.map, &mem.sink), -EINVAL);
 	((struct perf_event_header *)f.data)->size = 24;
 	ck_assert_int_eq(perf_mmap__push(f.map, &mem.sink), -EINVAL);
 	fake_close(&f);
