@@ -30,7 +30,7 @@ check "info reports perf_event_paranoid" grep -q "^perf_event_paranoid:" "$out/i
 check "info reports mlock limits" grep -q "^perf_event_mlock_kb:" "$out/info"
 
 # Per-CPU recording of a command with a known number of tracepoint hits.
-timeout 60 "$auxrec" record -e syscalls:sys_enter_getppid -- "$loop" 1000 >"$out/rec" 2>&1
+timeout 60 "$auxrec" record -e syscalls:sys_enter_getpgid -- "$loop" 1000 -1 getpgid >"$out/rec" 2>&1
 check "record of a command exits 0" [ $? -eq 0 ]
 total=$(awk '$1 == "total" { print $2 }' "$out/rec")
 check "record delivers exactly the 1000 samples the command produced (got '$total')" [ "$total" = 1000 ]
