@@ -20,6 +20,29 @@
 
 /* ---- the object ---- */
 
+int tracefs_cpu__set_subbuf_size(struct tracefs_cpu *tcpu, unsigned int size)
+{
+	void *zeros, *buffer;
+
+	if (tcpu->held || tcpu->buffered)
+		return -EBUSY;		/* a sub-buffer of the old size is still to go out */
+	if (posix_memalign(&buffer, sysconf(_SC_PAGESIZE), size))
+		return -ENOMEM;
+	/* Zero pages that cost no memory: the tail of every standalone sub-buffer. */
+	zeros = mmap(NULL, size, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (zeros == MAP_FAILED) {
+		free(buffer);
+		return -errno;
+	}
+	if (tcpu->zeros != MAP_FAILED)
+		munmap((void *)tcpu->zeros, tcpu->layout.subbuf_size);
+	free(tcpu->buffer);
+	tcpu->buffer = tcpu->target = buffer;
+	tcpu->zeros = zeros;
+	tcpu->layout.subbuf_size = size;
+	return 0;
+}
+
 struct tracefs_cpu *tracefs_cpu_open(struct tracefs_instance *instance, int cpu, bool nonblock)
 {
 	struct tracefs_cpu *tcpu;
@@ -59,18 +82,16 @@ struct tracefs_cpu *tracefs_cpu_open(struct tracefs_instance *instance, int cpu,
 	err = -ENOMEM;
 	tcpu->kbuf = kbuffer_alloc(tcpu->layout.long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
 				   KBUFFER_ENDIAN_SAME_AS_HOST);
-	if (!tcpu->kbuf || posix_memalign((void **)&tcpu->buffer, sysconf(_SC_PAGESIZE),
-					  tcpu->layout.subbuf_size))
+	if (!tcpu->kbuf)
 		goto fail;
-	/* Zero pages that cost no memory: the tail of every standalone sub-buffer. */
-	tcpu->zeros = mmap(NULL, tcpu->layout.subbuf_size, PROT_READ,
-			   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	err = tracefs_cpu__set_subbuf_size(tcpu, tcpu->layout.subbuf_size);
+	if (err)
+		goto fail;
 	tcpu->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (tcpu->zeros == MAP_FAILED || tcpu->stop_fd < 0) {
+	if (tcpu->stop_fd < 0) {
 		err = -errno;
 		goto fail;
 	}
-	tcpu->target = tcpu->buffer;
 	return tcpu;
 fail:
 	tracefs_cpu_close(tcpu);

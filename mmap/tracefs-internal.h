@@ -154,6 +154,9 @@ struct tracefs_cpu {
 	struct tracefs_cpu_syscalls sys;
 };
 
+/* (Re)size the sub-buffer-sized scratch of tcpu. 0, or -EBUSY while one is still held. */
+int tracefs_cpu__set_subbuf_size(struct tracefs_cpu *tcpu, unsigned int size);
+
 extern const struct ring_ops tracefs_read_ops;	/* tracefs-read.c */
 extern const struct ring_ops tracefs_splice_ops;	/* tracefs-read.c */
 extern const struct ring_ops tracefs_map_ops;	/* tracefs-map.c */

@@ -186,6 +186,8 @@ static int map__fail(struct tracefs_cpu *tcpu, struct trace_map *m, const char *
 			   err == -EINVAL ? "the kernel's meta page does not match this library" :
 					    "see mmap(2)";
 
+	if (!strcmp(what, "sub-buffer size"))
+		hint = "buffer_subbuf_size_kb changed while data was pending; reopen the CPU";
 	pr_info("tracefs cpu%d: cannot map the ring buffer (%s: %s; %s); reading with read(2)/splice instead\n",
 		tcpu->cpu, what, strerror(-err), hint);
 	map__unmap(m);
@@ -219,8 +221,15 @@ int trace_map__new(struct tracefs_cpu *tcpu)
 		m->meta_len = len;
 	}
 	if (m->meta->meta_struct_len < offsetof(struct trace_buffer_meta, Reserved1) ||
-	    m->meta->subbuf_size != l->subbuf_size || !m->meta->nr_subbufs)
+	    m->meta->subbuf_size <= l->data_off || !m->meta->nr_subbufs)
 		return map__fail(tcpu, m, "meta page", -EINVAL);
+	/* The meta is authoritative: buffer_subbuf_size_kb may have changed since the open. */
+	if (m->meta->subbuf_size != l->subbuf_size) {
+		int err = tracefs_cpu__set_subbuf_size(tcpu, m->meta->subbuf_size);
+
+		if (err)
+			return map__fail(tcpu, m, "sub-buffer size", err);
+	}
 	m->nr_subbufs = m->meta->nr_subbufs;
 	m->data_len = (size_t)l->subbuf_size * m->nr_subbufs;
 	p = mmap(NULL, m->data_len, PROT_READ, MAP_SHARED, tcpu->fd, m->meta->meta_page_size);

@@ -907,6 +907,27 @@ START_TEST(test_mapped_8k_subbuffers)
 }
 END_TEST
 
+/* The sub-buffer size changed after the open: mapped, the meta page's size wins. */
+START_TEST(test_map_takes_subbuf_size_from_meta)
+{
+	struct tracefs_cpu *tcpu;
+	struct seen s = { 0 };
+
+	SETUP(0, 0);
+	tcpu = open_cpu(false);
+	ck_assert_int_eq(tracefs_cpu_read_size(tcpu), 4096);
+	ck_assert_int_eq(tracefs_instance_set_subbuf_size(fx.inst, 8), 0);
+	ck_assert_int_eq(tracefs_cpu_map(tcpu), 0);
+	ck_assert_int_eq(tracefs_cpu_read_size(tcpu), 8192);
+	mark_range(0, 600, 40);
+	read_all(tcpu, HOW_READ, &s);
+	ck_assert(!s.disorder);
+	ck_assert_int_eq(s.events, 600);
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+END_TEST
+
 /* Clearing the buffer under the mapping: no stale events, no crash, new events come. */
 START_TEST(test_reset_while_mapped)
 {
@@ -1244,6 +1265,7 @@ int main(void)
 	tcase_add_test(map, test_mapped_copy_keeps_missed);
 	tcase_add_test(map, test_resize_while_mapped_is_ebusy);
 	tcase_add_test(map, test_mapped_8k_subbuffers);
+	tcase_add_test(map, test_map_takes_subbuf_size_from_meta);
 	tcase_add_test(map, test_reset_while_mapped);
 	suite_add_tcase(s, map);
 

@@ -26,6 +26,9 @@ cleanup() {
 }
 trap cleanup EXIT
 mkdir "$inst"
+# Under the sanitizers: libtraceevent 1.7 leaks a few bytes parsing some kernel formats.
+echo "leak:libtraceevent.so" >"$tmp/lsan.supp"
+export LSAN_OPTIONS="suppressions=$tmp/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 
 # 300 markers from CPU 0: more than one sub-buffer, and a partial one for the flush.
 n=300
@@ -44,10 +47,10 @@ check_output() {
 		{ echo "unexpected line format:"; head -3 "$out"; exit 1; }
 }
 
-"$prog" "$name" 0 >"$tmp/out" 2>"$tmp/err"
+"$prog" "$name" 0 >"$tmp/out" 2>"$tmp/err" || { echo "$prog failed:"; cat "$tmp/err"; exit 1; }
 grep -qx mapped "$tmp/err" || { echo "not mapped:"; cat "$tmp/err"; exit 1; }
 check_output "$tmp/out"
 # the events were consumed: a second run finds nothing
-"$prog" "$name" 0 >"$tmp/out2" 2>/dev/null
+"$prog" "$name" 0 >"$tmp/out2" 2>"$tmp/err" || { echo "$prog failed:"; cat "$tmp/err"; exit 1; }
 [ ! -s "$tmp/out2" ] || { echo "events handed out twice"; exit 1; }
 echo "ok: $n markers printed in order through the mapping"
