@@ -4,13 +4,24 @@
  * perf_buffer draining the same bpf-output events, fed by a BPF program on
  * syscalls:sys_enter_getppid while a thread pinned to the first CPU calls getppid() in a loop.
  *
- *   ceiling      a large ring and no consumer: how fast the producer runs unhindered, with
- *                no wakeups and with one per record (what wakeup_events = 1 costs the producer)
- *   push         evlist + evlist__poll + perf_mmap__push to a sink that walks the records
- *   read_event   the same rings through perf_mmap__read_event (the per-record API)
- *   perf_buffer  libbpf 1.1: perf_buffer__new + perf_buffer__poll (wakeup per record)
+ * Rows (each one a way to drain the rings the BPF map points at):
+ *   ceiling          no consumer, no wakeups: the producer unhindered. It writes bursts of
+ *                    3/4 of a ring as large as the consumers' rings, emptied between bursts
+ *                    (a ring large enough for a whole row would not stay in the caches, and
+ *                    its cache misses made that "ceiling" slower than a drained ring)
+ *   ceiling, wakeup  the same with a wakeup per record (what wakeup_events = 1 costs the
+ *                    producer: an irq_work even when nobody sleeps on the ring)
+ *   push             evlist + evlist__poll + perf_mmap__push to a sink that takes the bytes
+ *                    (a file sink without the write); the core counts the records (-W: the
+ *                    sink walks the records itself, a second pass over them)
+ *   read_event       the same rings through perf_mmap__read_event (the per-record API)
+ *   perf_buffer      libbpf 1.1: perf_buffer__new + perf_buffer__poll (wakeup per record)
  *
- * The consumer runs on the last CPU; the producer on the first. Figures only: the exit code
+ * The machine may be shared and noisy, so the rows run interleaved, round after round, and
+ * the table shows medians. "x ceiling" compares each row with the ceiling of its own round,
+ * both counted per second of the producer thread's CPU time: when another task takes the
+ * producer's CPU, wall-clock rates fall for reasons that are neither ring's.
+ * The consumer runs on the last CPU, the producer on the first. Figures only: the exit code
  * says whether the bench could run, never how fast it was.
  */
 #include <errno.h>
@@ -35,14 +46,18 @@
 #include "bpf-getppid.h"
 
 #define NAME "bench-perf-ring"
+#define MAX_RUNS 101
 #define bench_container_of(ptr, type, member) \
 	((type *)((char *)(ptr) - offsetof(type, member)))
 
 struct opts {
-	double seconds;		/* producer run per throughput row */
+	double seconds;		/* producer run per row and round */
+	int rounds;		/* throughput rounds (medians are printed) */
 	unsigned int pages;	/* data pages per CPU ring (ours and perf_buffer alike) */
+	unsigned int wakeup_div; /* ours wakes up every ring/wakeup_div bytes */
 	unsigned int payload;	/* raw bytes per record */
 	int reps;		/* pre-filled drains per consumer (the median is printed) */
+	bool walk;		/* the push sink walks the records */
 };
 
 struct bench {
@@ -50,30 +65,39 @@ struct bench {
 	struct bpf_getppid bpf;
 	struct perf_cpu_map *online;
 	int prod_cpu, cons_cpu;
+	size_t page;
 	size_t rec_size;
 	size_t ring_bytes;
-	uint64_t prefill;	/* records per pre-filled drain */
-	unsigned int ceiling_pages;
-	double ceiling;		/* records/s, no wakeups: the ratio column's reference */
-	double ceiling_wakeup;	/* records/s, a wakeup per record and nobody woken */
+	uint64_t prefill;	/* records per pre-filled drain and per ceiling burst */
 };
 
-/* One row of the table: a way to drain the rings. */
-struct consumer {
-	const char *name;
-	/* Point the BPF map at this consumer's rings. */
+struct consumer;
+
+struct consumer_ops {
+	/* Point the BPF map at this consumer's rings and reset its stop state. 0 or -errno. */
 	int (*route)(struct bench *b, struct consumer *c);
-	/* Wait for data and drain what is ready: 0, 1 once the producer said it is done, -errno. */
+	/* Wait for data and drain what is ready: 0, 1 once the producer is done, -errno.
+	 * NULL: nobody consumes while the producer runs (a ceiling: it runs in bursts). */
 	int (*poll)(struct consumer *c);
-	/* Drain everything there now, without waiting. 0 or -errno. */
+	/* Drain (count) everything there now, without waiting. 0 or -errno. */
 	int (*drain)(struct consumer *c);
-	/* Called by the producer thread when it stops. */
+	/* Run by the producer thread when it stops. */
 	void (*stop)(void *c);
 	uint64_t (*lost)(struct consumer *c);
-	uint64_t samples;	/* PERF_RECORD_SAMPLEs seen */
-	/* results */
-	double rate, cpu, drain_ns;
-	uint64_t delivered, lost_records, produced;
+};
+
+/* One row of the table. */
+struct consumer {
+	const char *name;
+	const struct consumer_ops *ops;
+	uint64_t samples;	/* PERF_RECORD_SAMPLEs seen by drains */
+	/* per round / per repetition */
+	double rate[MAX_RUNS], cpu[MAX_RUNS], drain_ns[MAX_RUNS];
+	/* records per second of the producer's CPU time, and its ratio to the ceiling's */
+	double rate_cpu[MAX_RUNS], ratio[MAX_RUNS];
+	/* over all rounds */
+	uint64_t produced, delivered, lost, preempted;
+	double cpu_s;
 };
 
 static int die_errno(const char *what, int err)
@@ -99,11 +123,13 @@ static int pin_self(int cpu)
 	return -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
-static double thread_cpu_s(void)
+/* CPU seconds of this thread; *preempted: times another task took its CPU from it. */
+static double thread_cpu_s(uint64_t *preempted)
 {
 	struct rusage ru;
 
 	getrusage(RUSAGE_THREAD, &ru);
+	*preempted = ru.ru_nivcsw;
 	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
 	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
@@ -115,121 +141,160 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* ---- the producer's ceiling: rings we map ourselves, never read -------------------------- */
+/* Sorts v. */
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* ---- the producer's ceiling: rings we map ourselves and only count ----------------------- */
 
 struct raw_ring {
 	int fd;
-	void *base;
-	size_t len;
+	struct perf_event_mmap_page *pg;
+	size_t len, size;
 };
 
-static int raw_ring__open(struct raw_ring *r, int cpu, size_t data_bytes, bool wakeup_each)
+struct ceiling {
+	struct consumer c;
+	struct bench *b;
+	bool wakeup_each;
+	int nr;
+	struct raw_ring *rings;
+	bool filled;
+};
+
+static int raw_ring__open(struct raw_ring *r, int cpu, size_t size, bool wakeup_each)
 {
 	struct perf_event_attr attr;
 	long page = sysconf(_SC_PAGESIZE);
+	void *base;
 
 	bpf_getppid__output_attr(&attr);
-	/* A wakeup costs the producer an irq_work even when nobody waits. */
 	if (!wakeup_each) {
 		attr.watermark = 1;
-		attr.wakeup_watermark = data_bytes;
+		attr.wakeup_watermark = size;
 	}
 	r->fd = syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 	if (r->fd < 0)
 		return -errno;
-	r->len = page + data_bytes;
-	r->base = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
-	if (r->base == MAP_FAILED) {
+	r->size = size;
+	r->len = page + size;
+	base = mmap(NULL, r->len, PROT_READ | PROT_WRITE, MAP_SHARED, r->fd, 0);
+	if (base == MAP_FAILED) {
 		int err = -errno;
 
 		close(r->fd);
 		return err;
 	}
+	r->pg = base;
 	return 0;
 }
 
 static void raw_ring__close(struct raw_ring *r)
 {
-	munmap(r->base, r->len);
+	munmap(r->pg, r->len);
 	close(r->fd);
 }
 
-static uint64_t raw_ring__head(const struct raw_ring *r)
+/* Bytes written since the last call, which gives them back to the kernel unread. */
+static uint64_t raw_ring__take(struct raw_ring *r)
 {
-	const struct perf_event_mmap_page *pg = r->base;
+	uint64_t head = __atomic_load_n(&r->pg->data_head, __ATOMIC_ACQUIRE);
+	uint64_t bytes = head - r->pg->data_tail;
 
-	return __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	__atomic_store_n(&r->pg->data_tail, head, __ATOMIC_RELEASE);
+	return bytes;
 }
 
-static unsigned int pow2_pages(double bytes)
+static int ceiling__route(struct bench *b, struct consumer *c)
 {
-	long page = sysconf(_SC_PAGESIZE);
-	unsigned int pages = 1;
+	struct ceiling *ce = bench_container_of(c, struct ceiling, c);
+	int i, err;
 
-	while ((double)pages * page < bytes)
-		pages <<= 1;
-	return pages;
-}
-
-/*
- * Sized for 4 M records/s over the run so that it cannot fill: a full ring would measure the
- * kernel dropping records, which is cheaper than writing them.
- */
-static int measure_ceiling(struct bench *b, bool wakeup_each, double *rate)
-{
-	int nr = perf_cpu_map__nr(b->online), i, err = 0;
-	struct raw_ring *rings = calloc(nr, sizeof(*rings));
-	unsigned int pages = pow2_pages(4e6 * b->rec_size * b->opts.seconds);
-	struct bpf_getppid_load load = { .cpu = b->prod_cpu };
-	uint64_t head = 0;
-
-	if (!rings)
-		return die_errno("ceiling", -ENOMEM);
-	load.duration_ns = b->opts.seconds * 1e9;
-	for (i = 0; i < nr && !err; i++) {
-		int cpu = perf_cpu_map__cpu(b->online, i).cpu;
-		size_t bytes = (cpu == b->prod_cpu ? pages : 8) * (size_t)sysconf(_SC_PAGESIZE);
-
-		err = raw_ring__open(&rings[i], cpu, bytes, wakeup_each);
-		if (err) {
-			nr = i;
-			die_errno("ceiling: perf_event_open + mmap of a bpf-output event", err);
-			break;
-		}
-		err = bpf_getppid__set_output(&b->bpf, cpu, rings[i].fd);
+	for (i = 0; i < ce->nr; i++) {
+		err = bpf_getppid__set_output(&b->bpf, perf_cpu_map__cpu(b->online, i).cpu,
+					      ce->rings[i].fd);
 		if (err)
-			die_errno("ceiling: bpf_map_update_elem", err);
-		if (cpu == b->prod_cpu)
-			head = raw_ring__head(&rings[i]);
+			return err;
 	}
-	if (!err)
-		err = bpf_getppid_load__run(&load);
-	for (i = 0; i < nr && !err; i++) {
-		if (perf_cpu_map__cpu(b->online, i).cpu != b->prod_cpu)
-			continue;
-		head = raw_ring__head(&rings[i]) - head;
-		if (head + b->rec_size > (size_t)pages * sysconf(_SC_PAGESIZE))
-			fprintf(stderr, NAME ": the ceiling ring filled up: shorten -d\n");
-		if (head / b->rec_size + 1000 < load.calls)
-			fprintf(stderr, NAME ": the ceiling ring holds %llu records for %llu "
-				"calls\n", (unsigned long long)(head / b->rec_size),
-				(unsigned long long)load.calls);
-	}
-	for (i = 0; i < nr; i++) {
-		bpf_getppid__set_output(&b->bpf, perf_cpu_map__cpu(b->online, i).cpu, -1);
-		raw_ring__close(&rings[i]);
-	}
-	free(rings);
-	if (err)
-		return err;
-	*rate = load.calls / (load.elapsed_ns / 1e9);
-	b->ceiling_pages = pages;
 	return 0;
+}
+
+/* Every record is the program's, all of one size: count them by the head. */
+static int ceiling__drain(struct consumer *c)
+{
+	struct ceiling *ce = bench_container_of(c, struct ceiling, c);
+	int i;
+
+	for (i = 0; i < ce->nr; i++) {
+		uint64_t bytes = raw_ring__take(&ce->rings[i]);
+
+		if (bytes + ce->b->rec_size > ce->rings[i].size)
+			ce->filled = true;
+		c->samples += bytes / ce->b->rec_size;
+	}
+	return 0;
+}
+
+static uint64_t ceiling__lost(struct consumer *c)
+{
+	(void)c;
+	return 0;
+}
+
+static const struct consumer_ops ceiling_ops = {
+	.route = ceiling__route,
+	.drain = ceiling__drain,
+	.lost = ceiling__lost,
+};
+
+static int ceiling__open(struct bench *b, struct ceiling *ce)
+{
+	int i, err;
+
+	ce->c.ops = &ceiling_ops;
+	ce->b = b;
+	ce->rings = calloc(perf_cpu_map__nr(b->online), sizeof(*ce->rings));
+	if (!ce->rings)
+		return die_errno("ceiling rings", -ENOMEM);
+	for (i = 0; i < perf_cpu_map__nr(b->online); i++) {
+		int cpu = perf_cpu_map__cpu(b->online, i).cpu;
+
+		err = raw_ring__open(&ce->rings[i], cpu, b->ring_bytes, ce->wakeup_each);
+		if (err)
+			return die_errno("ceiling: perf_event_open + mmap of a bpf-output event",
+					 err);
+		ce->nr++;
+	}
+	return 0;
+}
+
+static void ceiling__close(struct ceiling *ce)
+{
+	int i;
+
+	for (i = 0; i < ce->nr; i++)
+		raw_ring__close(&ce->rings[i]);
+	free(ce->rings);
 }
 
 /* ---- libauxtrace: evlist of one bpf-output evsel per CPU --------------------------------- */
 
-/* Counts the samples in the raw spans it is handed: the per-record work of any consumer. */
+/* Takes the bytes as a file sink would, without the write. */
+static ssize_t byte_sink__push(struct ring_sink *sink, const struct iovec *iov, int iovcnt)
+{
+	ssize_t total = 0;
+	int i;
+
+	(void)sink;
+	for (i = 0; i < iovcnt; i++)
+		total += iov[i].iov_len;
+	return total;
+}
+
+/* Counts the samples in the raw spans it is handed: a second pass over the records. */
 struct sample_counter {
 	struct ring_sink sink;
 	uint64_t *samples;
@@ -265,7 +330,7 @@ struct ours {
 	struct consumer c;
 	struct evlist *evlist;
 	struct evsel *evsel;
-	bool read_event;
+	bool walk;
 };
 
 static int ours__route(struct bench *b, struct consumer *c)
@@ -284,42 +349,51 @@ static int ours__route(struct bench *b, struct consumer *c)
 	return 0;
 }
 
-static int ours__drain_push(struct ours *o, struct perf_mmap *map)
-{
-	struct sample_counter sc = { .sink.push = sample_counter__push,
-				     .samples = &o->c.samples };
-	ssize_t n;
-
-	while ((n = perf_mmap__push(map, &sc.sink)) > 0)
-		;
-	return n;
-}
-
-static int ours__drain_read_event(struct ours *o, struct perf_mmap *map)
-{
-	union perf_event *event;
-	int err;
-
-	while ((err = perf_mmap__read_init(map)) == 0) {
-		while ((event = perf_mmap__read_event(map)) != NULL) {
-			o->c.samples += event->header.type == PERF_RECORD_SAMPLE;
-			perf_mmap__consume(map);
-		}
-		perf_mmap__read_done(map);
-	}
-	return err == -EAGAIN ? 0 : err;
-}
-
-static int ours__drain(struct consumer *c)
+/*
+ * Drain each ring to empty: what arrives during a push is taken by the next one. Samples
+ * are the records the core counted less its loss reports, unless the sink walks them.
+ */
+static int ours__drain_push(struct consumer *c)
 {
 	struct ours *o = bench_container_of(c, struct ours, c);
+	struct sample_counter sc = { .sink.push = sample_counter__push, .samples = &c->samples };
+	struct ring_sink bytes = { .push = byte_sink__push };
+	int i;
+
+	for (i = 0; i < evlist__nr_mmaps(o->evlist); i++) {
+		struct perf_mmap *map = evlist__mmap_at(o->evlist, i);
+		const struct ring_stats *st = perf_mmap__stats(map);
+		uint64_t seen = st->records - st->lost_reports;
+		ssize_t n;
+
+		while ((n = perf_mmap__push(map, o->walk ? &sc.sink : &bytes)) > 0)
+			;
+		if (n < 0)
+			return n;
+		if (!o->walk)
+			c->samples += st->records - st->lost_reports - seen;
+	}
+	return 0;
+}
+
+/* libperf's loop, as the header documents it. */
+static int ours__drain_read_event(struct consumer *c)
+{
+	struct ours *o = bench_container_of(c, struct ours, c);
+	union perf_event *event;
 	int i, err;
 
 	for (i = 0; i < evlist__nr_mmaps(o->evlist); i++) {
 		struct perf_mmap *map = evlist__mmap_at(o->evlist, i);
 
-		err = o->read_event ? ours__drain_read_event(o, map) : ours__drain_push(o, map);
-		if (err < 0)
+		while ((err = perf_mmap__read_init(map)) == 0) {
+			while ((event = perf_mmap__read_event(map)) != NULL) {
+				c->samples += event->header.type == PERF_RECORD_SAMPLE;
+				perf_mmap__consume(map);
+			}
+			perf_mmap__read_done(map);
+		}
+		if (err != -EAGAIN)
 			return err;
 	}
 	return 0;
@@ -334,7 +408,7 @@ static int ours__poll(struct consumer *c)
 		return 1;
 	if (n < 0 && n != -EINTR)
 		return n;
-	return ours__drain(c);
+	return c->ops->drain(c);
 }
 
 static void ours__stop(void *c)
@@ -353,9 +427,25 @@ static uint64_t ours__lost(struct consumer *c)
 	return lost;
 }
 
+static const struct consumer_ops push_ops = {
+	.route = ours__route,
+	.poll = ours__poll,
+	.drain = ours__drain_push,
+	.stop = ours__stop,
+	.lost = ours__lost,
+};
+
+static const struct consumer_ops read_event_ops = {
+	.route = ours__route,
+	.poll = ours__poll,
+	.drain = ours__drain_read_event,
+	.stop = ours__stop,
+	.lost = ours__lost,
+};
+
 /*
- * As an embedder would set it up: wake up when half the ring is full (not per record), and
- * drain each ring to empty on every wakeup.
+ * As an embedder would set it up: a wakeup when a fraction of the ring was written (not per
+ * record), and each ring drained to empty on every wakeup.
  */
 static int ours__open(struct bench *b, struct ours *o)
 {
@@ -364,7 +454,7 @@ static int ours__open(struct bench *b, struct ours *o)
 
 	bpf_getppid__output_attr(&attr);
 	attr.watermark = 1;
-	attr.wakeup_watermark = b->ring_bytes / 2;
+	attr.wakeup_watermark = b->ring_bytes / b->opts.wakeup_div;
 	o->evlist = evlist__new();
 	o->evsel = evsel__new(&attr);
 	if (!o->evlist || !o->evsel)
@@ -454,6 +544,14 @@ static uint64_t pb__lost(struct consumer *c)
 	return bench_container_of(c, struct pb, c)->lost_cnt;
 }
 
+static const struct consumer_ops pb_ops = {
+	.route = pb__route,
+	.poll = pb__poll,
+	.drain = pb__drain,
+	.stop = pb__stop,
+	.lost = pb__lost,
+};
+
 static int pb__open(struct bench *b, struct pb *p)
 {
 	p->pb = perf_buffer__new(b->bpf.map_fd, b->opts.pages, pb__sample, pb__lost_cb, p, NULL);
@@ -469,40 +567,91 @@ static int pb__open(struct bench *b, struct pb *p)
 
 /* ---- the two measurements ---------------------------------------------------------------- */
 
-/* The producer runs for the set time while c drains on the consumer CPU. */
-static int run_throughput(struct bench *b, struct consumer *c)
+/* Route the map to c and empty its rings (uncounted). */
+static int consumer__take_over(struct bench *b, struct consumer *c)
 {
-	struct bpf_getppid_load load = { .cpu = b->prod_cpu };
-	uint64_t lost0, samples0;
+	int err = c->ops->route(b, c);
+
+	if (!err)
+		err = c->ops->drain(c);
+	return err;
+}
+
+/* The producer runs for the set time while c drains on this CPU. */
+static int run_consumed(struct bench *b, struct consumer *c, struct bpf_getppid_load *load,
+			double *cpu, uint64_t *preempted)
+{
+	uint64_t nivcsw0, nivcsw;
 	double cpu0;
 	int err;
 
-	err = c->route(b, c);
-	if (!err)
-		err = c->drain(c);
+	load->duration_ns = b->opts.seconds * 1e9;
+	load->done = c->ops->stop;
+	load->ctx = c;
+	cpu0 = thread_cpu_s(&nivcsw0);
+	err = bpf_getppid_load__start(load);
+	if (err)
+		return err;
+	while ((err = c->ops->poll(c)) == 0)
+		;
+	if (err > 0)
+		err = c->ops->drain(c);	/* what arrived below the wakeup mark */
+	*cpu = thread_cpu_s(&nivcsw) - cpu0;
+	*preempted = nivcsw - nivcsw0;
+	bpf_getppid_load__join(load);
+	return err;
+}
+
+/* No consumer: bursts that fill 3/4 of the ring, counted and emptied in between. */
+static int run_bursts(struct bench *b, struct consumer *c, struct bpf_getppid_load *load)
+{
+	uint64_t calls = 0, ns = 0, cpu_ns = 0;
+	int err = 0;
+
+	while (!err && ns < b->opts.seconds * 1e9) {
+		load->calls_max = b->prefill;
+		err = bpf_getppid_load__run(load);
+		if (!err)
+			err = c->ops->drain(c);
+		calls += load->calls;
+		ns += load->elapsed_ns;
+		cpu_ns += load->cpu_ns;
+	}
+	load->calls = calls;
+	load->elapsed_ns = ns;
+	load->cpu_ns = cpu_ns;
+	return err;
+}
+
+/* Round r of row c. */
+static int run_throughput(struct bench *b, struct consumer *c, int r)
+{
+	struct bpf_getppid_load load = { .cpu = b->prod_cpu };
+	uint64_t lost0, samples0, delivered, preempted = 0;
+	double secs;
+	int err;
+
+	err = consumer__take_over(b, c);
 	if (err)
 		return die_errno(c->name, err);
 	samples0 = c->samples;
-	lost0 = c->lost(c);
-	load.duration_ns = b->opts.seconds * 1e9;
-	load.done = c->stop;
-	load.ctx = c;
-	cpu0 = thread_cpu_s();
-	err = bpf_getppid_load__start(&load);
-	if (err)
-		return die_errno("starting the getppid thread", err);
-	while ((err = c->poll(c)) == 0)
-		;
-	if (err > 0)
-		err = c->drain(c);	/* what arrived below the wakeup mark */
-	c->cpu = (thread_cpu_s() - cpu0) / (load.elapsed_ns / 1e9);
-	bpf_getppid_load__join(&load);
+	lost0 = c->ops->lost(c);
+	if (c->ops->poll)
+		err = run_consumed(b, c, &load, &c->cpu[r], &preempted);
+	else
+		err = run_bursts(b, c, &load);
 	if (err)
 		return die_errno(c->name, err);
-	c->produced = load.calls;
-	c->delivered = c->samples - samples0;
-	c->lost_records = c->lost(c) - lost0;
-	c->rate = c->delivered / (load.elapsed_ns / 1e9);
+	secs = load.elapsed_ns / 1e9;
+	delivered = c->samples - samples0;
+	c->cpu_s += c->cpu[r];
+	c->cpu[r] /= secs;
+	c->rate[r] = delivered / secs;
+	c->rate_cpu[r] = delivered / (load.cpu_ns / 1e9);
+	c->produced += load.calls;
+	c->delivered += delivered;
+	c->lost += c->ops->lost(c) - lost0;
+	c->preempted += preempted;
 	return 0;
 }
 
@@ -510,134 +659,159 @@ static int run_throughput(struct bench *b, struct consumer *c)
 static int drain_prefilled(struct bench *b, struct consumer *c, double *ns)
 {
 	struct bpf_getppid_load load = { .cpu = b->prod_cpu, .calls_max = b->prefill };
-	uint64_t samples0, t0;
+	uint64_t samples0, t0, n;
 	int err;
 
-	err = c->route(b, c);
-	if (!err)
-		err = c->drain(c);
+	err = consumer__take_over(b, c);
 	if (!err)
 		err = bpf_getppid_load__run(&load);
 	if (err)
 		return die_errno(c->name, err);
 	samples0 = c->samples;
 	t0 = bench__now_ns();
-	err = c->drain(c);
+	err = c->ops->drain(c);
 	*ns = (double)(bench__now_ns() - t0);
 	if (err)
 		return die_errno(c->name, err);
-	if (c->samples - samples0 < b->prefill)
+	n = c->samples - samples0;
+	if (n < b->prefill)
 		fprintf(stderr, NAME ": %s drained %llu of %llu pre-filled records\n", c->name,
-			(unsigned long long)(c->samples - samples0),
-			(unsigned long long)b->prefill);
-	*ns /= c->samples - samples0 ? c->samples - samples0 : 1;
+			(unsigned long long)n, (unsigned long long)b->prefill);
+	*ns /= n ? n : 1;
 	return 0;
-}
-
-/* Interleaved so that each repetition finds every consumer in the same machine state. */
-static int run_prefilled(struct bench *b, struct consumer **cs, int nr)
-{
-	double *ns = calloc((size_t)nr * b->opts.reps, sizeof(*ns));
-	int r, i, err = 0;
-
-	if (!ns)
-		return die_errno("prefilled", -ENOMEM);
-	for (r = 0; r < b->opts.reps && !err; r++)
-		for (i = 0; i < nr && !err; i++)
-			err = drain_prefilled(b, cs[i], &ns[i * b->opts.reps + r]);
-	for (i = 0; i < nr && !err; i++) {
-		qsort(&ns[i * b->opts.reps], b->opts.reps, sizeof(*ns), cmp_double);
-		cs[i]->drain_ns = ns[i * b->opts.reps + b->opts.reps / 2];
-	}
-	free(ns);
-	return err;
 }
 
 /* ---- report ------------------------------------------------------------------------------ */
 
-static void print_table(const struct bench *b, struct consumer **cs, int nr)
+struct row_summary {
+	double rate, ratio, ratio_min, ratio_max, cpu, cpu_ns, drain_ns;
+};
+
+static struct row_summary summarize(const struct bench *b, struct consumer *c)
 {
-	const struct consumer *ours = cs[0], *pb = cs[nr - 1];
+	struct row_summary s;
+	int n = b->opts.rounds;
+
+	s.rate = median(c->rate, n);
+	s.cpu = median(c->cpu, n);
+	s.ratio = median(c->ratio, n);
+	s.ratio_min = c->ratio[0];
+	s.ratio_max = c->ratio[n - 1];
+	s.drain_ns = c->ops->poll ? median(c->drain_ns, b->opts.reps) : 0;
+	/* The consumer's whole cost per record: wakeups, polls and drains. */
+	s.cpu_ns = c->delivered ? c->cpu_s * 1e9 / c->delivered : 0;
+	return s;
+}
+
+static void print_table(const struct bench *b, struct consumer **cs, int nr, int ours, int pb)
+{
+	struct row_summary s[8];
+	char range[32];
 	int i;
 
-	printf("%-24s %12s %10s %8s %12s %16s\n", "consumer", "delivered/s", "x ceiling",
-	       "lost", "consumer CPU", "prefilled ns/rec");
-	printf("%-24s %10.3f M %10.2f %8s %12s %16s\n", "ceiling, no wakeups",
-	       b->ceiling / 1e6, 1.0, "-", "-", "-");
-	printf("%-24s %10.3f M %10.2f %8s %12s %16s\n", "ceiling, wakeup/record",
-	       b->ceiling_wakeup / 1e6, b->ceiling_wakeup / b->ceiling, "-", "-", "-");
-	for (i = 0; i < nr; i++)
-		printf("%-24s %10.3f M %10.2f %8llu %11.1f%% %16.1f\n", cs[i]->name,
-		       cs[i]->rate / 1e6, cs[i]->rate / b->ceiling,
-		       (unsigned long long)cs[i]->lost_records, cs[i]->cpu * 100,
-		       cs[i]->drain_ns);
-	printf("\nrecord %zu B (payload %u B); rings %u pages/CPU (ceiling: %u pages on CPU %d); "
-	       "%.1f s per row; producer CPU %d, consumer CPU %d;\n"
-	       "wakeups: libauxtrace at %zu KiB (half the ring), perf_buffer every record; "
-	       "pre-filled: %llu records, median of %d\n",
-	       b->rec_size, b->opts.payload, b->opts.pages, b->ceiling_pages, b->prod_cpu,
-	       b->opts.seconds, b->prod_cpu, b->cons_cpu, b->ring_bytes / 2 / 1024,
-	       (unsigned long long)b->prefill, b->opts.reps);
-	printf("targets (%s): delivered >= 0.95x ceiling %s (%.2f); zero loss %s (%llu); "
-	       "CPU <= 0.1x perf_buffer's %s (%.3fx); pre-filled drain <= perf_buffer's %s "
-	       "(%.2fx)\n", ours->name,
-	       ours->rate >= 0.95 * b->ceiling ? "met" : "MISSED", ours->rate / b->ceiling,
-	       ours->lost_records ? "MISSED" : "met", (unsigned long long)ours->lost_records,
-	       ours->cpu <= 0.1 * pb->cpu ? "met" : "MISSED", pb->cpu ? ours->cpu / pb->cpu : 0,
-	       ours->drain_ns <= pb->drain_ns ? "met" : "MISSED",
-	       pb->drain_ns ? ours->drain_ns / pb->drain_ns : 0);
+	printf("%-24s %12s %17s %8s %12s %11s %9s %12s\n", "consumer", "delivered/s",
+	       "x ceiling (range)", "lost", "consumer CPU", "CPU ns/rec", "preempted",
+	       "drain ns/rec");
+	for (i = 0; i < nr; i++) {
+		s[i] = summarize(b, cs[i]);
+		snprintf(range, sizeof(range), "%.2f (%.2f-%.2f)", s[i].ratio, s[i].ratio_min,
+			 s[i].ratio_max);
+		printf("%-24s %10.3f M %17s ", cs[i]->name, s[i].rate / 1e6, range);
+		if (!cs[i]->ops->poll) {
+			printf("%8s %12s %11s %9s %12s\n", "-", "-", "-", "-", "-");
+			continue;
+		}
+		printf("%8llu %11.1f%% %11.1f %9llu %12.1f\n", (unsigned long long)cs[i]->lost,
+		       s[i].cpu * 100, s[i].cpu_ns, (unsigned long long)cs[i]->preempted,
+		       s[i].drain_ns);
+		if (cs[i]->delivered + cs[i]->lost < cs[i]->produced)
+			fprintf(stderr, NAME ": %s: %llu records neither delivered nor reported "
+				"lost\n", cs[i]->name, (unsigned long long)(cs[i]->produced -
+				cs[i]->delivered - cs[i]->lost));
+	}
+	printf("\nrecord %zu B (payload %u B); rings %u pages/CPU; %d rounds x %.2f s per row; "
+	       "producer on CPU %d, consumer on CPU %d\n"
+	       "delivered/s: wall clock; x ceiling: per second of producer CPU time, median "
+	       "(min-max) of the rounds\n"
+	       "wakeups: libauxtrace every %zu KiB (ring/%u), perf_buffer every record\n"
+	       "CPU ns/rec: consumer CPU time per delivered record, all rounds; drain: one drain "
+	       "of %llu pre-filled records (3/4 ring), median of %d;\n"
+	       "preempted: the consumer's involuntary context switches\n",
+	       b->rec_size, b->opts.payload, b->opts.pages, b->opts.rounds, b->opts.seconds,
+	       b->prod_cpu, b->cons_cpu, b->ring_bytes / b->opts.wakeup_div / 1024,
+	       b->opts.wakeup_div, (unsigned long long)b->prefill, b->opts.reps);
+	printf("targets (%s vs %s): delivered >= 0.95x ceiling %s (%.2f); zero loss %s (%llu); "
+	       "CPU <= 0.1x %s (%.3fx); pre-filled drain no slower %s (%.2fx)\n",
+	       cs[ours]->name, cs[pb]->name,
+	       s[ours].ratio >= 0.95 ? "met" : "MISSED", s[ours].ratio,
+	       cs[ours]->lost ? "MISSED" : "met", (unsigned long long)cs[ours]->lost,
+	       s[ours].cpu <= 0.1 * s[pb].cpu ? "met" : "MISSED",
+	       s[pb].cpu ? s[ours].cpu / s[pb].cpu : 0,
+	       s[ours].drain_ns <= s[pb].drain_ns ? "met" : "MISSED",
+	       s[pb].drain_ns ? s[ours].drain_ns / s[pb].drain_ns : 0);
 }
 
 /* ---- setup ------------------------------------------------------------------------------- */
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: " NAME " [-d SECONDS] [-p PAGES] [-s PAYLOAD] [-r REPS]\n"
-		"  -d  producer run per row (default 1)\n"
-		"  -p  data pages per CPU ring, a power of two (default 128)\n"
+	fprintf(stderr, "usage: " NAME " [-d SECONDS] [-n ROUNDS] [-p PAGES] [-w DIV] "
+		"[-s PAYLOAD] [-r REPS] [-W]\n"
+		"  -d  producer run per row and round (default 0.4)\n"
+		"  -n  rounds; rows run interleaved, medians are shown (default 5)\n"
+		"  -p  data pages per CPU ring, a power of two (default 512)\n"
+		"  -w  libauxtrace wakes up every ring/DIV bytes (default 4)\n"
 		"  -s  raw payload bytes per record, a multiple of 8 (default 8)\n"
-		"  -r  pre-filled drains per consumer; the median is shown (default 9)\n");
+		"  -r  pre-filled drains per consumer; the median is shown (default 15)\n"
+		"  -W  the push sink walks the records (default: it takes the bytes)\n");
 }
 
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	int c;
 
-	*o = (struct opts){ .seconds = 1, .pages = 128, .payload = 8, .reps = 9 };
-	while ((c = getopt(argc, argv, "d:p:s:r:h")) != -1) {
+	*o = (struct opts){ .seconds = 0.4, .rounds = 5, .pages = 512, .wakeup_div = 4,
+			    .payload = 8, .reps = 15 };
+	while ((c = getopt(argc, argv, "d:n:p:w:s:r:Wh")) != -1) {
 		switch (c) {
 		case 'd': o->seconds = atof(optarg); break;
+		case 'n': o->rounds = atoi(optarg); break;
 		case 'p': o->pages = strtoul(optarg, NULL, 0); break;
+		case 'w': o->wakeup_div = strtoul(optarg, NULL, 0); break;
 		case 's': o->payload = strtoul(optarg, NULL, 0); break;
 		case 'r': o->reps = atoi(optarg); break;
+		case 'W': o->walk = true; break;
 		default: usage(); return -1;
 		}
 	}
-	if (o->seconds <= 0 || o->seconds > 60 || !o->pages || (o->pages & (o->pages - 1)) ||
-	    o->reps < 1) {
+	if (o->seconds <= 0 || o->seconds > 10 || o->rounds < 1 || o->rounds > MAX_RUNS ||
+	    !o->pages || (o->pages & (o->pages - 1)) || o->wakeup_div < 1 || o->reps < 1 ||
+	    o->reps > MAX_RUNS) {
 		usage();
 		return -1;
 	}
 	return 0;
 }
 
+/* 1: SKIP printed; 0: ready; -1: a setup error was printed. */
 static int setup(struct bench *b)
 {
 	char msg[9000];
-	int err, nr;
+	int err;
 
+	b->page = sysconf(_SC_PAGESIZE);
 	b->online = perf_cpu_map__new_online_cpus();
 	if (!b->online)
 		return die_errno("reading the online CPUs", errno);
-	nr = perf_cpu_map__nr(b->online);
 	b->prod_cpu = perf_cpu_map__min(b->online).cpu;
 	b->cons_cpu = perf_cpu_map__max(b->online).cpu;
-	if (nr < 2)
+	if (perf_cpu_map__nr(b->online) < 2)
 		fprintf(stderr, NAME ": one online CPU: producer and consumer share it\n");
 	err = pin_self(b->cons_cpu);
 	if (err)
 		return die_errno("pinning the consumer", err);
-	err = bpf_getppid__open(&b->bpf, b->opts.payload, msg, sizeof(msg));
+	/* Only our calls: other programs' getppid() must not feed (or fill) our rings. */
+	err = bpf_getppid__open(&b->bpf, b->opts.payload, getpid(), msg, sizeof(msg));
 	if (err && bpf_getppid__unavailable(err)) {
 		printf("SKIP: " NAME ": %s\n", msg);
 		return 1;
@@ -647,7 +821,7 @@ static int setup(struct bench *b)
 		return -1;
 	}
 	b->rec_size = bpf_getppid__record_size(&b->bpf);
-	b->ring_bytes = (size_t)b->opts.pages * sysconf(_SC_PAGESIZE);
+	b->ring_bytes = (size_t)b->opts.pages * b->page;
 	b->prefill = b->ring_bytes / 4 * 3 / b->rec_size;
 	return 0;
 }
@@ -655,14 +829,19 @@ static int setup(struct bench *b)
 int main(int argc, char **argv)
 {
 	struct bench b = { 0 };
-	struct ours push = { .c = { .name = "libauxtrace push" } };
-	struct ours rev = { .read_event = true, .c = { .name = "libauxtrace read_event" } };
-	struct pb pb = { .c = { .name = "libbpf perf_buffer" } };
-	struct consumer *cs[] = { &push.c, &rev.c, &pb.c };
-	int i, err;
+	struct ceiling ceil = { .c.name = "ceiling, no wakeups" };
+	struct ceiling ceil_wake = { .c.name = "ceiling, wakeup/record", .wakeup_each = true };
+	struct ours push = { .c = { .name = "libauxtrace push", .ops = &push_ops } };
+	struct ours rev = { .c = { .name = "libauxtrace read_event", .ops = &read_event_ops } };
+	struct pb pb = { .c = { .name = "libbpf perf_buffer", .ops = &pb_ops } };
+	struct consumer *cs[] = { &ceil.c, &ceil_wake.c, &push.c, &rev.c, &pb.c };
+	const int nr = sizeof(cs) / sizeof(cs[0]), ours = 2;
+	int i, r, err;
 
 	if (parse_opts(argc, argv, &b.opts))
 		return 2;
+	if (b.opts.walk)
+		push.c.name = "libauxtrace push+walk";
 	if (geteuid() != 0) {
 		printf("SKIP: " NAME ": needs root (BPF program load, system-wide bpf-output "
 		       "events)\n");
@@ -674,42 +853,44 @@ int main(int argc, char **argv)
 	if (err)
 		return err > 0 ? 0 : 1;
 
-	for (i = 0; i < 2; i++) {
-		struct ours *o = i ? &rev : &push;
-
-		o->c.route = ours__route;
-		o->c.poll = ours__poll;
-		o->c.drain = ours__drain;
-		o->c.stop = ours__stop;
-		o->c.lost = ours__lost;
-	}
-	pb.c.route = pb__route;
-	pb.c.poll = pb__poll;
-	pb.c.drain = pb__drain;
-	pb.c.stop = pb__stop;
-	pb.c.lost = pb__lost;
-
-	err = measure_ceiling(&b, false, &b.ceiling);
+	err = ceiling__open(&b, &ceil);
 	if (!err)
-		err = measure_ceiling(&b, true, &b.ceiling_wakeup);
+		err = ceiling__open(&b, &ceil_wake);
 	if (!err)
 		err = ours__open(&b, &push);
 	if (!err) {
 		/* Both rows of ours read the same rings. */
 		rev.evlist = push.evlist;
 		rev.evsel = push.evsel;
+		push.walk = b.opts.walk;
 		err = pb__open(&b, &pb);
 	}
-	for (i = 0; i < (int)(sizeof(cs) / sizeof(cs[0])) && !err; i++)
-		err = run_throughput(&b, cs[i]);
-	if (!err)
-		err = run_prefilled(&b, cs, sizeof(cs) / sizeof(cs[0]));
-	if (!err)
-		print_table(&b, cs, sizeof(cs) / sizeof(cs[0]));
+	for (r = 0; r < b.opts.rounds && !err; r++)
+		for (i = 0; i < nr && !err; i++) {
+			err = run_throughput(&b, cs[i], r);
+			if (!err)
+				cs[i]->ratio[r] = cs[i]->rate_cpu[r] / ceil.c.rate_cpu[r];
+			if (!err && !ceil.c.delivered) {
+				fprintf(stderr, NAME ": the BPF program emitted nothing for this "
+					"process's getppid() calls: run it in the initial pid "
+					"namespace (the program matches that namespace's tgid)\n");
+				err = -1;
+			}
+		}
+	for (r = 0; r < b.opts.reps && !err; r++)
+		for (i = ours; i < nr && !err; i++)
+			err = drain_prefilled(&b, cs[i], &cs[i]->drain_ns[r]);
+	if (!err) {
+		if (ceil.filled || ceil_wake.filled)
+			fprintf(stderr, NAME ": a ceiling ring filled up: the figures are wrong\n");
+		print_table(&b, cs, nr, ours, nr - 1);
+	}
 
 	if (pb.pb)
 		perf_buffer__free(pb.pb);
 	evlist__delete(push.evlist);
+	ceiling__close(&ceil_wake);
+	ceiling__close(&ceil);
 	bpf_getppid__close(&b.bpf);
 	perf_cpu_map__put(b.online);
 	return err ? 1 : 0;

@@ -20,12 +20,17 @@
 
 static const char *const tracefs_roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 
-uint64_t bench__now_ns(void)
+static uint64_t clock_ns(clockid_t clock)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(clock, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+uint64_t bench__now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
 }
 
 static int fail(char *msg, size_t msglen, int err, const char *fmt, ...)
@@ -72,14 +77,21 @@ static struct bpf_insn insn(__u8 code, __u8 dst, __u8 src, __s16 off, __s32 imm)
 }
 
 /*
- * r6 = ctx; zero payload bytes below the frame pointer;
- * bpf_perf_event_output(ctx, map, BPF_F_CURRENT_CPU, fp - payload, payload); return 0.
+ * r6 = ctx; if tgid and the caller's tgid differs: return 0; zero payload bytes below the
+ * frame pointer; bpf_perf_event_output(ctx, map, BPF_F_CURRENT_CPU, fp - payload, payload);
+ * return 0.
  */
-static int build_prog(struct bpf_insn *prog, int map_fd, unsigned int payload)
+static int build_prog(struct bpf_insn *prog, int map_fd, unsigned int payload, pid_t tgid)
 {
-	int n = 0, off;
+	int n = 0, off, skip = -1;
 
 	prog[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_6, BPF_REG_1, 0, 0);
+	if (tgid) {
+		prog[n++] = insn(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_current_pid_tgid);
+		prog[n++] = insn(BPF_ALU64 | BPF_RSH | BPF_K, BPF_REG_0, 0, 0, 32);
+		skip = n;
+		prog[n++] = insn(BPF_JMP | BPF_JNE | BPF_K, BPF_REG_0, 0, 0, tgid);
+	}
 	for (off = -(int)payload; off < 0; off += 8)
 		prog[n++] = insn(BPF_ST | BPF_MEM | BPF_DW, BPF_REG_10, 0, off, 0);
 	prog[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_4, BPF_REG_10, 0, 0);
@@ -91,17 +103,19 @@ static int build_prog(struct bpf_insn *prog, int map_fd, unsigned int payload)
 	prog[n++] = insn(BPF_ALU | BPF_MOV | BPF_K, BPF_REG_3, 0, 0, (__s32)BPF_F_CURRENT_CPU);
 	prog[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_5, 0, 0, (__s32)payload);
 	prog[n++] = insn(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_perf_event_output);
+	if (skip >= 0)
+		prog[skip].off = n - skip - 1;
 	prog[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
 	prog[n++] = insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
 	return n;
 }
 
-static int load_prog(struct bpf_getppid *p, char *msg, size_t msglen)
+static int load_prog(struct bpf_getppid *p, pid_t tgid, char *msg, size_t msglen)
 {
 	struct bpf_insn prog[16 + BPF_GETPPID_MAX_PAYLOAD / 8];
 	static char log[8192];
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = log, .log_size = sizeof(log));
-	int n = build_prog(prog, p->map_fd, p->payload);
+	int n = build_prog(prog, p->map_fd, p->payload, tgid);
 
 	log[0] = 0;
 	p->prog_fd = bpf_prog_load(BPF_PROG_TYPE_TRACEPOINT, "bench_getppid", "GPL", prog, n,
@@ -143,7 +157,8 @@ static int attach_prog(struct bpf_getppid *p, char *msg, size_t msglen)
 	return 0;
 }
 
-int bpf_getppid__open(struct bpf_getppid *p, unsigned int payload, char *msg, size_t msglen)
+int bpf_getppid__open(struct bpf_getppid *p, unsigned int payload, pid_t tgid, char *msg,
+		      size_t msglen)
 {
 	int err;
 
@@ -163,7 +178,7 @@ int bpf_getppid__open(struct bpf_getppid *p, unsigned int payload, char *msg, si
 			   strerror(errno));
 		goto out_close;
 	}
-	err = load_prog(p, msg, msglen);
+	err = load_prog(p, tgid, msg, msglen);
 	if (!err)
 		err = attach_prog(p, msg, msglen);
 out_close:
@@ -212,6 +227,7 @@ void bpf_getppid__output_attr(struct perf_event_attr *attr)
 static void *load_thread(void *arg)
 {
 	struct bpf_getppid_load *load = arg;
+	uint64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
 	uint64_t start = bench__now_ns(), end = start + load->duration_ns;
 	uint64_t calls = 0;
 
@@ -225,6 +241,7 @@ static void *load_thread(void *arg)
 			break;
 	}
 	load->elapsed_ns = bench__now_ns() - start;
+	load->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu;
 	load->calls = calls;
 	if (load->done)
 		load->done(load->ctx);
@@ -237,7 +254,7 @@ int bpf_getppid_load__start(struct bpf_getppid_load *load)
 	cpu_set_t set;
 	int err;
 
-	load->calls = load->elapsed_ns = 0;
+	load->calls = load->elapsed_ns = load->cpu_ns = 0;
 	pthread_attr_init(&attr);
 	if (load->cpu >= 0) {
 		CPU_ZERO(&set);

@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <linux/perf_event.h>
 
 #define BPF_GETPPID_MAX_PAYLOAD 256
@@ -26,11 +27,13 @@ struct bpf_getppid {
 
 /*
  * Create the map, load the program (payload bytes per record: a multiple of 8, at most
- * BPF_GETPPID_MAX_PAYLOAD) and attach it. 0, or -errno with what failed and how to fix it in
- * msg. -EPERM, -EACCES, -ENOSYS, -ENOENT and -EOPNOTSUPP mean "this machine cannot": see
- * bpf_getppid__unavailable().
+ * BPF_GETPPID_MAX_PAYLOAD) and attach it. tgid: emit only for that process's calls, as the
+ * initial pid namespace numbers it (0: every process; the tracepoint fires system-wide).
+ * 0, or -errno with what failed and how to fix it in msg. -EPERM, -EACCES, -ENOSYS, -ENOENT
+ * and -EOPNOTSUPP mean "this machine cannot": see bpf_getppid__unavailable().
  */
-int bpf_getppid__open(struct bpf_getppid *p, unsigned int payload, char *msg, size_t msglen);
+int bpf_getppid__open(struct bpf_getppid *p, unsigned int payload, pid_t tgid, char *msg,
+		      size_t msglen);
 void bpf_getppid__close(struct bpf_getppid *p);
 int bpf_getppid__unavailable(int err);
 
@@ -53,6 +56,7 @@ struct bpf_getppid_load {
 	/* results */
 	uint64_t calls;
 	uint64_t elapsed_ns;
+	uint64_t cpu_ns;		/* the thread's CPU time: elapsed less preemption */
 	pthread_t thread;
 };
 
