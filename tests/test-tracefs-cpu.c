@@ -234,8 +234,23 @@ static struct tracefs_cpu *open_cpu(bool mapped)
 /* ---------------------------------------------------------------------------------------- */
 /* every path: N events in order, then "no data" */
 
-static void check_n_events(bool mapped, enum read_how how, enum read_how rest)
+/* How to read, and how to read the rest (buffered reads leave the partial page to a flush). */
+static const struct {
+	bool mapped;
+	enum read_how how, rest;
+} n_events_cases[] = {
+	{ false, HOW_READ, HOW_READ },
+	{ false, HOW_READ_BUF, HOW_READ_BUF },
+	{ false, HOW_BUFFERED, HOW_FLUSH },
+	{ false, HOW_BUFFERED_BUF, HOW_FLUSH_BUF },
+	{ true, HOW_READ_BUF, HOW_READ_BUF },
+	{ true, HOW_READ, HOW_READ },
+	{ true, HOW_BUFFERED, HOW_BUFFERED },	/* mapped: no whole-pages-only rule */
+};
+
+START_TEST(test_n_events)
 {
+	const bool mapped = n_events_cases[_i].mapped;
 	struct tracefs_cpu *tcpu;
 	struct seen s = { 0 };
 	const int n = 400;		/* ~3 sub-buffers of 4 KiB */
@@ -243,8 +258,8 @@ static void check_n_events(bool mapped, enum read_how how, enum read_how rest)
 	SETUP(0, 0);
 	tcpu = open_cpu(mapped);
 	mark_range(0, n, 40);
-	read_all(tcpu, how, &s);
-	read_all(tcpu, rest, &s);	/* buffered reads leave the partial page to a flush */
+	read_all(tcpu, n_events_cases[_i].how, &s);
+	read_all(tcpu, n_events_cases[_i].rest, &s);
 	ck_assert(!s.disorder);
 	ck_assert_int_eq(s.events, n);
 	ck_assert_int_ge(s.subbufs, 3);
@@ -252,47 +267,6 @@ static void check_n_events(bool mapped, enum read_how how, enum read_how rest)
 	ck_assert_uint_eq(tracefs_cpu_stats(tcpu)->chunks, s.subbufs);
 	tracefs_cpu_close(tcpu);
 	fixture_teardown();
-}
-
-START_TEST(test_read_n_events)
-{
-	check_n_events(false, HOW_READ, HOW_READ);
-}
-END_TEST
-
-START_TEST(test_read_buf_n_events)
-{
-	check_n_events(false, HOW_READ_BUF, HOW_READ_BUF);
-}
-END_TEST
-
-START_TEST(test_buffered_read_n_events)
-{
-	check_n_events(false, HOW_BUFFERED, HOW_FLUSH);
-}
-END_TEST
-
-START_TEST(test_buffered_read_buf_n_events)
-{
-	check_n_events(false, HOW_BUFFERED_BUF, HOW_FLUSH_BUF);
-}
-END_TEST
-
-START_TEST(test_mapped_read_buf_n_events)
-{
-	check_n_events(true, HOW_READ_BUF, HOW_READ_BUF);
-}
-END_TEST
-
-START_TEST(test_mapped_read_n_events)
-{
-	check_n_events(true, HOW_READ, HOW_READ);
-}
-END_TEST
-
-START_TEST(test_mapped_buffered_read_n_events)
-{
-	check_n_events(true, HOW_BUFFERED, HOW_BUFFERED);	/* mapped: no page-only rule */
 }
 END_TEST
 
@@ -314,8 +288,9 @@ START_TEST(test_buffered_read_leaves_partial_page_to_flush)
 END_TEST
 
 /* libtracefs says EAGAIN on one path and errno 0 on another: every one of ours says EAGAIN. */
-static void check_no_data_is_eagain(bool mapped)
+START_TEST(test_no_data_is_eagain)
 {
+	const bool mapped = _i;	/* 0: read(2)/splice, 1: mapped */
 	char buf[4096];
 	struct tracefs_cpu *tcpu;
 	int p[2];
@@ -352,17 +327,6 @@ static void check_no_data_is_eagain(bool mapped)
 	tracefs_cpu_close(tcpu);
 	fixture_teardown();
 }
-
-START_TEST(test_no_data_is_eagain)
-{
-	check_no_data_is_eagain(false);
-}
-END_TEST
-
-START_TEST(test_mapped_no_data_is_eagain)
-{
-	check_no_data_is_eagain(true);
-}
 END_TEST
 
 /* libtracefs passed a pointer to F_SETPIPE_SZ: our pipe has the size we asked for. */
@@ -391,8 +355,9 @@ END_TEST
 /* ---------------------------------------------------------------------------------------- */
 /* write, pipe, drain into sinks */
 
-static void check_write_to_file(bool mapped)
+START_TEST(test_write_to_file)
 {
+	const bool mapped = _i;	/* 0: read(2)/splice, 1: mapped */
 	char path[] = "/tmp/auxtrace-tracefs-XXXXXX";
 	struct tracefs_cpu *tcpu;
 	struct seen s = { 0 };
@@ -426,21 +391,11 @@ static void check_write_to_file(bool mapped)
 	tracefs_cpu_close(tcpu);
 	fixture_teardown();
 }
-
-START_TEST(test_write_to_file)
-{
-	check_write_to_file(false);
-}
 END_TEST
 
-START_TEST(test_mapped_write_to_file)
+START_TEST(test_pipe)
 {
-	check_write_to_file(true);
-}
-END_TEST
-
-static void check_pipe(bool mapped)
-{
+	const bool mapped = _i;	/* 0: read(2)/splice, 1: mapped */
 	_Alignas(8) char buf[65536];
 	struct tracefs_cpu *tcpu;
 	struct seen s = { 0 };
@@ -463,17 +418,6 @@ static void check_pipe(bool mapped)
 	tracefs_cpu_close(tcpu);
 	fixture_teardown();
 }
-
-START_TEST(test_pipe)
-{
-	check_pipe(false);
-}
-END_TEST
-
-START_TEST(test_mapped_pipe)
-{
-	check_pipe(true);
-}
 END_TEST
 
 /* A sink that refuses the first push: nothing may be lost, the same sub-buffer comes again. */
@@ -493,8 +437,10 @@ static ssize_t picky_push(void *ctx, const struct iovec *iov, int iovcnt)
 	return p->mem.sink.push(&p->mem.sink, iov, iovcnt);
 }
 
-static void check_drain(bool mapped, bool buffered)
+/* _i: 0 read(2), 1 splice, 2 mapped */
+START_TEST(test_drain_sink_error_keeps_data)
 {
+	const bool mapped = _i == 2, buffered = _i == 1;
 	size_t size = 64 * 4096;
 	char *buf = malloc(size);
 	struct ring_sink_callback cb;
@@ -524,31 +470,15 @@ static void check_drain(bool mapped, bool buffered)
 	free(buf);
 	fixture_teardown();
 }
-
-START_TEST(test_drain_read)
-{
-	check_drain(false, false);
-}
-END_TEST
-
-START_TEST(test_drain_splice)
-{
-	check_drain(false, true);
-}
-END_TEST
-
-START_TEST(test_drain_mapped)
-{
-	check_drain(true, false);
-}
 END_TEST
 
 /*
  * A drain stops after the sub-buffer the kernel is still writing instead of asking again:
  * the next drain (after a poll) picks up what the writer appended, and nothing twice.
  */
-static void check_drain_stops_at_live_page(bool mapped)
+START_TEST(test_drain_stops_at_live_page)
 {
+	const bool mapped = _i;	/* 0: read(2)/splice, 1: mapped */
 	char buf[8 * 4096];
 	struct ring_sink_memory mem;
 	struct tracefs_cpu *tcpu;
@@ -569,17 +499,6 @@ static void check_drain_stops_at_live_page(bool mapped)
 	ck_assert_int_eq(s.events, 8);
 	tracefs_cpu_close(tcpu);
 	fixture_teardown();
-}
-
-START_TEST(test_drain_stops_at_live_page)
-{
-	check_drain_stops_at_live_page(false);
-}
-END_TEST
-
-START_TEST(test_mapped_drain_stops_at_live_page)
-{
-	check_drain_stops_at_live_page(true);
 }
 END_TEST
 
@@ -745,8 +664,10 @@ START_TEST(test_mapped_read_buf_is_zero_copy)
 END_TEST
 
 /* The writer still on the reader page: what it appends comes out next, nothing twice. */
-static void check_writer_on_reader_page(enum read_how how)
+/* _i: 0 in place (read_buf), 1 copied (read) */
+START_TEST(test_writer_on_reader_page)
 {
+	const enum read_how how = _i ? HOW_READ : HOW_READ_BUF;
 	struct tracefs_cpu *tcpu;
 	struct seen s = { 0 };
 
@@ -765,17 +686,6 @@ static void check_writer_on_reader_page(enum read_how how)
 	ck_assert_uint_eq(tracefs_cpu_stats(tcpu)->records, 10);
 	tracefs_cpu_close(tcpu);
 	fixture_teardown();
-}
-
-START_TEST(test_writer_on_reader_page)
-{
-	check_writer_on_reader_page(HOW_READ_BUF);
-}
-END_TEST
-
-START_TEST(test_writer_on_reader_page_copied)
-{
-	check_writer_on_reader_page(HOW_READ);
 }
 END_TEST
 
@@ -799,8 +709,11 @@ static long long stats_overrun(void)
  * Overwrite a small buffer: the lost events reported (the marks on the sub-buffers, and the
  * stats) add up to the kernel's overrun count, on every path, also in copied sub-buffers.
  */
-static void check_overrun(bool mapped, enum read_how how)
+/* _i: 0 read(2), 1 mapped in place, 2 mapped and copied */
+START_TEST(test_overrun_reports_missed)
 {
+	const bool mapped = _i > 0;
+	const enum read_how how = _i == 1 ? HOW_READ_BUF : HOW_READ;
 	struct tracefs_cpu *tcpu;
 	struct seen s = { 0 };
 	long long overrun;
@@ -838,23 +751,6 @@ static void check_overrun(bool mapped, enum read_how how)
 	tracefs_cpu_close(tcpu);
 	fixture_teardown();
 }
-
-START_TEST(test_mapped_overrun_reports_missed)
-{
-	check_overrun(true, HOW_READ_BUF);
-}
-END_TEST
-
-START_TEST(test_mapped_copy_keeps_missed)
-{
-	check_overrun(true, HOW_READ);
-}
-END_TEST
-
-START_TEST(test_read_overrun_reports_missed)
-{
-	check_overrun(false, HOW_READ);
-}
 END_TEST
 
 START_TEST(test_resize_while_mapped_is_ebusy)
@@ -874,8 +770,9 @@ START_TEST(test_resize_while_mapped_is_ebusy)
 END_TEST
 
 /* 8 KiB sub-buffers: sizes come from the instance and the meta, not the top level or 4096. */
-static void check_8k(bool mapped)
+START_TEST(test_8k_subbuffers)
 {
+	const bool mapped = _i;	/* 0: read(2)/splice, 1: mapped */
 	struct tracefs_cpu *tcpu;
 	struct seen s = { 0 };
 
@@ -893,17 +790,6 @@ static void check_8k(bool mapped)
 	ck_assert_int_ge(s.subbufs, 3);
 	tracefs_cpu_close(tcpu);
 	fixture_teardown();
-}
-
-START_TEST(test_8k_subbuffers)
-{
-	check_8k(false);
-}
-END_TEST
-
-START_TEST(test_mapped_8k_subbuffers)
-{
-	check_8k(true);
 }
 END_TEST
 
@@ -969,8 +855,9 @@ static short poll_now(struct tracefs_cpu *tcpu)
 	return pfd.revents & POLLIN;
 }
 
-static void check_buffer_percent(bool mapped)
+START_TEST(test_buffer_percent_poll)
 {
+	const bool mapped = _i;	/* 0: read(2)/splice, 1: mapped */
 	struct tracefs_cpu *tcpu;
 
 	SETUP(32, 0);			/* 8 pages */
@@ -988,17 +875,6 @@ static void check_buffer_percent(bool mapped)
 	ck_assert(poll_now(tcpu));
 	tracefs_cpu_close(tcpu);
 	fixture_teardown();
-}
-
-START_TEST(test_buffer_percent_poll)
-{
-	check_buffer_percent(false);
-}
-END_TEST
-
-START_TEST(test_mapped_buffer_percent_poll)
-{
-	check_buffer_percent(true);
 }
 END_TEST
 
@@ -1018,8 +894,9 @@ static void *blocked_read(void *arg)
 	return NULL;
 }
 
-static void check_stop_wakes_reader(bool mapped)
+START_TEST(test_stop_wakes_blocked_reader)
 {
+	const bool mapped = _i;	/* 0: read(2)/splice, 1: mapped */
 	struct blocked_reader r = { 0 };
 	pthread_t thread;
 
@@ -1044,17 +921,6 @@ static void check_stop_wakes_reader(bool mapped)
 	tracefs_cpu_close(r.tcpu);
 	fixture_teardown();
 }
-
-START_TEST(test_stop_wakes_blocked_reader)
-{
-	check_stop_wakes_reader(false);
-}
-END_TEST
-
-START_TEST(test_mapped_stop_wakes_blocked_reader)
-{
-	check_stop_wakes_reader(true);
-}
 END_TEST
 
 /*
@@ -1062,8 +928,9 @@ END_TEST
  * buffer_percent full it waits once, then takes every sub-buffer with one GET_READER each.
  * (libtracefs waited before every sub-buffer, and slept again once below the watermark.)
  */
-static void check_blocking_drains_on_wakeup(bool mapped)
+START_TEST(test_blocking_drains_on_wakeup)
 {
+	const bool mapped = _i;	/* 0: read(2)/splice, 1: mapped */
 	struct tracefs_cpu *tcpu;
 	struct seen s = { 0 };
 	const int n = 800;
@@ -1087,17 +954,6 @@ static void check_blocking_drains_on_wakeup(bool mapped)
 	tracefs_cpu_close(tcpu);
 	fixture_teardown();
 }
-
-START_TEST(test_blocking_drains_on_wakeup)
-{
-	check_blocking_drains_on_wakeup(false);
-}
-END_TEST
-
-START_TEST(test_mapped_blocking_drains_on_wakeup)
-{
-	check_blocking_drains_on_wakeup(true);
-}
 END_TEST
 
 struct producer {
@@ -1120,8 +976,9 @@ static void *produce(void *arg)
  * Live: a producer on CPU 0, a blocking reader on CPU 1. Each wakeup must bring many
  * sub-buffers (buffer_percent 50 of 256 pages: about 128), never one per wakeup.
  */
-static void check_live_wakeups(bool mapped)
+START_TEST(test_live_wakeups_are_batched)
 {
+	const bool mapped = _i;	/* 0: read(2)/splice, 1: mapped */
 	struct producer p = { .events = 20000 };
 	struct seen s = { 0 };
 	pthread_t thread;
@@ -1147,17 +1004,6 @@ static void check_live_wakeups(bool mapped)
 	ck_assert_uint_le(p.tcpu->sys.waits * 4, s.subbufs);
 	tracefs_cpu_close(p.tcpu);
 	fixture_teardown();
-}
-
-START_TEST(test_live_wakeups_are_batched)
-{
-	check_live_wakeups(false);
-}
-END_TEST
-
-START_TEST(test_mapped_live_wakeups_are_batched)
-{
-	check_live_wakeups(true);
 }
 END_TEST
 
@@ -1225,32 +1071,19 @@ int main(void)
 	TCase *map = tcase_create("mapped");
 	TCase *wait = tcase_create("waiting");
 
-	tcase_add_test(paths, test_read_n_events);
-	tcase_add_test(paths, test_read_buf_n_events);
-	tcase_add_test(paths, test_buffered_read_n_events);
-	tcase_add_test(paths, test_buffered_read_buf_n_events);
-	tcase_add_test(paths, test_mapped_read_buf_n_events);
-	tcase_add_test(paths, test_mapped_read_n_events);
-	tcase_add_test(paths, test_mapped_buffered_read_n_events);
+	tcase_add_loop_test(paths, test_n_events, 0, ARRAY_SIZE(n_events_cases));
 	tcase_add_test(paths, test_buffered_read_leaves_partial_page_to_flush);
-	tcase_add_test(paths, test_no_data_is_eagain);
-	tcase_add_test(paths, test_mapped_no_data_is_eagain);
+	tcase_add_loop_test(paths, test_no_data_is_eagain, 0, 2);
 	tcase_add_test(paths, test_splice_pipe_is_sized);
-	tcase_add_test(paths, test_8k_subbuffers);
-	tcase_add_test(paths, test_read_overrun_reports_missed);
+	tcase_add_loop_test(paths, test_8k_subbuffers, 0, 2);
 	tcase_add_test(paths, test_fallback_when_mapping_refused);
 	tcase_add_test(paths, test_open_bad_cpu);
 	suite_add_tcase(s, paths);
 
-	tcase_add_test(sinks, test_write_to_file);
-	tcase_add_test(sinks, test_mapped_write_to_file);
-	tcase_add_test(sinks, test_pipe);
-	tcase_add_test(sinks, test_mapped_pipe);
-	tcase_add_test(sinks, test_drain_read);
-	tcase_add_test(sinks, test_drain_splice);
-	tcase_add_test(sinks, test_drain_mapped);
-	tcase_add_test(sinks, test_drain_stops_at_live_page);
-	tcase_add_test(sinks, test_mapped_drain_stops_at_live_page);
+	tcase_add_loop_test(sinks, test_write_to_file, 0, 2);
+	tcase_add_loop_test(sinks, test_pipe, 0, 2);
+	tcase_add_loop_test(sinks, test_drain_sink_error_keeps_data, 0, 3);
+	tcase_add_loop_test(sinks, test_drain_stops_at_live_page, 0, 2);
 	suite_add_tcase(s, sinks);
 
 	tcase_add_test(map, test_map_unmap_remap);
@@ -1259,24 +1092,17 @@ int main(void)
 	tcase_add_test(map, test_meta_page_sanity);
 	tcase_add_test(map, test_read_buf_hands_each_subbuf_once);
 	tcase_add_test(map, test_mapped_read_buf_is_zero_copy);
-	tcase_add_test(map, test_writer_on_reader_page);
-	tcase_add_test(map, test_writer_on_reader_page_copied);
-	tcase_add_test(map, test_mapped_overrun_reports_missed);
-	tcase_add_test(map, test_mapped_copy_keeps_missed);
+	tcase_add_loop_test(map, test_writer_on_reader_page, 0, 2);
+	tcase_add_loop_test(map, test_overrun_reports_missed, 0, 3);
 	tcase_add_test(map, test_resize_while_mapped_is_ebusy);
-	tcase_add_test(map, test_mapped_8k_subbuffers);
 	tcase_add_test(map, test_map_takes_subbuf_size_from_meta);
 	tcase_add_test(map, test_reset_while_mapped);
 	suite_add_tcase(s, map);
 
-	tcase_add_test(wait, test_buffer_percent_poll);
-	tcase_add_test(wait, test_mapped_buffer_percent_poll);
-	tcase_add_test(wait, test_stop_wakes_blocked_reader);
-	tcase_add_test(wait, test_mapped_stop_wakes_blocked_reader);
-	tcase_add_test(wait, test_blocking_drains_on_wakeup);
-	tcase_add_test(wait, test_mapped_blocking_drains_on_wakeup);
-	tcase_add_test(wait, test_live_wakeups_are_batched);
-	tcase_add_test(wait, test_mapped_live_wakeups_are_batched);
+	tcase_add_loop_test(wait, test_buffer_percent_poll, 0, 2);
+	tcase_add_loop_test(wait, test_stop_wakes_blocked_reader, 0, 2);
+	tcase_add_loop_test(wait, test_blocking_drains_on_wakeup, 0, 2);
+	tcase_add_loop_test(wait, test_live_wakeups_are_batched, 0, 2);
 	suite_add_tcase(s, wait);
 	return testlib_run(s);
 }
