@@ -63,26 +63,12 @@ struct sample {
 	uint32_t cpu, res;
 };
 
-/* A sampling tracepoint evsel, every hit a sample, disabled until enabled. */
 static struct evsel *tp_evsel(const char *event, bool backward)
 {
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_TRACEPOINT,
-		.sample_period = 1,
-		.sample_type = SAMPLE_TYPE,
-		.wakeup_events = 1,
-		.disabled = 1,
-		.write_backward = backward,
-	};
-	struct evsel *evsel;
-	long id = testlib_tracepoint_id("syscalls", event);
+	struct evsel *evsel = testlib_tracepoint_evsel("syscalls", event, SAMPLE_TYPE, backward);
 
-	if (id < 0)
-		return NULL;
-	attr.config = id;
-	evsel = evsel__new(&attr);
-	ck_assert_ptr_nonnull(evsel);
-	ck_assert_int_eq(evsel__set_name(evsel, event), 0);
+	if (evsel)
+		ck_assert_int_eq(evsel__set_name(evsel, event), 0);
 	return evsel;
 }
 

@@ -37,27 +37,17 @@ struct tp {
 
 /*
  * sys_enter_getpgid on this thread, every hit a sample, mapped with `pages` data pages.
- * Starts disabled; returns false (after a skip message) when the kernel lacks the event.
+ * Starts disabled; false when the kernel lacks the tracepoint.
  */
 static bool tp_open(struct tp *tp, uint64_t sample_type, unsigned int pages, bool backward)
 {
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_TRACEPOINT,
-		.sample_period = 1,
-		.sample_type = sample_type,
-		.wakeup_events = 1,
-		.disabled = 1,
-		.write_backward = backward,
-	};
 	struct perf_thread_map *self;
-	long id = testlib_tracepoint_id("syscalls", "sys_enter_getpgid");
 
-	if (id < 0)
+	tp->evsel = testlib_tracepoint_evsel("syscalls", "sys_enter_getpgid", sample_type,
+					     backward);
+	if (!tp->evsel)
 		return false;
-	attr.config = id;
 	self = perf_thread_map__new_tid((pid_t)syscall(SYS_gettid));
-	tp->evsel = evsel__new(&attr);
-	ck_assert_ptr_nonnull(tp->evsel);
 	ck_assert_int_eq(evsel__open(tp->evsel, NULL, self), 0);
 	perf_thread_map__put(self);
 	tp->map = perf_mmap__new(evsel__fd(tp->evsel, 0, 0), (struct perf_cpu){ -1 }, pages,

@@ -23,3 +23,22 @@ long testlib_tracepoint_id(const char *system, const char *event)
 	fclose(f);
 	return id;
 }
+
+struct evsel *testlib_tracepoint_evsel(const char *system, const char *event,
+				       uint64_t sample_type, bool backward)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_TRACEPOINT,
+		.sample_period = 1,
+		.sample_type = sample_type,
+		.wakeup_events = 1,
+		.disabled = 1,
+		.write_backward = backward,
+	};
+	long id = testlib_tracepoint_id(system, event);
+
+	if (id < 0)
+		return NULL;
+	attr.config = id;
+	return evsel__new(&attr);
+}
