@@ -34,7 +34,6 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
 
@@ -121,31 +120,6 @@ static int pin_self(int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	return -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-}
-
-/* CPU seconds of this thread; *preempted: times another task took its CPU from it. */
-static double thread_cpu_s(uint64_t *preempted)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_THREAD, &ru);
-	*preempted = ru.ru_nivcsw;
-	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
-	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Sorts v. */
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* ---- the producer's ceiling: rings we map ourselves and only count ----------------------- */
@@ -588,7 +562,7 @@ static int run_consumed(struct bench *b, struct consumer *c, struct bpf_getppid_
 	load->duration_ns = b->opts.seconds * 1e9;
 	load->done = c->ops->stop;
 	load->ctx = c;
-	cpu0 = thread_cpu_s(&nivcsw0);
+	cpu0 = bench__thread_cpu_s(&nivcsw0);
 	err = bpf_getppid_load__start(load);
 	if (err)
 		return err;
@@ -596,7 +570,7 @@ static int run_consumed(struct bench *b, struct consumer *c, struct bpf_getppid_
 		;
 	if (err > 0)
 		err = c->ops->drain(c);	/* what arrived below the wakeup mark */
-	*cpu = thread_cpu_s(&nivcsw) - cpu0;
+	*cpu = bench__thread_cpu_s(&nivcsw) - cpu0;
 	*preempted = nivcsw - nivcsw0;
 	bpf_getppid_load__join(load);
 	return err;
@@ -692,12 +666,12 @@ static struct row_summary summarize(const struct bench *b, struct consumer *c)
 	struct row_summary s;
 	int n = b->opts.rounds;
 
-	s.rate = median(c->rate, n);
-	s.cpu = median(c->cpu, n);
-	s.ratio = median(c->ratio, n);
+	s.rate = bench__median(c->rate, n);
+	s.cpu = bench__median(c->cpu, n);
+	s.ratio = bench__median(c->ratio, n);
 	s.ratio_min = c->ratio[0];
 	s.ratio_max = c->ratio[n - 1];
-	s.drain_ns = c->ops->poll ? median(c->drain_ns, b->opts.reps) : 0;
+	s.drain_ns = c->ops->poll ? bench__median(c->drain_ns, b->opts.reps) : 0;
 	/* The consumer's whole cost per record: wakeups, polls and drains. */
 	s.cpu_ns = c->delivered ? c->cpu_s * 1e9 / c->delivered : 0;
 	return s;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <linux/bpf.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -31,6 +32,30 @@ static uint64_t clock_ns(clockid_t clock)
 uint64_t bench__now_ns(void)
 {
 	return clock_ns(CLOCK_MONOTONIC);
+}
+
+double bench__thread_cpu_s(uint64_t *nivcsw)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	if (nivcsw)
+		*nivcsw = ru.ru_nivcsw;
+	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double bench__median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static int fail(char *msg, size_t msglen, int err, const char *fmt, ...)

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * A deterministic perf-ring producer for the benchmarks: a BPF program on the
+ * Linked into every benchmark: a deterministic perf-ring producer, and measuring helpers.
+ *
+ * The producer: a BPF program on the
  * syscalls:sys_enter_getppid tracepoint that emits one PERF_SAMPLE_RAW record per call into
  * the bpf-output event of the calling CPU (a BPF_MAP_TYPE_PERF_EVENT_ARRAY slot), and a
  * thread pinned to one CPU that calls getppid() in a loop. The program is raw BPF
@@ -66,6 +68,11 @@ void bpf_getppid_load__join(struct bpf_getppid_load *load);
 /* Start and join: the caller waits for the whole load. */
 int bpf_getppid_load__run(struct bpf_getppid_load *load);
 
+/* Measuring helpers for every benchmark. */
 uint64_t bench__now_ns(void);
+/* CPU seconds of the calling thread; nivcsw (may be NULL): its involuntary switches so far. */
+double bench__thread_cpu_s(uint64_t *nivcsw);
+/* Median of v[0..n), n >= 1; sorts v. */
+double bench__median(double *v, int n);
 
 #endif
