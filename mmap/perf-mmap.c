@@ -277,9 +277,10 @@ void perf_mmap__log_map_error(int err, int fd, unsigned int pages, int nr_rings)
 	switch (err) {
 	case EINVAL:
 		if (!perf_mmap__pages_ok(pages)) {
-			pr_err("data ring of fd %d: %u pages is not a power of two; use %u or %u\n",
-			       fd, pages, 1u << (31 - __builtin_clz(pages)),
-			       1u << (32 - __builtin_clz(pages)));
+			unsigned long long below = 1ull << (31 - __builtin_clz(pages));
+
+			pr_err("data ring: %u pages is not a power of two; use %llu or %llu\n",
+			       pages, below, below * 2);
 			return;
 		}
 		pr_err("data ring of fd %d: mmap of %zu KiB refused (EINVAL): an inherited "
