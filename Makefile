@@ -104,7 +104,7 @@ deps:
 	@scripts/install-deps
 
 check-suites: $(TESTS) $(TEST_PROG_BINS) $(AUXREC) $(SHARED)
-	@B=$(B) scripts/run-tests $(TESTS)
+	@B=$(B) SANITIZE=$(SANITIZE) scripts/run-tests $(TESTS)
 
 test: deps
 	@$(MAKE) --no-print-directory check-suites

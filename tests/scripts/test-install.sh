@@ -20,7 +20,7 @@ awk '/<!-- example: embed.c -->/ { grab = 1; next } grab && /^```c/ { inside = 1
      inside && /^```/ { exit } inside { print }' README.md >"$tmp/embed.c"
 [ -s "$tmp/embed.c" ] || { echo "README has no embedding example"; exit 1; }
 san=""
-[ "$B" = build-san ] && san="-fsanitize=address,undefined"
+[ "${SANITIZE:-}" = 1 ] && san="-fsanitize=address,undefined"
 # shellcheck disable=SC2046
 cc -std=gnu11 -Wall -Wextra -Werror $san -o "$tmp/embed" "$tmp/embed.c" \
 	$(pkg-config --cflags --libs auxtrace)
