@@ -291,6 +291,10 @@ static ssize_t auxtrace_mmap__drain(struct auxtrace_mmap *mm, struct auxtrace_re
 	 */
 	ret = ring__drain(&mm->ring, sink, snapshot ? 1 : mm->len);
 	mm->itr = NULL;
+	if (ret >= 0 && mm->finish_err) {	/* the last window's read_finish failed */
+		ret = libauxtrace__err(mm->finish_err);
+		mm->finish_err = 0;
+	}
 	return ret;
 }
 
