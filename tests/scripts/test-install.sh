@@ -7,14 +7,21 @@ cd "$(dirname "$0")/../.."
 B=${B:-build}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-prefix=/usr/local
-make -s --no-print-directory B="$B" install DESTDIR="$tmp" PREFIX="$prefix" >"$tmp/install.log" 2>&1 ||
-	{ cat "$tmp/install.log"; exit 1; }
+# DESTDIR staging puts every file under DESTDIR, at the PREFIX paths.
+make -s --no-print-directory B="$B" install DESTDIR="$tmp/stage" PREFIX=/usr/local \
+	>"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; exit 1; }
 for f in lib/libauxtrace.a lib/libauxtrace.so lib/libauxtrace.so.0 lib/pkgconfig/auxtrace.pc \
-	 include/auxtrace/core.h include/auxtrace/evlist.h bin/auxrec; do
-	[ -e "$tmp$prefix/$f" ] || { echo "not installed: $prefix/$f"; exit 1; }
+	 include/auxtrace/core.h include/auxtrace/evlist.h include/auxtrace/tracefs/tracefs.h \
+	 bin/auxrec; do
+	[ -e "$tmp/stage/usr/local/$f" ] || { echo "not installed: DESTDIR/usr/local/$f"; exit 1; }
 done
-export PKG_CONFIG_PATH="$tmp$prefix/lib/pkgconfig" PKG_CONFIG_SYSROOT_DIR="$tmp"
+grep -q '^libdir=/usr/local/lib$' "$tmp/stage/usr/local/lib/pkgconfig/auxtrace.pc" ||
+	{ echo "auxtrace.pc does not point at PREFIX"; exit 1; }
+# A real install into a scratch prefix: what a user's build sees through pkg-config.
+prefix=$tmp/prefix
+make -s --no-print-directory B="$B" install PREFIX="$prefix" >"$tmp/install.log" 2>&1 ||
+	{ cat "$tmp/install.log"; exit 1; }
+export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
 # The example in the README, exactly as printed there.
 awk '/<!-- example: embed.c -->/ { grab = 1; next } grab && /^```c/ { inside = 1; next }
      inside && /^```/ { exit } inside { print }' README.md >"$tmp/embed.c"
@@ -26,11 +33,15 @@ cc -std=gnu11 -Wall -Wextra -Werror $san -o "$tmp/embed" "$tmp/embed.c" \
 	$(pkg-config --cflags --libs auxtrace)
 readelf -d "$tmp/embed" | grep -q 'NEEDED.*libauxtrace.so.0' ||
 	{ echo "example is not linked to libauxtrace.so.0"; exit 1; }
+# A program written for libtracefs' mapping API: only the include path and link line change.
+# shellcheck disable=SC2046
+cc -std=gnu11 -Wall -Wextra -Werror $san -o "$tmp/tracefs-cpu-map" tests/progs/tracefs-cpu-map.c \
+	$(pkg-config --cflags --libs auxtrace)
 if [ "$(id -u)" -ne 0 ]; then
 	echo "SKIP: running the example needs root (tracepoint perf events)"
 	exit 77
 fi
-out=$(LD_LIBRARY_PATH="$tmp$prefix/lib" "$tmp/embed")
+out=$(LD_LIBRARY_PATH="$prefix/lib" "$tmp/embed")
 echo "$out"
 # The example makes 10 getppid() calls and prints what its ring delivered.
 grep -qx 'samples: 10' <<<"$out" || { echo "unexpected example output"; exit 1; }
