@@ -136,49 +136,25 @@ static inline void record__split(uint32_t w, unsigned int *type_len, uint32_t *d
 }
 
 /*
- * Step over the record at data offset off (off < size): its length, and the running
- * timestamp after it. 0 ends the walk: null padding, or a length that leaves the data.
+ * Length of the record at data offset off (off < size) whose header word splits into
+ * type_len and delta. 0 ends a walk: null padding, or a length that leaves the data.
  */
-static uint32_t record__step(const char *data, uint32_t off, uint32_t size, uint64_t *ts,
-			     bool *is_data)
+static inline uint32_t record__len(const char *data, uint32_t off, uint32_t size,
+				   unsigned int type_len, uint32_t delta)
 {
-	unsigned int type_len;
-	uint32_t delta, len, arg;
+	uint32_t len;
 
-	if (size - off < 4)
-		return 0;
-	record__split(load_u32(data + off), &type_len, &delta);
-	*is_data = false;
 	if (type_len >= 1 && type_len <= RB_TYPE_DATA_MAX) {
-		*is_data = true;
-		*ts += delta;
 		len = 4 + 4 * type_len;
 		return len <= size - off ? len : 0;
 	}
 	if (size - off < 8)
 		return 0;
-	arg = load_u32(data + off + 4);
-	switch (type_len) {
-	case 0:			/* large data record: arg = 4 + padded payload */
-		*is_data = true;
-		*ts += delta;
-		len = 4 + arg;
-		break;
-	case RB_TYPE_PADDING:
-		if (!delta)
-			return 0;	/* null padding: the rest of the page is unused */
-		*ts += delta;		/* as kbuffer does, so timestamps match its walk */
-		len = 4 + arg;
-		break;
-	case RB_TYPE_TIME_EXTEND:
-		*ts += ((uint64_t)arg << RB_TS_SHIFT) + delta;
-		len = 8;
-		break;
-	default:		/* RB_TYPE_TIME_STAMP */
-		*ts = (*ts & RB_TS_MSB_MASK) | ((uint64_t)arg << RB_TS_SHIFT) | delta;
-		len = 8;
-		break;
-	}
+	if (type_len == RB_TYPE_TIME_EXTEND || type_len == RB_TYPE_TIME_STAMP)
+		return 8;
+	if (type_len == RB_TYPE_PADDING && !delta)
+		return 0;	/* null padding: the rest of the page is unused */
+	len = 4 + load_u32(data + off + 4);	/* large data record, or padding */
 	return len >= 8 && len <= size - off ? len : 0;
 }
 
@@ -186,15 +162,17 @@ struct rb_scan rb_page__scan(const void *page, const struct rb_layout *l, uint32
 {
 	const char *data = (const char *)page + l->data_off;
 	struct rb_scan scan = { 0 };
-	uint32_t off = 0, len;
-	uint64_t ts = 0;
-	bool is_data;
+	uint32_t off = 0, len, delta;
+	unsigned int type_len;
 
-	while (off < size && (len = record__step(data, off, size, &ts, &is_data))) {
-		scan.events += is_data;
+	for (; size - off >= 4; off += len) {
+		record__split(load_u32(data + off), &type_len, &delta);
+		len = record__len(data, off, size, type_len, delta);
+		if (!len)
+			break;
+		scan.events += type_len <= RB_TYPE_DATA_MAX;
 		if (len > scan.max_len)
 			scan.max_len = len;
-		off += len;
 	}
 	return scan;
 }
@@ -203,11 +181,27 @@ uint64_t rb_page__ts_at(const void *page, const struct rb_layout *l, uint32_t at
 {
 	const char *data = (const char *)page + l->data_off;
 	uint64_t ts = load_u64(page);
-	uint32_t off = 0, len;
-	bool is_data;
+	uint32_t off = 0, len, delta;
+	unsigned int type_len;
 
-	while (off < at && (len = record__step(data, off, at, &ts, &is_data)))
-		off += len;
+	for (; at - off >= 4; off += len) {
+		record__split(load_u32(data + off), &type_len, &delta);
+		len = record__len(data, off, at, type_len, delta);
+		if (!len)
+			break;
+		switch (type_len) {
+		case RB_TYPE_TIME_EXTEND:
+			ts += ((uint64_t)load_u32(data + off + 4) << RB_TS_SHIFT) + delta;
+			break;
+		case RB_TYPE_TIME_STAMP:
+			ts = (ts & RB_TS_MSB_MASK) |
+			     (uint64_t)load_u32(data + off + 4) << RB_TS_SHIFT | delta;
+			break;
+		default:	/* data, and padding: kbuffer adds its delta too, so we do */
+			ts += delta;
+			break;
+		}
+	}
 	return ts;
 }
 
