@@ -297,6 +297,10 @@ static ssize_t tcpu__move(struct tracefs_cpu *tcpu, const struct ring_ops *ops,
 	ssize_t n = 0;
 
 	tcpu->ring.ops = ops;
+	/*
+	 * read(2) may land in the caller's buffer: only with a sink that cannot refuse it (the
+	 * buffer sink), so nothing is ever held in the caller's memory after we return.
+	 */
 	tcpu->target = target ? target : tcpu->buffer;
 	for (;;) {
 		bool block = !flush && tcpu__may_block(tcpu, nonblock);
@@ -320,11 +324,6 @@ static ssize_t tcpu__move(struct tracefs_cpu *tcpu, const struct ring_ops *ops,
 		if (n < 0)
 			break;
 		tcpu->need_wait = false;
-	}
-	/* a sub-buffer left in the caller's memory must move to ours before we return */
-	if (tcpu->held && tcpu->held != tcpu->buffer) {
-		memcpy(tcpu->buffer, tcpu->held, tcpu->layout.subbuf_size);
-		tcpu->held = tcpu->buffer;
 	}
 	tcpu->target = tcpu->buffer;
 	if (n == -EAGAIN) {

@@ -193,15 +193,21 @@ static ssize_t splice__all(struct tracefs_cpu *tcpu, int in, int out, size_t n)
 	return done;
 }
 
-/* Empty our pipe into wfd: by splice, or through the buffer when wfd refuses splices. */
+/*
+ * Empty our pipe into wfd: by splice, or through the buffer when wfd refuses splices (then
+ * the core counts what moved; a splice we count here).
+ */
 static ssize_t pipe__drain_to(struct tracefs_cpu *tcpu, int wfd)
 {
 	ssize_t n = splice__all(tcpu, tcpu->splice_pipe[0], wfd, tcpu->buffered);
 	struct ring_sink_fd out;
 
 	if (n != -EINVAL) {
-		if (n > 0)
+		if (n > 0) {
 			tcpu->buffered = 0;
+			tcpu->ring.stats.bytes += n;
+			tcpu->ring.stats.chunks += n / tcpu->layout.subbuf_size;
+		}
 		return n;
 	}
 	ring_sink_fd__init(&out, wfd);
@@ -244,8 +250,6 @@ ssize_t tracefs_cpu__splice_to(struct tracefs_cpu *tcpu, int wfd)
 		n = pipe__drain_to(tcpu, wfd);
 		if (n < 0)
 			return total ? total : n;
-		tcpu->ring.stats.bytes += n;
-		tcpu->ring.stats.chunks += n / tcpu->layout.subbuf_size;
 		total += n;
 	}
 	return total;

@@ -24,6 +24,12 @@
  * valid until the next call on that tcpu. Every path hands out each event exactly once, as
  * whole standalone sub-buffers of tracefs_cpu_read_size() bytes that keep the kernel's
  * lost-events mark and count.
+ *
+ * Waiting: a blocking call sleeps in poll() (per the instance's buffer_percent) only when the
+ * previous call found the buffer drained; after a wakeup, calls take everything there is
+ * without sleeping, up to the sub-buffer the kernel is still writing. A tcpu belongs to one
+ * thread at a time; only tracefs_cpu_stop() may come from another. We assume we are the only
+ * reader of that CPU buffer (use an instance of your own).
  */
 #ifndef AUXTRACE_TRACEFS_H
 #define AUXTRACE_TRACEFS_H
@@ -230,7 +236,8 @@ struct tracefs_cpu_syscalls {
 	uint64_t reads;		/* read(2) of trace_pipe_raw */
 	uint64_t splices;	/* splice(2) out of trace_pipe_raw */
 };
-AUXTRACE_API const struct tracefs_cpu_syscalls *tracefs_cpu_syscall_stats(struct tracefs_cpu *tcpu);
+AUXTRACE_API const struct tracefs_cpu_syscalls *
+tracefs_cpu_syscall_stats(struct tracefs_cpu *tcpu);
 
 #ifdef __cplusplus
 }
