@@ -732,7 +732,7 @@ static void usage(void)
 	fprintf(stderr, "usage: " NAME " [-d SECONDS] [-n ROUNDS] [-p PAGES] [-w DIV] "
 		"[-s PAYLOAD] [-r REPS] [-W]\n"
 		"  -d  producer run per row and round (default 0.4)\n"
-		"  -n  rounds; rows run interleaved, medians are shown (default 5)\n"
+		"  -n  rounds; rows run interleaved, medians are shown (default 7)\n"
 		"  -p  data pages per CPU ring, a power of two (default 512)\n"
 		"  -w  libauxtrace wakes up every ring/DIV bytes (default 4)\n"
 		"  -s  raw payload bytes per record, a multiple of 8 (default 8)\n"
@@ -744,7 +744,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 {
 	int c;
 
-	*o = (struct opts){ .seconds = 0.4, .rounds = 5, .pages = 512, .wakeup_div = 4,
+	*o = (struct opts){ .seconds = 0.4, .rounds = 7, .pages = 512, .wakeup_div = 4,
 			    .payload = 8, .reps = 15 };
 	while ((c = getopt(argc, argv, "d:n:p:w:s:r:Wh")) != -1) {
 		switch (c) {
