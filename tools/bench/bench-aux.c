@@ -29,10 +29,10 @@
 #include "tests/lib/aux-producer.c"
 
 #define AUX_PAGES 1024			/* 4 MiB */
-#define RUN_BYTES (2048ull << 20)	/* per repetition and side */
+#define RUN_BYTES (1024ull << 20)	/* per repetition and side */
 #define REWIND (64u << 20)
 #define WRITE_CHUNK (1u << 20)
-#define REPS 5
+#define REPS 7
 
 static double now_s(void)
 {
