@@ -54,6 +54,8 @@ static struct evsel *aux_like_evsel(void)
 		.config = PERF_COUNT_SW_CPU_CLOCK,
 		.size = sizeof(attr),
 		.disabled = 1,
+		.exclude_kernel = 1,	/* per-thread tests need no privilege */
+		.exclude_hv = 1,
 	};
 	struct evsel *evsel = evsel__new(&attr);
 
