@@ -122,12 +122,14 @@ static bool machine_has_aux_pmu(void)
 
 START_TEST(test_eopnotsupp_names_the_pmu)
 {
+	bool per_thread = _i == 1;
 	struct evlist *evlist;
 	struct auxtrace_mmaps *aux;
 	int before;
 
-	TEST_REQUIRE_ROOT();
-	evlist = evlist_open("0", aux_like_evsel(), false);
+	if (!per_thread)
+		TEST_REQUIRE_ROOT();
+	evlist = evlist_open(per_thread ? "" : "0", aux_like_evsel(), false);
 	aux = auxtrace_mmaps__new(evlist, NULL, AUX_PAGES, false);
 	ck_assert_ptr_nonnull(aux);
 	before = nr_perf_mappings();
@@ -388,7 +390,7 @@ static Suite *auxtrace_evlist_suite(void)
 	Suite *s = suite_create("auxtrace-evlist");
 	TCase *tc = tcase_create("evlist");
 
-	tcase_add_test(tc, test_eopnotsupp_names_the_pmu);
+	tcase_add_loop_test(tc, test_eopnotsupp_names_the_pmu, 0, 2);
 	tcase_add_test(tc, test_zero_aux_pages_maps_rings_only);
 	tcase_add_test(tc, test_eperm_gives_the_budget);
 	tcase_add_loop_test(tc, test_producer_through_evlist, 0, 2);
