@@ -41,9 +41,11 @@ struct auxtrace_mmap_params {
 	size_t len;		/* bytes; 0: no AUX area anywhere */
 	int prot;		/* PROT_READ, plus PROT_WRITE in full-trace mode */
 	int idx;		/* mmap idx */
-	pid_t tid;		/* per-thread: that thread; per-CPU with one thread: it; else 0 */
+	pid_t tid;		/* a thread's ring: it; a CPU's ring with one thread: it
+				   (-1 for the dummy thread); with several: 0 */
 	bool mmap_needed;	/* false: the owner of this idx is not an AUX event */
-	struct perf_cpu cpu;	/* per-CPU: that CPU; per-thread: -1 */
+	struct perf_cpu cpu;	/* a CPU's ring (also a side-band one in a per-thread
+				   session): that CPU; a thread's ring: -1 */
 };
 
 AUXTRACE_API void auxtrace_mmap_params__init(struct auxtrace_mmap_params *mp,
