@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1
-/* The getppid()-driven bpf-output producer shared by the benchmarks. */
+/* Linked into every benchmark: the getppid()-driven bpf-output producer, measuring helpers. */
 #include <errno.h>
 #include <sched.h>
 #include <stdarg.h>
@@ -78,6 +78,7 @@ static int tracepoint_id(void)
 {
 	char path[256], buf[32];
 	size_t i;
+	int id;
 
 	for (i = 0; i < sizeof(tracefs_roots) / sizeof(tracefs_roots[0]); i++) {
 		FILE *f;
@@ -89,7 +90,8 @@ static int tracepoint_id(void)
 		if (!fgets(buf, sizeof(buf), f))
 			buf[0] = 0;
 		fclose(f);
-		return atoi(buf) > 0 ? atoi(buf) : -ENOENT;
+		id = atoi(buf);
+		return id > 0 ? id : -ENOENT;
 	}
 	return -ENOENT;
 }
@@ -104,7 +106,7 @@ static struct bpf_insn insn(__u8 code, __u8 dst, __u8 src, __s16 off, __s32 imm)
 /*
  * r6 = ctx; if tgid and the caller's tgid differs: return 0; zero payload bytes below the
  * frame pointer; bpf_perf_event_output(ctx, map, BPF_F_CURRENT_CPU, fp - payload, payload);
- * return 0.
+ * return 0. Returning 0 also drops the tracepoint event's own sample: it has no ring.
  */
 static int build_prog(struct bpf_insn *prog, int map_fd, unsigned int payload, pid_t tgid)
 {
