@@ -31,6 +31,8 @@ struct trace_map {
 	bool grew;			/* the last GET_READER found the writer appending to it */
 	uint64_t events;		/* meta->read at the last snapshot */
 	uint64_t pending;		/* events consumed by the kernel, not yet in a window */
+	uint64_t overrun;		/* meta->overrun at the last snapshot */
+	uint64_t lost;			/* overwritten since the last lost-events mark we reported */
 	struct rb_piece piece;		/* the window peek built, until commit */
 };
 
@@ -47,7 +49,7 @@ static const char *map__page(const struct trace_map *m, const struct rb_layout *
 /* What GET_READER left in the meta, read once. */
 struct meta_snap {
 	uint32_t id, read;
-	uint64_t events;
+	uint64_t events, overrun;
 };
 
 static struct meta_snap map__snapshot(const struct trace_map *m)
@@ -56,6 +58,7 @@ static struct meta_snap map__snapshot(const struct trace_map *m)
 		.id = m->meta->reader.id,
 		.read = m->meta->reader.read,
 		.events = m->meta->read,
+		.overrun = m->meta->overrun,
 	};
 }
 
@@ -77,11 +80,15 @@ static void map__sync(struct trace_map *m, const struct meta_snap *s)
 		m->off = s->read;
 	}
 	m->read = s->read;
-	if (s->events >= m->events)
+	if (s->events >= m->events && s->overrun >= m->overrun) {
 		m->pending += s->events - m->events;
-	else
+		m->lost += s->overrun - m->overrun;
+	} else {
 		m->pending = 0;		/* reset: nothing before it is still to come */
+		m->lost = 0;
+	}
 	m->events = s->events;
+	m->overrun = s->overrun;
 }
 
 static int map__get_reader(struct tracefs_cpu *tcpu, struct trace_map *m)
@@ -148,9 +155,15 @@ static int map__commit(struct ring *ring, const struct ring_window *win)
 
 	if (win->priv != m)
 		return tracefs_cpu__commit_held(tcpu);
-	if (p->flags & RB_MISSED_EVENTS)
-		ring__account_loss(ring, rb_page__lost(p->page, &tcpu->layout,
-						       p->flags | p->page_size));
+	/*
+	 * A full page has no room for the lost count (MISSED without STORED): the kernel's own
+	 * overrun counter says how many, so the count is exact on every mark.
+	 */
+	if (p->flags & RB_MISSED_EVENTS) {
+		ring__account_loss(ring, m->lost ? (int64_t)m->lost :
+					 rb_page__lost(p->page, &tcpu->layout, p->flags | p->page_size));
+		m->lost = 0;
+	}
 	m->off = p->to;
 	m->first = false;
 	m->pending = 0;
@@ -241,6 +254,7 @@ int trace_map__new(struct tracefs_cpu *tcpu)
 	m->off = m->read = m->meta->reader.read;
 	m->first = m->off == 0;
 	m->events = m->meta->read;
+	m->overrun = m->meta->overrun;
 	tcpu->map = m;
 	return 0;
 }
