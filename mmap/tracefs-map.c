@@ -111,6 +111,7 @@ static int map__peek(struct ring *ring, struct ring_window *win)
 	const struct rb_layout *l = &tcpu->layout;
 	struct trace_map *m = tcpu->map;
 	int ret = tracefs_cpu__peek_held(tcpu, win);
+	uint32_t id, read;
 
 	if (ret)
 		return ret;
@@ -137,8 +138,8 @@ static int map__peek(struct ring *ring, struct ring_window *win)
 		}
 		if (tcpu->stop_at_edge && tcpu->at_edge)
 			return 0;
-		uint32_t id = m->id, read = m->read;
-
+		id = m->id;
+		read = m->read;
 		ret = map__get_reader(tcpu, m);
 		if (ret)
 			return ret;
