@@ -10,7 +10,6 @@
 #include <linux/seccomp.h>
 #include <poll.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
