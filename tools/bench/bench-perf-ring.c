@@ -551,6 +551,21 @@ static int consumer__take_over(struct bench *b, struct consumer *c)
 	return err;
 }
 
+/*
+ * The kernel reports records it dropped (PERF_RECORD_LOST) only ahead of the next record it
+ * can write: emit one more so that a loss at the end of a row is counted in that row.
+ */
+static int flush_losses(struct bench *b, struct consumer *c, struct bpf_getppid_load *load)
+{
+	struct bpf_getppid_load one = { .cpu = b->prod_cpu, .calls_max = 1 };
+	int err = bpf_getppid_load__run(&one);
+
+	if (!err)
+		err = c->ops->drain(c);
+	load->calls += one.calls;
+	return err;
+}
+
 /* The producer runs for the set time while c drains on this CPU. */
 static int run_consumed(struct bench *b, struct consumer *c, struct bpf_getppid_load *load,
 			double *cpu, uint64_t *preempted)
@@ -573,6 +588,8 @@ static int run_consumed(struct bench *b, struct consumer *c, struct bpf_getppid_
 	*cpu = bench__thread_cpu_s(&nivcsw) - cpu0;
 	*preempted = nivcsw - nivcsw0;
 	bpf_getppid_load__join(load);
+	if (!err)
+		err = flush_losses(b, c, load);
 	return err;
 }
 
