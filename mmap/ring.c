@@ -10,7 +10,7 @@
 int ring__add_spans(struct ring_window *win, void *base, size_t size, uint64_t from,
 		    size_t len)
 {
-	size_t off = from % size;	/* compilers turn this into a mask for powers of two */
+	size_t off = from % size;	/* once per window: size need not be a power of two */
 	size_t first = len < size - off ? len : size - off;
 
 	if (!len)
