@@ -104,9 +104,11 @@ static struct bpf_insn insn(__u8 code, __u8 dst, __u8 src, __s16 off, __s32 imm)
 }
 
 /*
- * r6 = ctx; if tgid and the caller's tgid differs: return 0; zero payload bytes below the
+ * r6 = ctx; if tgid and the caller's tgid differs: return 1; zero payload bytes below the
  * frame pointer; bpf_perf_event_output(ctx, map, BPF_F_CURRENT_CPU, fp - payload, payload);
- * return 0. Returning 0 also drops the tracepoint event's own sample: it has no ring.
+ * return 0. A tracepoint program's 0 drops the event for every perf event on that tracepoint,
+ * machine-wide: right for our own calls (the carrier event has no ring), wrong for other
+ * processes, whose getppid samples (tests, perf) must still arrive while the bench runs.
  */
 static int build_prog(struct bpf_insn *prog, int map_fd, unsigned int payload, pid_t tgid)
 {
@@ -130,16 +132,19 @@ static int build_prog(struct bpf_insn *prog, int map_fd, unsigned int payload, p
 	prog[n++] = insn(BPF_ALU | BPF_MOV | BPF_K, BPF_REG_3, 0, 0, (__s32)BPF_F_CURRENT_CPU);
 	prog[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_5, 0, 0, (__s32)payload);
 	prog[n++] = insn(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_perf_event_output);
-	if (skip >= 0)
-		prog[skip].off = n - skip - 1;
 	prog[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
 	prog[n++] = insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	if (skip >= 0) {
+		prog[skip].off = n - skip - 1;
+		prog[n++] = insn(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 1);
+		prog[n++] = insn(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	}
 	return n;
 }
 
 static int load_prog(struct bpf_getppid *p, pid_t tgid, char *msg, size_t msglen)
 {
-	struct bpf_insn prog[16 + BPF_GETPPID_MAX_PAYLOAD / 8];
+	struct bpf_insn prog[20 + BPF_GETPPID_MAX_PAYLOAD / 8];
 	static char log[8192];
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = log, .log_size = sizeof(log));
 	int n = build_prog(prog, p->map_fd, p->payload, tgid);
