@@ -191,7 +191,7 @@ static int auxtrace_mmap__peek(struct ring *ring, struct ring_window *win)
 		mm->finish_err = 0;
 		return err;
 	}
-	head = ring__load_head((volatile uint64_t *)&mm->userpg->aux_head);
+	head = ring__load_head(&mm->userpg->aux_head);
 	if (mm->snapshot && itr && itr->find_snapshot) {
 		err = itr->find_snapshot(itr, mm->idx, mm, mm->base, &head, &old);
 		if (err)
@@ -255,7 +255,7 @@ static int auxtrace_mmap__commit(struct ring *ring, const struct ring_window *wi
 	mm->prev = win->pos;
 	if (mm->snapshot)
 		return 0;
-	ring__store_tail((volatile uint64_t *)&mm->userpg->aux_tail, win->pos);
+	ring__store_tail(&mm->userpg->aux_tail, win->pos);
 	/*
 	 * The bytes are delivered and the tail is out: a failing re-enable must not make the
 	 * core forget that. Keep the error for the next peek, which ends the read with it.

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/uio.h>
+#include <linux/types.h>
 #include <auxtrace/ring.h>
 
 struct ring;
@@ -59,20 +60,20 @@ ssize_t ring__drain(struct ring *ring, struct ring_sink *sink, size_t max_bytes)
 ssize_t ring__drain_one(struct ring *ring, struct ring_sink *sink);
 
 /*
- * Producer/consumer positions (kernel: tools/include/linux/ring_buffer.h semantics).
+ * Producer/consumer positions, as the kernel's perf_event_mmap_page declares them (__u64).
  * The producer writes data, then its head with release semantics: load the head with
  * acquire so the data before it is visible. Our reads of the data must complete before the
  * producer may reuse it: a full barrier, then the tail store.
  */
-static inline uint64_t ring__load_head(const volatile uint64_t *head)
+static inline uint64_t ring__load_head(const volatile __u64 *head)
 {
-	return __atomic_load_n((const uint64_t *)head, __ATOMIC_ACQUIRE);
+	return __atomic_load_n(head, __ATOMIC_ACQUIRE);
 }
 
-static inline void ring__store_tail(volatile uint64_t *tail, uint64_t pos)
+static inline void ring__store_tail(volatile __u64 *tail, uint64_t pos)
 {
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	__atomic_store_n((uint64_t *)tail, pos, __ATOMIC_RELEASE);
+	__atomic_store_n(tail, pos, __ATOMIC_RELEASE);
 }
 
 /*

@@ -49,12 +49,12 @@ static size_t page_size(void)
 /* The control page's fields are __u64 (unsigned long long), the core's uint64_t. */
 static uint64_t perf_mmap__head(const struct perf_mmap *map)
 {
-	return ring__load_head((const volatile uint64_t *)&map->userpg->data_head);
+	return ring__load_head(&map->userpg->data_head);
 }
 
 static void perf_mmap__store_tail(struct perf_mmap *map, uint64_t tail)
 {
-	ring__store_tail((volatile uint64_t *)&map->userpg->data_tail, tail);
+	ring__store_tail(&map->userpg->data_tail, tail);
 }
 
 /* Copy len bytes at ring position pos out of the ring, across the wrap if need be. */

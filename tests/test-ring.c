@@ -15,7 +15,7 @@
 struct toy_ring {
 	struct ring ring;
 	char buf[16];
-	uint64_t head, tail;
+	__u64 head, tail;
 };
 
 static int toy__peek(struct ring *ring, struct ring_window *win)
