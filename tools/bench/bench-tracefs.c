@@ -9,14 +9,17 @@
  *   splice   tracefs_cpu_write into a file on /dev/shm, no walk;
  *            bare: splice(2) trace_pipe_raw -> pipe -> file
  *
- * Two measurements, each repeated and reported as the median:
+ * Two measurements, round after round, reported as medians:
  *   pre-filled  a fresh instance's CPU 0 buffer filled with trace_marker writes (tracing off
- *               afterwards), then drained once: microseconds per sub-buffer;
+ *               afterwards), then drained once: consumer CPU time per sub-buffer;
  *   live        a thread pinned to the producer CPU calls getppid() with
  *               syscalls:sys_enter_getppid enabled; the consumer (this thread, on the consumer
  *               CPU) sleeps in poll until buffer_percent and drains to empty on each wakeup:
- *               events/s delivered, losses, consumer CPU, wakeups and system calls; plus the
- *               producer alone (no consumer, a buffer it cannot fill) as the ceiling.
+ *               events/s delivered, losses, consumer CPU, wakeups and system calls. The
+ *               producer alone (no consumer) is the ceiling: once into a buffer the run cannot
+ *               fill, once in bursts on a buffer of the live size (what that size alone costs).
+ *               Rates against the ceiling count events per producer CPU-second: the machine
+ *               may be shared, and time another task takes from the producer is no method's.
  *
  * Every instance is named auxtrace-bench-<pid>-... and removed at exit, also on errors and
  * SIGINT; top-level tracing state is never touched. Figures only: the exit code says whether
@@ -60,8 +63,10 @@ struct opts {
 	unsigned int marker;	/* bytes per trace_marker write (pre-filled) */
 	unsigned int fill_kb;	/* pre-filled buffer per CPU */
 	unsigned int live_kb;	/* live buffer per CPU */
+	unsigned int ceiling_kb;	/* producer-alone buffer on the producer CPU */
 	int percent;		/* buffer_percent of the live rows */
 	bool pre, live;		/* which measurements to run */
+	bool verbose;		/* every round's figures on stderr */
 };
 
 static struct opts opts;
@@ -946,7 +951,7 @@ static int load_start(void *arg)
  * threads it creates): other benchmarks may storm getppid() on the same CPU. Tracing stays
  * off until the producer starts.
  */
-static struct tracefs_instance *live_instance(void)
+static struct tracefs_instance *live_instance(unsigned int kb, int cpu)
 {
 	struct tracefs_instance *inst = instance_new("live");
 	char pid[32];
@@ -957,7 +962,7 @@ static struct tracefs_instance *live_instance(void)
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
 	err = tracefs_trace_off(inst);
 	if (!err)
-		err = tracefs_instance_set_buffer_size(inst, opts.live_kb, -1);
+		err = tracefs_instance_set_buffer_size(inst, kb, cpu);
 	if (!err)
 		err = tracefs_instance_set_buffer_percent(inst, opts.percent);
 	if (!err)
@@ -975,21 +980,24 @@ static struct tracefs_instance *live_instance(void)
 }
 
 /*
- * The producer unhindered: no consumer and no wakeups, on a buffer as large as the live rows'
- * (a buffer large enough for a whole run leaves the caches and makes a slower "ceiling"). It
- * runs in bursts of 3/4 of the buffer, cleared in between, until the run's time is spent.
- * Events per producer CPU-second; *lost counts what the bursts overflowed.
+ * The producer unhindered: no consumer, no wakeups. large: one run into a buffer on the
+ * producer CPU that the whole run cannot fill (the ceiling). Otherwise bursts of 3/4 of a
+ * buffer as large as the live rows', cleared in between: what that buffer size alone costs.
+ * Events per producer CPU-second; *lost counts what overflowed.
  */
-static int run_ceiling(double *cpu_rate, double *lost)
+static int run_ceiling(bool large, double *cpu_rate, double *lost)
 {
-	struct live_ctx ctx = { .inst = live_instance() };
+	struct live_ctx ctx = { .inst = large ? live_instance(opts.ceiling_kb, PROD_CPU)
+					      : live_instance(opts.live_kb, -1) };
 	struct bpf_getppid_load load = { .cpu = PROD_CPU, .done = live_done, .ctx = &ctx };
 	uint64_t calls = 0, elapsed = 0, cpu_ns = 0;
 	struct cpu_stats st;
 	int err = ctx.inst ? 0 : -1;
 
-	/* sys_enter_getppid takes 16 bytes of a sub-buffer (4 header + 12 payload) */
-	load.calls_max = (uint64_t)opts.live_kb * 1024 / 16 * 3 / 4;
+	if (large)
+		load.duration_ns = opts.seconds * 1e9;
+	else	/* sys_enter_getppid takes 16 bytes of a sub-buffer (4 header + 12 payload) */
+		load.calls_max = (uint64_t)opts.live_kb * 1024 / 16 * 3 / 4;
 	*lost = 0;
 	while (!err && !interrupted && elapsed < opts.seconds * 1e9) {
 		err = tracefs_instance_clear(ctx.inst);
@@ -1016,7 +1024,7 @@ static int run_ceiling(double *cpu_rate, double *lost)
 static int run_live(int m, bool bare, int out_fd, struct live_result *res)
 {
 	struct reader r = { .kb = NULL };
-	struct live_ctx ctx = { .inst = live_instance(), .r = &r };
+	struct live_ctx ctx = { .inst = live_instance(opts.live_kb, -1), .r = &r };
 	struct bpf_getppid_load load = { .cpu = PROD_CPU, .done = live_done, .ctx = &ctx };
 	struct cpu_stats st = { 0 };
 	double cpu0, cpu, secs;
@@ -1080,19 +1088,37 @@ static void median_fields(const void *runs, int reps, size_t size, void *out)
 	}
 }
 
-static void print_prefilled(const struct prefill_result med[][2])
+/*
+ * The median of the per-round ratios lib/bare of one field: lib and bare of a round run
+ * seconds apart, so a machine that drifts between rounds cancels out of each ratio.
+ */
+static double median_ratio(const void *lib, const void *bare, int reps, size_t size,
+			   size_t field)
+{
+	double v[reps];
+
+	for (int i = 0; i < reps; i++) {
+		double l = *(const double *)((const char *)lib + i * size + field);
+		double b = *(const double *)((const char *)bare + i * size + field);
+
+		v[i] = b ? l / b : 0;
+	}
+	return bench__median(v, reps);
+}
+
+static void print_prefilled(const struct prefill_result med[][2], const double ratio[])
 {
 	printf("\n(a) pre-filled drain: %u KiB buffer on CPU %d, %u-byte trace_marker writes, "
-	       "consumer on CPU %d; consumer CPU time per sub-buffer, median of %d\n",
+	       "consumer on CPU %d;\n    consumer CPU time per sub-buffer, median of %d rounds; "
+	       "lib/bare: median of the rounds' ratios\n",
 	       opts.fill_kb, PROD_CPU, opts.marker, CONS_CPU, opts.reps);
 	printf("%-22s %11s %11s %9s %7s %12s %10s %8s\n", "method", "bare us/sb", "lib us/sb",
 	       "lib/bare", "target", "sub-buffers", "events", "ev/sb");
 	for (int m = 0; m < NR_METHODS; m++) {
 		const struct prefill_result *b = &med[m][1], *l = &med[m][0];
-		double ratio = b->us ? l->us / b->us : 0;
 
 		printf("%-22s %11.2f %11.2f %8.2fx %7s %12.0f %10.0f %8.1f\n", lib_ops[m].method,
-		       b->us, l->us, ratio, ratio <= 1.1 ? "met" : "MISSED", l->subbufs,
+		       b->us, l->us, ratio[m], ratio[m] <= 1.1 ? "met" : "MISSED", l->subbufs,
 		       l->events, l->subbufs ? l->events / l->subbufs : 0);
 		if (b->subbufs != l->subbufs || b->events != l->events)
 			printf("%-22s bare drained %.0f sub-buffers, %.0f events\n", "", b->subbufs,
@@ -1100,20 +1126,28 @@ static void print_prefilled(const struct prefill_result med[][2])
 	}
 }
 
-static void print_live(double ceiling, double ceiling_lost, const struct live_result med[][2])
+/* ceiling[0]: the producer alone into a large buffer; [1]: in bursts on the live size. */
+static void print_live(const double ceiling[2], double ceiling_lost,
+		       const struct live_result med[][2], const double ratio[])
 {
 	static const double libtracefs_cpu[] = { 6.2, 4.5, 1.5 };
+	char name[64];
 
 	printf("\n(b) live: getppid() on CPU %d for %.1f s with syscalls:sys_enter_getppid, "
 	       "%u KiB buffer, buffer_percent %d, consumer on CPU %d; median of %d\n"
-	       "    x ceil: events per producer CPU-second against the producer alone in the same "
-	       "round\n", PROD_CPU, opts.seconds, opts.live_kb, opts.percent, CONS_CPU, opts.reps);
+	       "    x ceil: events per producer CPU-second against the producer alone (large "
+	       "buffer) in the same round\n", PROD_CPU, opts.seconds, opts.live_kb, opts.percent,
+	       CONS_CPU, opts.reps);
 	printf("%-22s %-4s %9s %6s %8s %7s %6s %7s %7s %8s %7s %7s %6s\n", "method", "impl",
 	       "events/s", "x ceil", "lost:lib", "in-band", "kernel", "missing", "cons%",
 	       "ns/event", "waits/s", "wait/sb", "sys/sb");
-	printf("%-22s %-4s %7.3f M %6.2f %8s %7s %6.0f %7s %7s %8s %7s %7s %6s\n",
-	       "producer alone", "-", ceiling / 1e6, 1.0, "-", "-", ceiling_lost, "-", "-", "-",
-	       "-", "-", "-");
+	for (int i = 0; i < 2; i++) {
+		snprintf(name, sizeof(name), "alone, %u KiB%s", i ? opts.live_kb : opts.ceiling_kb,
+			 i ? " bursts" : "");
+		printf("%-27s %7.3f M %6.2f %8s %7s %6.0f %7s %7s %8s %7s %7s %6s\n", name,
+		       ceiling[i] / 1e6, ceiling[i] / ceiling[0], "-", "-", i ? 0 : ceiling_lost,
+		       "-", "-", "-", "-", "-", "-");
+	}
 	for (int m = 0; m < NR_METHODS; m++)
 		for (int b = 0; b < 2; b++) {
 			const struct live_result *x = &med[m][b];
@@ -1127,7 +1161,8 @@ static void print_live(double ceiling, double ceiling_lost, const struct live_re
 			       x->missing, x->cpu * 100, x->ns_per_event, x->waits_per_s,
 			       x->waits_per_sb, x->sys_per_sb);
 		}
-	printf("(producer alone: %.3f M events per CPU-second)\n", ceiling / 1e6);
+	printf("(the alone rows are events per producer CPU-second; \"events/s\" of the others is "
+	       "wall-clock)\n");
 	for (int m = 0; m < NR_METHODS; m++) {
 		const struct live_result *x = &med[m][0], *bare = &med[m][1];
 
@@ -1135,37 +1170,41 @@ static void print_live(double ceiling, double ceiling_lost, const struct live_re
 		       x->kernel_lost || x->lib_lost || x->inband_lost ? "MISSED" : "met",
 		       x->kernel_lost);
 		if (m < 2)
-			printf("; CPU <= %.2f%% (half of libtracefs 1.8.1's %.1f%%) %s (%.2f%%; "
-			       "bare loop %.2f%%)", libtracefs_cpu[m] / 2, libtracefs_cpu[m],
+			printf("; CPU <= %.2f%% %s (%.2f%%; bare loop %.2f%%)",
+			       libtracefs_cpu[m] / 2,
 			       x->cpu * 100 <= libtracefs_cpu[m] / 2 ? "met" : "MISSED", x->cpu * 100,
 			       bare->cpu * 100);
 		else
-			printf("; CPU %.2f%% (libtracefs 1.8.1: %.1f%%)", x->cpu * 100,
-			       libtracefs_cpu[m]);
-		printf("\n");
+			printf("; CPU %.2f%% (bare loop %.2f%%)", x->cpu * 100, bare->cpu * 100);
+		printf("; CPU per event lib/bare %.2fx\n", ratio[m]);
 	}
+	printf("(CPU targets: half of libtracefs 1.8.1 measured here: %.1f%% mapped, %.1f%% read; "
+	       "splice %.1f%%)\n", libtracefs_cpu[0], libtracefs_cpu[1], libtracefs_cpu[2]);
 }
 
 static void usage(void)
 {
 	fprintf(stderr, "usage: " NAME " [-d SECONDS] [-r REPS] [-s MARKER] [-b KB] [-l KB] "
-		"[-p PERCENT] [-t pre|live]\n"
+		"[-c KB] [-p PERCENT] [-t pre|live] [-v]\n"
 		"  -d  producer run per live row (default 2)\n"
-		"  -r  repetitions of every row; the median is shown (default 3)\n"
+		"  -r  repetitions of every row; the median is shown (default 5)\n"
 		"  -s  bytes per trace_marker write in the pre-filled rows (default 8)\n"
 		"  -b  pre-filled buffer_size_kb (default 16384)\n"
 		"  -l  live buffer_size_kb (default 4096)\n"
+		"  -c  producer-alone buffer on CPU 0 in KiB (default 262144)\n"
 		"  -p  live buffer_percent (default 50)\n"
-		"  -t  only the pre-filled or only the live measurement\n");
+		"  -t  only the pre-filled or only the live measurement\n"
+		"  -v  print every round's figures (stderr)\n");
 }
 
 static int parse_opts(int argc, char **argv)
 {
 	int c;
 
-	opts = (struct opts){ .seconds = 2, .reps = 3, .marker = 8, .fill_kb = 16384,
-			      .live_kb = 4096, .percent = 50, .pre = true, .live = true };
-	while ((c = getopt(argc, argv, "d:r:s:b:l:p:t:h")) != -1) {
+	opts = (struct opts){ .seconds = 2, .reps = 5, .marker = 8, .fill_kb = 16384,
+			      .live_kb = 4096, .ceiling_kb = 262144, .percent = 50, .pre = true,
+			      .live = true };
+	while ((c = getopt(argc, argv, "d:r:s:b:l:c:p:t:vh")) != -1) {
 		switch (c) {
 		case 'd': opts.seconds = atof(optarg); break;
 		case 'r': opts.reps = atoi(optarg); break;
@@ -1176,12 +1215,15 @@ static int parse_opts(int argc, char **argv)
 			opts.pre = !strcmp(optarg, "pre");
 			opts.live = !strcmp(optarg, "live");
 			break;
+		case 'v': opts.verbose = true; break;
+		case 'c': opts.ceiling_kb = strtoul(optarg, NULL, 0); break;
 		case 'p': opts.percent = atoi(optarg); break;
 		default: usage(); return -1;
 		}
 	}
 	if (opts.seconds <= 0 || opts.seconds > 60 || opts.reps < 1 || !opts.marker ||
-	    opts.marker > 4000 || !opts.fill_kb || !opts.live_kb || !(opts.pre || opts.live) ||
+	    opts.marker > 4000 || !opts.fill_kb || !opts.live_kb || !opts.ceiling_kb ||
+	    !(opts.pre || opts.live) ||
 	    opts.percent < 0 || opts.percent > 100) {
 		usage();
 		return -1;
@@ -1237,7 +1279,8 @@ int main(int argc, char **argv)
 {
 	struct prefill_result *pre, pre_med[NR_METHODS][2];
 	struct live_result *live, live_med[NR_METHODS][2];
-	double *ceiling, ceiling_med, ceiling_lost = 0;
+	double pre_ratio[NR_METHODS], live_ratio[NR_METHODS];
+	double *ceiling, ceiling_med[2], ceiling_lost = 0;
 	int out_fd, err, reps;
 
 	if (parse_opts(argc, argv))
@@ -1257,7 +1300,7 @@ int main(int argc, char **argv)
 
 	pre = calloc((size_t)NR_METHODS * 2 * reps, sizeof(*pre));
 	live = calloc((size_t)NR_METHODS * 2 * reps, sizeof(*live));
-	ceiling = calloc(reps, sizeof(*ceiling));
+	ceiling = calloc((size_t)2 * reps, sizeof(*ceiling));	/* large, then live size */
 	if (!pre || !live || !ceiling)
 		err = fail("allocating results", ENOMEM);
 	/*
@@ -1271,13 +1314,23 @@ int main(int argc, char **argv)
 			for (int k = 0; k < 2 && !err; k++) {
 				int bare = (k + i) % 2;
 
-				err = run_prefilled(m, bare, out_fd, &pre[(m * 2 + bare) * reps + i]);
+				struct prefill_result *x = &pre[(m * 2 + bare) * reps + i];
+
+				err = run_prefilled(m, bare, out_fd, x);
+				if (!err && opts.verbose)
+					fprintf(stderr, "round %d pre-filled %-22s %-4s %6.2f us/sb\n", i,
+						lib_ops[m].method, bare ? "bare" : "lib", x->us);
 			}
 		if (!opts.live)
 			continue;
 		if (!err)
-			err = run_ceiling(&ceiling[i], &lost);
+			err = run_ceiling(true, &ceiling[i], &lost);
 		ceiling_lost = lost > ceiling_lost ? lost : ceiling_lost;
+		if (!err)
+			err = run_ceiling(false, &ceiling[reps + i], &lost);
+		if (!err && opts.verbose)
+			fprintf(stderr, "round %d alone %.3f M/cpu-s, bursts %.3f M/cpu-s\n", i,
+				ceiling[i] / 1e6, ceiling[reps + i] / 1e6);
 		for (int m = 0; m < NR_METHODS && !err; m++)
 			for (int k = 0; k < 2 && !err; k++) {
 				int bare = (k + i) % 2;
@@ -1285,6 +1338,11 @@ int main(int argc, char **argv)
 
 				err = run_live(m, bare, out_fd, x);
 				x->ratio = x->cpu_rate / ceiling[i];
+				if (!err && opts.verbose)
+					fprintf(stderr, "round %d live %-22s %-4s %6.3f M/s %5.2fx "
+						"%6.2f%% %6.1f ns/event\n", i, lib_ops[m].method,
+						bare ? "bare" : "lib", x->rate / 1e6, x->ratio,
+						x->cpu * 100, x->ns_per_event);
 			}
 	}
 	if (!err) {
@@ -1295,14 +1353,23 @@ int main(int argc, char **argv)
 				median_fields(&live[(m * 2 + b) * reps], reps, sizeof(*live),
 					      &live_med[m][b]);
 			}
-		ceiling_med = bench__median(ceiling, reps);
+		for (int m = 0; m < NR_METHODS; m++) {
+			pre_ratio[m] = median_ratio(&pre[m * 2 * reps], &pre[(m * 2 + 1) * reps],
+						    reps, sizeof(*pre),
+						    offsetof(struct prefill_result, us));
+			live_ratio[m] = median_ratio(&live[m * 2 * reps], &live[(m * 2 + 1) * reps],
+						     reps, sizeof(*live),
+						     offsetof(struct live_result, ns_per_event));
+		}
+		ceiling_med[0] = bench__median(ceiling, reps);
+		ceiling_med[1] = bench__median(ceiling + reps, reps);
 		if (opts.pre)
-			print_prefilled(pre_med);
+			print_prefilled(pre_med, pre_ratio);
 		if (opts.live)
-			print_live(ceiling_med, ceiling_lost, live_med);
+			print_live(ceiling_med, ceiling_lost, live_med, live_ratio);
 		if (ceiling_lost)
-			printf("note: the producer alone overflowed its buffer (%.0f events)\n",
-			       ceiling_lost);
+			printf("note: the producer alone overflowed its %u KiB: raise -c\n",
+			       opts.ceiling_kb);
 	} else if (err == -EINTR && interrupted) {
 		fprintf(stderr, NAME ": interrupted\n");
 	}
