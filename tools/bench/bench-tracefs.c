@@ -183,16 +183,14 @@ static int instance_write(struct tracefs_instance *inst, const char *file, const
 
 /* per_cpu/cpu<cpu>/stats: "name: value" lines. */
 struct cpu_stats {
-	uint64_t entries, overrun, dropped, read;
+	uint64_t overrun, dropped;
 };
 
 static int cpu_stats__read(struct tracefs_instance *inst, int cpu, struct cpu_stats *st)
 {
 	static const struct { const char *key; size_t off; } keys[] = {
-		{ "entries:", offsetof(struct cpu_stats, entries) },
 		{ "overrun:", offsetof(struct cpu_stats, overrun) },
 		{ "dropped events:", offsetof(struct cpu_stats, dropped) },
-		{ "read events:", offsetof(struct cpu_stats, read) },
 	};
 	char file[64], *text, *line;
 
@@ -249,7 +247,10 @@ static uint32_t page_commit(const struct layout *l, const void *page)
 	return __atomic_load_n((const uint32_t *)p, __ATOMIC_ACQUIRE);
 }
 
-/* Whether the writer may still be on a sub-buffer holding `size` data bytes. */
+/*
+ * Whether the writer may still be on a mapped sub-buffer holding `size` data bytes: a page
+ * the writer left is closed by a padding record that its commit counts, so it has no room.
+ */
 static bool page_is_partial(const struct layout *l, uint32_t commit, uint32_t size)
 {
 	return !(commit & RB_MISSED_EVENTS) && size + 8 <= l->subbuf_size - l->data_off;
@@ -400,7 +401,7 @@ struct reader {
 	char *data;
 	size_t data_len;
 	uint32_t id, off;		/* the reader sub-buffer and its data bytes walked */
-	uint64_t subbufs, waits, wakeups, syscalls;
+	uint64_t subbufs, waits, syscalls;
 };
 
 /* -- libauxtrace -- */
@@ -478,7 +479,6 @@ static void lib_close(struct reader *r)
 	sys = tracefs_cpu_syscall_stats(r->tcpu);
 	r->subbufs = tracefs_cpu_stats(r->tcpu)->chunks;
 	r->waits = sys->waits;
-	r->wakeups = sys->wakeups;
 	r->syscalls = sys->waits + sys->get_reader + sys->reads + sys->splices;
 	tracefs_cpu_close(r->tcpu);
 	r->tcpu = NULL;
@@ -562,6 +562,7 @@ static int bare_open_splice(struct reader *r)
 static int bare_step_mapped(struct reader *r, enum step how)
 {
 	uint32_t id, rd, from;
+	char *page;
 
 	r->syscalls++;
 	if (ioctl(r->fd, TRACE_MMAP_IOCTL_GET_READER) < 0)
@@ -573,15 +574,13 @@ static int bare_step_mapped(struct reader *r, enum step how)
 	from = id == r->id ? r->off : 0;
 	r->id = id;
 	r->off = rd;
+	page = r->data + (size_t)id * r->layout.subbuf_size;
 	if (rd > from) {
-		char *page = r->data + (size_t)id * r->layout.subbuf_size;
-
 		walk_range(&r->walk, r->kb, page, from, rd);
 		r->subbufs++;
 	}
 	/* the page the writer may still be on: wait (poll) rather than spin on it */
-	if (how == STEP_EDGE && page_is_partial(&r->layout, page_commit(&r->layout, r->data +
-			(size_t)id * r->layout.subbuf_size), rd))
+	if (how == STEP_EDGE && page_is_partial(&r->layout, page_commit(&r->layout, page), rd))
 		return 0;
 	return 1;
 }
@@ -754,7 +753,6 @@ static int reader__live(struct reader *r)
 				n = -errno;
 				break;
 			}
-			r->wakeups += !!(pfd[0].revents & POLLIN);
 			while ((n = r->ops->step(r, STEP_EDGE)) > 0)
 				;
 			if (n < 0 || (pfd[1].revents & POLLIN))
@@ -774,7 +772,6 @@ struct filler {
 	struct tracefs_instance *inst;
 	int fd;
 	pthread_t thread;
-	uint64_t writes;
 	int err;
 };
 
@@ -790,10 +787,8 @@ static void *fill_thread(void *arg)
 
 	memset(msg, 'm', opts.marker);
 	while (!interrupted) {
-		if (write(f->fd, msg, opts.marker) >= 0) {
-			f->writes++;
+		if (write(f->fd, msg, opts.marker) >= 0)
 			continue;
-		}
 		f->err = -errno;
 		if (errno == EBADF && !cpu_stats__read(f->inst, PROD_CPU, &st) && st.dropped)
 			f->err = 0;
@@ -825,14 +820,14 @@ static int fill(struct tracefs_instance *inst)
 
 	f.fd = tracefs_instance_file_open(inst, "trace_marker", O_WRONLY | O_CLOEXEC);
 	if (f.fd < 0)
-		return fail("opening trace_marker", f.fd);
+		return f.fd;
 	err = start_thread_quietly(filler__start, &f);
 	if (!err) {
 		pthread_join(f.thread, NULL);
 		err = f.err;
 	}
 	close(f.fd);
-	return err ? fail("filling the buffer with trace_marker", err) : interrupted ? -EINTR : 0;
+	return err ? err : interrupted ? -EINTR : 0;
 }
 
 struct prefill_result {		/* doubles only: medians are taken field by field */
@@ -860,7 +855,7 @@ static struct tracefs_instance *prefilled_instance(void)
 		err = tracefs_trace_off(inst);
 	if (err) {
 		if (err != -EINTR)
-			fail("pre-filling an instance", err);
+			fail("pre-filling an instance with trace_marker writes", err);
 		instance_drop(inst);
 		return NULL;
 	}
