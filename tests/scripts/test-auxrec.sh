@@ -40,6 +40,14 @@ ncpu=$(nproc)
 rows=$(awk '$1 ~ /^[0-9]+$/' "$out/rec" | wc -l)
 check "one row per online CPU ($rows of $ncpu)" [ "$rows" -eq "$ncpu" ]
 
+# -a with a command records every task for as long as the command runs.
+( sleep 0.2; "$loop" 500 -1 getpgid ) &
+timeout 60 "$auxrec" record -a -e syscalls:sys_enter_getpgid -- sleep 1 >"$out/sysw" 2>&1
+check "-a with a command exits 0" [ $? -eq 0 ]
+wait
+sw=$(awk '$1 == "total" { print $2 }' "$out/sysw")
+check "-a with a command sees another process's 500 calls (got '$sw')" [ "${sw:-0}" -ge 500 ]
+
 timeout 60 "$auxrec" record -a -e cpu-clock -d 0.3 >"$out/sys" 2>&1
 check "system-wide recording for 0.3 s exits 0" [ $? -eq 0 ]
 check "system-wide cpu-clock delivered samples" awk '$1 == "total" && $2 > 0 { ok = 1 } END { exit !ok }' "$out/sys"

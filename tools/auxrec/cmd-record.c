@@ -266,7 +266,8 @@ static void record__config_evsels(struct record *rec)
 		attr->sample_id_all = 1;
 		attr->disabled = 1;
 		/* A per-CPU recording of a command follows its children, like perf record. */
-		attr->inherit = rec->have_workload && !rec->per_thread;
+		attr->inherit = rec->have_workload && !rec->per_thread && !rec->system_wide &&
+				!rec->cpu_list;
 	}
 }
 
@@ -287,7 +288,9 @@ static int record__set_maps(struct record *rec)
 			     rec->cpu_list ? rec->cpu_list : "online", strerror(errno));
 		return -EINVAL;
 	}
-	if (rec->have_workload)
+	if (rec->system_wide || rec->cpu_list)
+		threads = perf_thread_map__new_dummy();	/* every task: the command only times it */
+	else if (rec->have_workload)
 		threads = perf_thread_map__new_tid(rec->workload.pid);
 	else if (rec->pid)
 		threads = perf_thread_map__new_pid(rec->pid);
