@@ -21,30 +21,8 @@
 #include <auxtrace/pmu.h>
 #include "auxrec.h"
 #include "ftrace.h"
+#include "record.h"
 
-struct record {
-	char **events;
-	int nr_events;
-	char **ftrace_events;
-	int nr_ftrace_events;
-	enum ftrace_mode ftrace_mode;
-	bool system_wide;
-	bool per_thread;
-	const char *cpu_list;
-	pid_t pid;
-	const char *mmap_pages;
-	const char *snapshot;
-	double duration;
-	char **argv;		/* the workload, or NULL */
-
-	struct evlist *evlist;
-	struct auxtrace_record *itr;
-	struct auxtrace_opts opts;
-	struct auxtrace_mmaps *aux;
-	struct ftrace_session *ftrace;
-	struct workload workload;
-	bool have_workload;
-};
 
 static struct evlist *signal_evlist;
 static volatile sig_atomic_t snapshot_requested;
@@ -444,121 +422,6 @@ static int record__loop(struct record *rec, struct ring_sink *sink)
 			break;
 	}
 	return err;
-}
-
-/* One line of the summary: what the rings of one CPU (or one thread) delivered. */
-struct record_row {
-	struct ring_stats perf, aux, ftrace;
-	bool has_perf, has_aux, has_ftrace;
-};
-
-static void record_row__add(struct ring_stats *sum, const struct ring_stats *s)
-{
-	sum->records += s->records;
-	sum->bytes += s->bytes;
-	sum->chunks += s->chunks;
-	sum->lost += s->lost;
-	sum->lost_unknown += s->lost_unknown;
-	sum->overruns += s->overruns;
-	sum->aux_truncated += s->aux_truncated;
-}
-
-static void record__print_row(struct record *rec, const char *label, const struct record_row *r)
-{
-	printf("%-8s", label);
-	if (r->has_perf)
-		printf(" %12llu %12llu %8llu", (unsigned long long)r->perf.records,
-		       (unsigned long long)r->perf.bytes, (unsigned long long)r->perf.lost);
-	else
-		printf(" %12s %12s %8s", "-", "-", "-");
-	if (rec->aux && r->has_aux)
-		printf(" %12llu %6llu %8llu", (unsigned long long)r->aux.bytes,
-		       (unsigned long long)r->aux.aux_truncated, (unsigned long long)r->aux.overruns);
-	else if (rec->aux)
-		printf(" %12s %6s %8s", "-", "-", "-");
-	if (rec->ftrace && r->has_ftrace)
-		printf(" %12llu %10llu %8llu%s", (unsigned long long)r->ftrace.records,
-		       (unsigned long long)r->ftrace.chunks, (unsigned long long)r->ftrace.lost,
-		       r->ftrace.lost_unknown ? "+" : "");
-	else if (rec->ftrace)
-		printf(" %12s %10s %8s", "-", "-", "-");
-	printf("\n");
-}
-
-/* The rings of mmap idx (perf data ring and its AUX area) into row. */
-static void record__idx_row(struct record *rec, int idx, struct record_row *row)
-{
-	struct perf_mmap *map = evlist__mmap_at(rec->evlist, idx);
-
-	if (map) {
-		record_row__add(&row->perf, perf_mmap__stats(map));
-		row->has_perf = true;
-	}
-	if (rec->aux && !auxtrace_mmaps__stats(rec->aux, idx, &row->aux))
-		row->has_aux = true;
-}
-
-/*
- * Per CPU (or per thread in --per-thread sessions, where ftrace rings still are per CPU):
- * records, bytes and losses of every ring, then the totals.
- */
-static void record__print_stats(struct record *rec)
-{
-	int nr = evlist__nr_mmaps(rec->evlist);
-	bool per_thread = evlist__per_thread(rec->evlist) && nr;
-	struct perf_cpu_map *cpus = per_thread ? NULL : perf_cpu_map__new_online_cpus();
-	struct record_row total = { .has_perf = true, .has_aux = true, .has_ftrace = true };
-	char label[32];
-
-	printf("%-8s %12s %12s %8s", per_thread ? "thread" : "cpu", "perf records", "perf bytes",
-	       "lost");
-	if (rec->aux)
-		printf(" %12s %6s %8s", "AUX bytes", "trunc", "overrun");
-	if (rec->ftrace)
-		printf(" %12s %10s %8s", "ftrace events", "sub-bufs", "lost");
-	printf("\n");
-	for (int i = 0; i < (per_thread ? nr : perf_cpu_map__nr(cpus)); i++) {
-		struct record_row row = { 0 };
-
-		if (per_thread) {
-			record__idx_row(rec, i, &row);
-			snprintf(label, sizeof(label), "%d",
-				 perf_thread_map__pid(evlist__threads(rec->evlist), i));
-		} else {
-			int cpu = perf_cpu_map__cpu(cpus, i).cpu;
-
-			for (int idx = 0; idx < nr; idx++) {
-				struct perf_mmap *map = evlist__mmap_at(rec->evlist, idx);
-
-				if (map && perf_mmap__cpu(map).cpu == cpu)
-					record__idx_row(rec, idx, &row);
-			}
-			row.has_ftrace = rec->ftrace &&
-					 ftrace_session__stats(rec->ftrace, cpu, &row.ftrace);
-			if (!row.has_perf && !row.has_ftrace)
-				continue;	/* a CPU outside -C */
-			snprintf(label, sizeof(label), "%d", cpu);
-		}
-		record__print_row(rec, label, &row);
-		record_row__add(&total.perf, &row.perf);
-		record_row__add(&total.aux, &row.aux);
-		record_row__add(&total.ftrace, &row.ftrace);
-	}
-	if (per_thread && rec->ftrace) {
-		/* ftrace rings are per CPU: their totals only. */
-		perf_cpu_map__put(cpus);
-		cpus = perf_cpu_map__new_online_cpus();
-		for (int i = 0; i < perf_cpu_map__nr(cpus); i++) {
-			struct ring_stats fs;
-
-			if (ftrace_session__stats(rec->ftrace, perf_cpu_map__cpu(cpus, i).cpu, &fs))
-				record_row__add(&total.ftrace, &fs);
-		}
-	}
-	record__print_row(rec, "total", &total);
-	perf_cpu_map__put(cpus);
-	if (rec->ftrace)
-		printf("ftrace rings read %s\n", ftrace_session__mode(rec->ftrace));
 }
 
 static int record__run(struct record *rec)
