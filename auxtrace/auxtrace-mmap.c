@@ -31,6 +31,7 @@ struct auxtrace_mmap {
 	bool snapshot;
 	size_t snapshot_size;
 	int finish_err;			/* read_finish failed after a commit: report it */
+	uint64_t overrun;		/* bytes the window in hand skips, counted once taken */
 	struct perf_record_auxtrace ev;	/* the frame header the sink is handed */
 };
 
@@ -159,21 +160,14 @@ static uint64_t auxtrace_mmap__span(const struct auxtrace_mmap *mm, uint64_t old
 /*
  * Offsets alone cannot tell a head one byte ahead from one a buffer and a byte ahead; the
  * distance can. A full-trace producer must stay within a buffer of the tail, so more is
- * loss: deliver the newest buffer-full and count the rest.
+ * loss: deliver the newest buffer-full and skip the rest. Returns the bytes skipped.
  */
-static uint64_t auxtrace_mmap__clamp_overrun(struct auxtrace_mmap *mm, uint64_t old,
-					     uint64_t head, uint64_t size)
+static uint64_t auxtrace_mmap__overrun(const struct auxtrace_mmap *mm, uint64_t old,
+				       uint64_t head)
 {
 	uint64_t dist = head - old - (head < old ? auxtrace_mmap__wrap_rem(mm) : 0);
 
-	if (dist <= mm->len)
-		return size;
-	mm->ring.stats.overruns += dist - mm->len;
-	pr_warn("idx %d: AUX data lost: aux_head is %" PRIu64 " bytes ahead of the last read, "
-		"%" PRIu64 " more than the %zu-byte buffer holds; the producer did not wait for "
-		"aux_tail. Read more often or map a larger AUX area.\n",
-		mm->idx, dist, dist - mm->len, mm->len);
-	return mm->len;
+	return dist > mm->len ? dist - mm->len : 0;
 }
 
 static int auxtrace_mmap__peek(struct ring *ring, struct ring_window *win)
@@ -200,9 +194,10 @@ static int auxtrace_mmap__peek(struct ring *ring, struct ring_window *win)
 	if (head == old)
 		return 0;
 	size = auxtrace_mmap__span(mm, old, head);
-	if (!mm->snapshot)
-		size = auxtrace_mmap__clamp_overrun(mm, old, head, size);
-	else if (mm->snapshot_size && size > mm->snapshot_size)
+	mm->overrun = mm->snapshot ? 0 : auxtrace_mmap__overrun(mm, old, head);
+	if (mm->overrun)
+		size = mm->len;
+	else if (mm->snapshot && mm->snapshot_size && size > mm->snapshot_size)
 		size = mm->snapshot_size;	/* the newest bytes: pieces end at head */
 
 	offset = head - size;
@@ -256,6 +251,14 @@ static int auxtrace_mmap__commit(struct ring *ring, const struct ring_window *wi
 	if (mm->snapshot)
 		return 0;
 	ring__store_tail(&mm->userpg->aux_tail, win->pos);
+	/* Only now: a window the sink refused is offered again and must not count twice. */
+	if (mm->overrun) {
+		mm->ring.stats.overruns += mm->overrun;
+		pr_warn("idx %d: AUX data lost: %" PRIu64 " bytes were overwritten before they "
+			"were read (aux_head ran more than the %zu-byte buffer ahead of the last "
+			"read; the producer did not wait for aux_tail). Read more often or map a "
+			"larger AUX area.\n", mm->idx, mm->overrun, mm->len);
+	}
 	/*
 	 * The bytes are delivered and the tail is out: a failing re-enable must not make the
 	 * core forget that. Keep the error for the next peek, which ends the read with it.

@@ -555,6 +555,12 @@ START_TEST(test_overrun_is_loss)
 	aux_producer__set_head(f.p, 1000 + 2 * PAGE + 100);
 	logbuf[0] = '\0';
 	libauxtrace_set_print(log_capture);
+	/* A sink that refuses the window: nothing is lost yet, so nothing is counted. */
+	c->fail = EIO;
+	ck_assert_int_eq(auxtrace_mmap__read(f.mm, NULL, &c->cb.sink), -EIO);
+	ck_assert_uint_eq(auxtrace_mmap__stats(f.mm)->overruns, 0);
+	ck_assert_str_eq(logbuf, "");
+	c->fail = 0;
 	ck_assert_int_eq(auxtrace_mmap__read(f.mm, NULL, &c->cb.sink), HDR + PAGE);
 	libauxtrace_set_print(NULL);
 	/* Offsets alone would say 100 bytes; the newest buffer-full is what is left. */
