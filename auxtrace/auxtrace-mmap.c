@@ -106,6 +106,13 @@ int auxtrace_mmap__mmap(struct auxtrace_mmap *mm, const struct auxtrace_mmap_par
 		return 0;
 	if (!pc)
 		return libauxtrace__err(-EINVAL);
+	/* Positions are reduced with mask: any other mask than len - 1 reads past the area. */
+	if (mp->mask && mp->mask != mp->len - 1) {
+		pr_err("idx %d: AUX area mask %#zx does not fit its length %zu (it must be len - 1 "
+		       "or 0): fill the params with auxtrace_mmap_params__init()\n", mp->idx,
+		       mp->mask, mp->len);
+		return libauxtrace__err(-EINVAL);
+	}
 	/* The kernel takes the AUX geometry from the control page, not from mmap's arguments. */
 	pc->aux_offset = mp->offset;
 	pc->aux_size = mp->len;

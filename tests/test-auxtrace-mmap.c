@@ -276,6 +276,16 @@ START_TEST(test_geometry_in_control_page)
 	auxtrace_mmap__munmap(f.mm);
 	ck_assert_ptr_null(auxtrace_mmap__base(f.mm));
 	ck_assert_int_eq(aux_producer__nr_maps(f.p), 0);
+	/* A mask that is not len - 1 would index past the area: refused before mapping. */
+	f.mp.mask = 4 * PAGE - 1;
+	ck_assert_int_eq(auxtrace_mmap__mmap(f.mm, &f.mp, perf_mmap__userpg(f.map),
+					     perf_mmap__fd(f.map)), -EINVAL);
+	ck_assert_int_eq(aux_producer__nr_maps(f.p), 0);
+	f.mp.mask = 0;		/* no mask: positions reduced by modulo, also fine */
+	ck_assert_int_eq(auxtrace_mmap__mmap(f.mm, &f.mp, perf_mmap__userpg(f.map),
+					     perf_mmap__fd(f.map)), 0);
+	auxtrace_mmap__munmap(f.mm);
+	f.mp.mask = 2 * PAGE - 1;
 	/* The kernel refuses an AUX area inside the data ring. */
 	f.mp.offset = PAGE;
 	ck_assert_int_eq(auxtrace_mmap__mmap(f.mm, &f.mp, perf_mmap__userpg(f.map),
