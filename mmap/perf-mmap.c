@@ -376,11 +376,11 @@ int perf_mmap__read_init(struct perf_mmap *map)
 }
 
 /*
- * The next record of the pass, in place, counted into the stats: 1, 0 at the end of the
- * pass, -EINVAL on a corrupt ring. A forward ring is live: records the kernel added since
+ * The record at the read position, in place, not taken yet: 1, 0 at the end of the pass,
+ * -EINVAL on a corrupt ring. A forward ring is live: records the kernel added since
  * read_init belong to this pass.
  */
-static int perf_mmap__next(struct perf_mmap *map, struct perf_mmap_record *rec)
+static int perf_mmap__peek_record(struct perf_mmap *map, struct perf_mmap_record *rec)
 {
 	const struct perf_event_header *hdr;
 	uint64_t pos = map->start, avail;
@@ -404,47 +404,68 @@ static int perf_mmap__next(struct perf_mmap *map, struct perf_mmap_record *rec)
 	rec->len[0] = hdr->size < room ? hdr->size : room;
 	rec->len[1] = hdr->size - rec->len[0];
 	rec->piece[1] = rec->len[1] ? map->data : NULL;
-	perf_mmap__tally(map, pos, hdr, &map->ring.stats);
-	map->start += hdr->size;
+	return 1;
+}
+
+/* Count the record peek_record found and move past it. */
+static void perf_mmap__take(struct perf_mmap *map, const struct perf_mmap_record *rec)
+{
+	perf_mmap__tally(map, map->start, rec->header, &map->ring.stats);
+	map->start += rec->header->size;
 	if (!map->overwrite)
 		map->prev = map->start;
-	return 1;
 }
 
 int perf_mmap__read_record(struct perf_mmap *map, struct perf_mmap_record *rec)
 {
-	int ok = perf_mmap__next(map, rec);
+	int ok = perf_mmap__peek_record(map, rec);
 
-	return ok < 0 ? libauxtrace__err(ok) : ok;
+	if (ok < 0)
+		return libauxtrace__err(ok);
+	if (ok)
+		perf_mmap__take(map, rec);
+	return ok;
 }
 
-union perf_event *perf_mmap__read_event(struct perf_mmap *map)
+/* The scratch copy of a record that wraps; NULL (errno ENOMEM) leaves the record unread. */
+static union perf_event *perf_mmap__copy_record(struct perf_mmap *map,
+						const struct perf_mmap_record *rec)
 {
-	struct perf_mmap_record rec;
-	size_t size;
-	int ok = perf_mmap__next(map, &rec);
+	size_t size = rec->len[0] + rec->len[1];
 
-	if (ok <= 0) {
-		errno = ok < 0 ? -ok : 0;
-		return NULL;
-	}
-	if (!rec.len[1])
-		return (union perf_event *)rec.piece[0];
-	/* The one copy: a caller asked for a contiguous record and this one wraps. */
-	size = rec.len[0] + rec.len[1];
 	if (size > map->copy_size) {
 		void *copy = realloc(map->copy, size);
 
 		if (!copy) {
+			pr_err("data ring of fd %d: no memory for a copy of a %zu-byte record that "
+			       "wraps the ring end; it stays unread (free memory and read again, or "
+			       "use perf_mmap__read_record, which never copies)\n", map->fd, size);
 			errno = ENOMEM;
 			return NULL;
 		}
 		map->copy = copy;
 		map->copy_size = size;
 	}
-	memcpy(map->copy, rec.piece[0], rec.len[0]);
-	memcpy((char *)map->copy + rec.len[0], rec.piece[1], rec.len[1]);
+	memcpy(map->copy, rec->piece[0], rec->len[0]);
+	memcpy((char *)map->copy + rec->len[0], rec->piece[1], rec->len[1]);
 	return map->copy;
+}
+
+union perf_event *perf_mmap__read_event(struct perf_mmap *map)
+{
+	struct perf_mmap_record rec;
+	union perf_event *event;
+	int ok = perf_mmap__peek_record(map, &rec);
+
+	if (ok <= 0) {
+		errno = ok < 0 ? -ok : 0;
+		return NULL;
+	}
+	/* The one copy: a caller asked for a contiguous record and this one wraps. */
+	event = rec.len[1] ? perf_mmap__copy_record(map, &rec) : (union perf_event *)rec.piece[0];
+	if (event)
+		perf_mmap__take(map, &rec);
+	return event;
 }
 
 void perf_mmap__consume(struct perf_mmap *map)

@@ -58,16 +58,22 @@ AUXTRACE_API void perf_mmap__set_flush(struct perf_mmap *map, size_t bytes);
 
 /* Start a read pass: 0, -EAGAIN when nothing (or less than flush) is there, -errno. */
 AUXTRACE_API int perf_mmap__read_init(struct perf_mmap *map);
-/* The next whole record (a copy only if it wraps), NULL at the end of the pass. */
+/*
+ * The next whole record (a copy only if it wraps), or NULL: errno 0 at the end of the pass,
+ * EINVAL on a corrupt ring, ENOMEM when a wrapped record could not be copied (it stays
+ * unread: the next call offers it again).
+ */
 AUXTRACE_API union perf_event *perf_mmap__read_event(struct perf_mmap *map);
 
 /* A record as it lies in the ring: one piece, or two when it wraps. Never copied. */
 struct perf_mmap_record {
-	const struct perf_event_header *header;	/* first bytes; whole header is always in piece 0
-						   or copied into hdr_copy when it wraps */
+	/*
+	 * Its first bytes, always whole in piece 0: records are 8-byte multiples at 8-byte
+	 * positions of a ring of whole pages, so a header never wraps.
+	 */
+	const struct perf_event_header *header;
 	const void *piece[2];
 	size_t len[2];				/* len[1] == 0 when contiguous */
-	struct perf_event_header hdr_copy;
 };
 /* 1: rec filled; 0: end of the pass; -errno on a corrupt ring. */
 AUXTRACE_API int perf_mmap__read_record(struct perf_mmap *map, struct perf_mmap_record *rec);
