@@ -5,6 +5,7 @@
  * plugged into the AUX mmap step (the data rings stay the kernel's).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -65,13 +66,12 @@ static struct evsel *aux_like_evsel(void)
 	return evsel;
 }
 
-/* An evlist on cpus ("" per-thread on this thread), opened. */
-static struct evlist *evlist_open(const char *cpus_str, struct evsel *evsel, bool sideband)
+/* An evlist of evsel on cpus and threads (the evlist takes references), opened. */
+static struct evlist *evlist_open_maps(struct perf_cpu_map *cpus,
+				       struct perf_thread_map *threads, struct evsel *evsel,
+				       bool sideband)
 {
 	struct evlist *evlist = evlist__new();
-	struct perf_cpu_map *cpus = perf_cpu_map__new(cpus_str);
-	struct perf_thread_map *threads = *cpus_str ? perf_thread_map__new_dummy()
-						    : perf_thread_map__new_tid(getpid());
 
 	evlist__add(evlist, evsel);
 	if (sideband) {
@@ -86,9 +86,20 @@ static struct evlist *evlist_open(const char *cpus_str, struct evsel *evsel, boo
 		evlist__add(evlist, dummy);
 	}
 	ck_assert_int_eq(evlist__set_maps(evlist, cpus, threads), 0);
+	ck_assert_int_eq(evlist__open(evlist), 0);
+	return evlist;
+}
+
+/* An evlist on cpus ("" per-thread on this thread), opened. */
+static struct evlist *evlist_open(const char *cpus_str, struct evsel *evsel, bool sideband)
+{
+	struct perf_cpu_map *cpus = perf_cpu_map__new(cpus_str);
+	struct perf_thread_map *threads = *cpus_str ? perf_thread_map__new_dummy()
+						    : perf_thread_map__new_tid(getpid());
+	struct evlist *evlist = evlist_open_maps(cpus, threads, evsel, sideband);
+
 	perf_cpu_map__put(cpus);
 	perf_thread_map__put(threads);
-	ck_assert_int_eq(evlist__open(evlist), 0);
 	return evlist;
 }
 
@@ -355,6 +366,63 @@ START_TEST(test_sideband_idx_has_no_aux_area)
 }
 END_TEST
 
+static bool helper_stop;
+
+static void *helper_thread(void *arg)
+{
+	__atomic_store_n((pid_t *)arg, (pid_t)gettid(), __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&helper_stop, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	return NULL;
+}
+
+/*
+ * A CPU's ring shared by two threads: the params say tid 0, the records say what perf 6.1
+ * writes there, the first thread of the map (its decoders find the process by it).
+ */
+START_TEST(test_per_cpu_threads_record_first_tid)
+{
+	struct aux_producer *p = aux_producer__new(&(struct aux_producer_config){ 0 });
+	unsigned char payload[100], out[4096];
+	pid_t tids[2] = { getpid(), 0 };
+	struct stream_check sc = { .cpu = 0, .tid = getpid() };
+	struct perf_thread_map *threads;
+	struct perf_cpu_map *cpus;
+	struct ring_sink_memory mem;
+	struct auxtrace_mmaps *aux;
+	struct evlist *evlist;
+	pthread_t helper;
+
+	TEST_REQUIRE_ROOT();
+	helper_stop = false;
+	ck_assert_int_eq(pthread_create(&helper, NULL, helper_thread, &tids[1]), 0);
+	while (!__atomic_load_n(&tids[1], __ATOMIC_ACQUIRE))
+		usleep(100);
+	cpus = perf_cpu_map__new("0");
+	threads = perf_thread_map__new_array(2, tids);
+	evlist = evlist_open_maps(cpus, threads, aux_like_evsel(), false);
+	perf_cpu_map__put(cpus);
+	perf_thread_map__put(threads);
+	aux = auxtrace_mmaps__new(evlist, NULL, AUX_PAGES, false);
+	auxtrace_mmaps__set_ops(aux, aux_producer__ops(p));
+	ck_assert_int_eq(evlist__mmap_ex(evlist, DATA_PAGES, auxtrace_mmaps__hooks(aux)), 0);
+	ck_assert_int_eq(auxtrace_mmaps__nr(aux), 1);
+	ck_assert_int_eq(auxtrace_mmap__tid(auxtrace_mmaps__at(aux, 0)), getpid());
+
+	aux_stream__fill(NULL, 0, payload, sizeof(payload));
+	ck_assert_uint_eq(aux_producer__write(p, payload, sizeof(payload)), sizeof(payload));
+	ring_sink_memory__init(&mem, out, sizeof(out));
+	ck_assert_int_gt(auxtrace_mmaps__read(aux, &mem.sink), 0);
+	ck_assert_int_eq(aux_frames__walk(out, mem.used, stream_check__frame, &sc), 1);
+	ck_assert(!sc.bad);
+	evlist__delete(evlist);
+	auxtrace_mmaps__delete(aux);
+	aux_producer__delete(p);
+	__atomic_store_n(&helper_stop, true, __ATOMIC_RELEASE);
+	pthread_join(helper, NULL);
+}
+END_TEST
+
 /* Snapshot mode: read-only AUX areas, read by snapshot only. */
 START_TEST(test_overwrite_session)
 {
@@ -395,6 +463,7 @@ static Suite *auxtrace_evlist_suite(void)
 	tcase_add_test(tc, test_eperm_gives_the_budget);
 	tcase_add_loop_test(tc, test_producer_through_evlist, 0, 2);
 	tcase_add_test(tc, test_sideband_idx_has_no_aux_area);
+	tcase_add_test(tc, test_per_cpu_threads_record_first_tid);
 	tcase_add_test(tc, test_overwrite_session);
 	suite_add_tcase(s, tc);
 	return s;

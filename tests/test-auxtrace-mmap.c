@@ -332,6 +332,36 @@ START_TEST(test_contiguous)
 }
 END_TEST
 
+/* The tid of the params as records carry it: never 0 for a CPU's ring. */
+START_TEST(test_record_tid)
+{
+	static const struct { int cpu; pid_t tid, want; } rows[] = {
+		{ 1, 0, -1 },		/* a CPU's ring shared by several threads: unknown */
+		{ 1, -1, -1 },		/* every thread of the CPU */
+		{ 1, 4242, 4242 },	/* a CPU's ring with one thread */
+		{ -1, 77, 77 },		/* a thread's ring */
+	};
+	struct capture *c = capture_new();
+	struct fixture f;
+	struct frame fr;
+
+	fixture_setup(&f, (struct aux_producer_config){ 0 }, 1, false);
+	auxtrace_mmap__munmap(f.mm);
+	f.mp.cpu.cpu = rows[_i].cpu;
+	f.mp.tid = rows[_i].tid;
+	ck_assert_int_eq(auxtrace_mmap__mmap(f.mm, &f.mp, perf_mmap__userpg(f.map),
+					     perf_mmap__fd(f.map)), 0);
+	ck_assert_int_eq(auxtrace_mmap__tid(f.mm), rows[_i].want);
+	ck_assert_uint_eq(produce(f.p, 0, 8), 8);
+	ck_assert_int_eq(auxtrace_mmap__read(f.mm, NULL, &c->cb.sink), HDR + 8);
+	fr = one_frame(c, 0, 0, 8);
+	ck_assert_int_eq((pid_t)fr.ev.tid, rows[_i].want);
+	ck_assert_int_eq((int)fr.ev.cpu, rows[_i].cpu);
+	fixture_teardown(&f);
+	free(c);
+}
+END_TEST
+
 START_TEST(test_wrapped)
 {
 	struct fixture f;
@@ -927,6 +957,7 @@ static Suite *auxtrace_mmap_suite(void)
 	tcase_add_test(tc, test_not_needed_maps_nothing);
 	tcase_add_test(tc, test_geometry_in_control_page);
 	tcase_add_test(tc, test_contiguous);
+	tcase_add_loop_test(tc, test_record_tid, 0, 4);
 	tcase_add_test(tc, test_wrapped);
 	tcase_add_test(tc, test_exactly_full);
 	tcase_add_test(tc, test_padding_and_offsets);

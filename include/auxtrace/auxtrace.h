@@ -42,7 +42,8 @@ struct auxtrace_mmap_params {
 	int prot;		/* PROT_READ, plus PROT_WRITE in full-trace mode */
 	int idx;		/* mmap idx */
 	pid_t tid;		/* a thread's ring: it; a CPU's ring with one thread: it
-				   (-1 for the dummy thread); with several: 0 */
+				   (-1 for the dummy thread); with several: 0 (records
+				   never carry that 0: see auxtrace_mmap__mmap) */
 	bool mmap_needed;	/* false: the owner of this idx is not an AUX event */
 	struct perf_cpu cpu;	/* a CPU's ring (also a side-band one in a per-thread
 				   session): that CPU; a thread's ring: -1 */
@@ -74,7 +75,11 @@ AUXTRACE_API void auxtrace_mmap__delete(struct auxtrace_mmap *mm);
  * Take idx/tid/cpu/len/mask from mp; unless len is 0 or !mp->mmap_needed (then nothing is
  * mapped and this succeeds), write aux_offset and aux_size into userpg (the data ring's
  * control page, mapped writable) and map len bytes of fd at mp->offset with mp->prot.
- * Resets the position and the statistics. 0 or -errno (EBUSY: already mapped).
+ * Resets the position and the statistics. 0 or -errno (EBUSY: already mapped; EINVAL: a
+ * mask that is neither 0 nor len - 1).
+ * idx, tid and cpu go into every PERF_RECORD_AUXTRACE. A CPU's ring with tid 0 (several
+ * threads) records -1, which perf's decoders read as "unknown"; auxtrace_mmaps records the
+ * first thread of the evlist's map on every CPU's ring instead, as perf 6.1 does.
  */
 AUXTRACE_API int auxtrace_mmap__mmap(struct auxtrace_mmap *mm,
 				     const struct auxtrace_mmap_params *mp, void *userpg, int fd);
@@ -110,6 +115,7 @@ AUXTRACE_API size_t auxtrace_mmap__mask(const struct auxtrace_mmap *mm);
 /* The aux_head of the last read ("old" in find_snapshot). */
 AUXTRACE_API uint64_t auxtrace_mmap__prev(const struct auxtrace_mmap *mm);
 AUXTRACE_API int auxtrace_mmap__idx(const struct auxtrace_mmap *mm);
+/* The tid the records carry (see auxtrace_mmap__mmap). */
 AUXTRACE_API pid_t auxtrace_mmap__tid(const struct auxtrace_mmap *mm);
 AUXTRACE_API struct perf_cpu auxtrace_mmap__cpu(const struct auxtrace_mmap *mm);
 AUXTRACE_API int auxtrace_mmap__fd(const struct auxtrace_mmap *mm);
