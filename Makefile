@@ -93,8 +93,10 @@ $(B)/tests/progs/%: tests/progs/%.c $(PUB_HDRS) $(STATIC)
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $< $(STATIC) $(LDFLAGS) $(DEP_LIBS)
 
+# bench-aux runs the AUX suites' test producer: a bench's .c prerequisites are all linked.
+$(B)/bench-aux: tests/lib/aux-producer.c tests/lib/aux-producer.h
 $(B)/bench-%: tools/bench/bench-%.c $(BENCH_LIBS) $(wildcard tools/bench/*.h) $(STATIC)
-	$(CC) $(BASE_CFLAGS) -I. $(CFLAGS) -o $@ $< $(BENCH_LIBS) $(STATIC) $(LDFLAGS) \
+	$(CC) $(BASE_CFLAGS) -I. $(CFLAGS) -o $@ $(filter %.c,$^) $(STATIC) $(LDFLAGS) \
 		$(shell pkg-config --libs libbpf) $(DEP_LIBS)
 
 # libipt's encoder makes real Intel PT payloads for the AUX tests (no pkg-config file).

@@ -27,8 +27,8 @@
 #include <auxtrace/mmap.h>
 #include <internal/auxtrace-mmap.h>
 
-/* One producer for tests and benchmarks: the bench build does not link tests/lib. */
-#include "tests/lib/aux-producer.c"
+/* The test producer of the AUX suites (linked in by the Makefile's bench-aux rule). */
+#include "tests/lib/aux-producer.h"
 
 #define AUX_PAGES 1024			/* 4 MiB */
 #define RUN_BYTES (1024ull << 20)	/* per repetition and side */
