@@ -7,11 +7,16 @@
  *             mode; CPU 0 drains it with auxtrace_mmap__read() into a file on /dev/shm
  *             through the fd sink: PERF_RECORD_AUXTRACE framing included, payload written
  *             from the mapping.
- * aux-inline: the same read path with no second thread (see run_aux_inline()).
- * write():    the same number of bytes written from the same 4 MiB mapping with plain
- *             write(2) calls of 1 MiB, producer stopped: what one copy into the file costs.
+ * bare:       the same producer, and a consumer of a few lines in place of the library:
+ *             load aux_head, write(2) the one or two new spans straight from the mapping,
+ *             store aux_tail. The one-copy limit for bytes another CPU has just written,
+ *             which must first travel from that CPU's cache.
+ * write():    the same number of bytes written from the 4 MiB mapping with plain write(2)
+ *             calls of 1 MiB, producer stopped: the one-copy limit for bytes already in
+ *             this CPU's cache (the area fits its L2 here).
+ * aux-inline: the library's read path with no second thread (see run_aux_inline()).
  *
- * Both rewind the file every 64 MiB so neither pays for new tmpfs pages.
+ * Each rewinds the file every 64 MiB so none pays for new tmpfs pages.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +32,7 @@
 #include <auxtrace/mmap.h>
 #include <internal/auxtrace-mmap.h>
 
+#include "bpf-getppid.h"
 /* The test producer of the AUX suites (linked in by the Makefile's bench-aux rule). */
 #include "tests/lib/aux-producer.h"
 
@@ -38,10 +44,7 @@
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return bench__now_ns() / 1e9;
 }
 
 static void pin(int cpu)
@@ -60,11 +63,28 @@ static void fill_stores(void *ctx, uint64_t pos, void *dst, size_t len)
 	memset(dst, (int)(pos >> 12), len);
 }
 
+static const struct aux_producer_run producer_run = { .fill = fill_stores, .chunk = 64 << 10 };
+
+/* The producer thread on CPU 1: it takes the CPU mask of the thread that creates it. */
+static int producer_start(struct aux_producer *p)
+{
+	int err;
+
+	pin(1);
+	err = aux_producer__start(p, &producer_run);
+	pin(0);
+	return err;
+}
+
+/* Where a recorder would poll() for the watermark wakeup. */
+static void wait_for_data(void)
+{
+	nanosleep(&(struct timespec){ .tv_nsec = 20000 }, NULL);
+}
 
 struct result {
 	double secs;
 	uint64_t bytes;
-	uint64_t reads;
 	uint64_t records;
 };
 
@@ -112,7 +132,6 @@ static void rewind_if_due(int fd, uint64_t *since)
 
 static int run_aux(struct aux_area *a, int fd, struct result *r)
 {
-	struct aux_producer_run run = { .fill = fill_stores, .chunk = 64 << 10 };
 	uint64_t records = auxtrace_mmap__stats(a->mm)->chunks, since = 0;
 	struct ring_sink_fd sink;
 	ssize_t n = 0;
@@ -121,10 +140,7 @@ static int run_aux(struct aux_area *a, int fd, struct result *r)
 
 	lseek(fd, 0, SEEK_SET);
 	ring_sink_fd__init(&sink, fd);
-	/* The producer thread gets the CPU mask of the thread that creates it. */
-	pin(1);
-	err = aux_producer__start(a->p, &run);
-	pin(0);
+	err = producer_start(a->p);
 	if (err)
 		return err;
 	*r = (struct result){ 0 };
@@ -134,11 +150,9 @@ static int run_aux(struct aux_area *a, int fd, struct result *r)
 		if (n < 0)
 			break;
 		if (!n) {
-			/* Where a recorder would poll() for the watermark wakeup. */
-			nanosleep(&(struct timespec){ .tv_nsec = 20000 }, NULL);
+			wait_for_data();
 			continue;
 		}
-		r->reads++;
 		r->bytes += n;
 		since += n;
 		rewind_if_due(fd, &since);
@@ -173,13 +187,67 @@ static int run_aux_inline(struct aux_area *a, int fd, struct result *r)
 		n = auxtrace_mmap__read(a->mm, NULL, &sink.sink);
 		if (n < 0)
 			return (int)n;
-		r->reads++;
 		r->bytes += n;
 		since += n;
 		rewind_if_due(fd, &since);
 	}
 	r->secs = now_s() - t0;
 	return 0;
+}
+
+static int write_all(int fd, const unsigned char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		buf += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/*
+ * The bare consumer on an area of its own (the library's keeps its own position), with the
+ * same producer: what is left of aux - bare is the library's cost.
+ */
+static int run_bare(struct aux_area *a, int fd, struct result *r)
+{
+	struct perf_event_mmap_page *pc = perf_mmap__userpg(a->map);
+	const unsigned char *base = auxtrace_mmap__base(a->mm);
+	size_t len = auxtrace_mmap__len(a->mm);
+	uint64_t tail = pc->aux_tail, since = 0;
+	double t0;
+	int err;
+
+	lseek(fd, 0, SEEK_SET);
+	err = producer_start(a->p);
+	if (err)
+		return err;
+	*r = (struct result){ 0 };
+	t0 = now_s();
+	while (!err && r->bytes < RUN_BYTES) {
+		uint64_t head = __atomic_load_n(&pc->aux_head, __ATOMIC_ACQUIRE);
+		size_t n = head - tail, off = tail % len, first = len - off < n ? len - off : n;
+
+		if (!n) {
+			wait_for_data();
+			continue;
+		}
+		err = write_all(fd, base + off, first);
+		if (!err && n > first)
+			err = write_all(fd, base, n - first);
+		/* Release: the bytes above are read before the producer may reuse them. */
+		__atomic_store_n(&pc->aux_tail, head, __ATOMIC_RELEASE);
+		tail = head;
+		r->bytes += n;
+		since += n;
+		rewind_if_due(fd, &since);
+	}
+	r->secs = now_s() - t0;
+	aux_producer__stop(a->p);
+	return err;
 }
 
 /* write(2) of as many bytes from the same mapping, no producer: the one-copy limit. */
@@ -194,25 +262,17 @@ static int run_write(struct aux_area *a, int fd, struct result *r)
 	*r = (struct result){ 0 };
 	t0 = now_s();
 	while (r->bytes < RUN_BYTES) {
-		ssize_t n = write(fd, buf + off, WRITE_CHUNK);
+		int err = write_all(fd, buf + off, WRITE_CHUNK);
 
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		r->reads++;
-		r->bytes += n;
-		since += n;
-		off = (off + n) % len;
+		if (err)
+			return err;
+		r->bytes += WRITE_CHUNK;
+		since += WRITE_CHUNK;
+		off = (off + WRITE_CHUNK) % len;
 		rewind_if_due(fd, &since);
 	}
 	r->secs = now_s() - t0;
 	return 0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 static double gbs(const struct result *r)
@@ -220,18 +280,13 @@ static double gbs(const struct result *r)
 	return r->bytes / r->secs / 1e9;
 }
 
-static double median(double *v)
-{
-	qsort(v, REPS, sizeof(*v), cmp_double);
-	return v[REPS / 2];
-}
-
 int main(void)
 {
+	enum { WRITE, BARE, AUX, AUX_BARE, AUX_WRITE, INLINE, INLINE_WRITE, NR_COLS };
 	char path[] = "/dev/shm/bench-aux-XXXXXX";
-	double col[5][REPS];	/* write(), aux, ratio, aux inline, its ratio */
-	struct aux_area area = { 0 };
-	struct result w, a, l;
+	double col[NR_COLS][REPS];
+	struct aux_area area = { 0 }, bare = { 0 };
+	struct result w, b, a, l;
 	int fd, i, err;
 
 	fd = mkstemp(path);
@@ -242,22 +297,31 @@ int main(void)
 	unlink(path);
 	pin(0);
 	err = aux_area__setup(&area);
+	if (!err)
+		err = aux_area__setup(&bare);
 	if (err) {
 		fprintf(stderr, "bench-aux: AUX area on the test producer: %s\n", strerror(-err));
 		return 1;
 	}
 	printf("AUX area drained into a file on /dev/shm: 4 MiB area, %llu MiB per run, "
 	       "consumer on CPU 0, producer on CPU 1\n"
-	       "  write():    plain write(2) of 1 MiB pieces of the same mapping (one-copy limit)\n"
-	       "  aux:        auxtrace_mmap__read() + fd sink, AUXTRACE framing included, while the\n"
-	       "              test producer stores every byte as fast as it can\n"
-	       "  aux-inline: the same without the producer thread: aux_head moved by 1 MiB\n"
-	       "              before each read, so only the layer's own cost differs\n\n",
+	       "  write():    plain write(2) of 1 MiB pieces of the mapping, producer stopped\n"
+	       "              (one-copy limit, bytes already in this CPU's cache)\n"
+	       "  bare:       plain write(2) of each new span while the producer stores every\n"
+	       "              byte as fast as it can (one-copy limit for freshly produced bytes)\n"
+	       "  aux:        auxtrace_mmap__read() + fd sink, AUXTRACE framing included, with\n"
+	       "              the same producer\n"
+	       "  aux-inline: the library without the producer thread: aux_head moved by 1 MiB\n"
+	       "              before each read, so only the layer's own cost differs from write()\n\n",
 	       RUN_BYTES >> 20);
-	printf("%-4s %12s %10s %10s %12s %15s %10s\n", "rep", "write() GB/s", "aux GB/s",
-	       "ratio", "avg record", "aux-inline GB/s", "ratio");
+	printf("%-4s %8s %8s %8s %9s %9s %10s %10s %9s\n", "rep", "write()", "bare", "aux",
+	       "aux/bare", "aux/wr()", "avg record", "aux-inline", "inl/wr()");
+	printf("%-4s %8s %8s %8s %9s %9s %10s %10s %9s\n", "", "GB/s", "GB/s", "GB/s", "", "",
+	       "", "GB/s", "");
 	for (i = 0; i < REPS; i++) {
 		err = run_write(&area, fd, &w);
+		if (!err)
+			err = run_bare(&bare, fd, &b);
 		if (!err)
 			err = run_aux(&area, fd, &a);
 		if (!err)
@@ -266,19 +330,26 @@ int main(void)
 			fprintf(stderr, "bench-aux: %s\n", strerror(-err));
 			return 1;
 		}
-		col[0][i] = gbs(&w);
-		col[1][i] = gbs(&a);
-		col[2][i] = col[1][i] / col[0][i];
-		col[3][i] = gbs(&l);
-		col[4][i] = col[3][i] / col[0][i];
-		printf("%-4d %12.2f %10.2f %10.2f %10.0f K %15.2f %10.2f\n", i + 1, col[0][i],
-		       col[1][i], col[2][i], a.bytes / (double)a.records / 1024, col[3][i],
-		       col[4][i]);
+		col[WRITE][i] = gbs(&w);
+		col[BARE][i] = gbs(&b);
+		col[AUX][i] = gbs(&a);
+		col[AUX_BARE][i] = col[AUX][i] / col[BARE][i];
+		col[AUX_WRITE][i] = col[AUX][i] / col[WRITE][i];
+		col[INLINE][i] = gbs(&l);
+		col[INLINE_WRITE][i] = col[INLINE][i] / col[WRITE][i];
+		printf("%-4d %8.2f %8.2f %8.2f %9.2f %9.2f %8.0f K %10.2f %9.2f\n", i + 1,
+		       col[WRITE][i], col[BARE][i], col[AUX][i], col[AUX_BARE][i],
+		       col[AUX_WRITE][i], a.bytes / (double)a.records / 1024, col[INLINE][i],
+		       col[INLINE_WRITE][i]);
 	}
-	printf("%-4s %12.2f %10.2f %10.2f %12s %15.2f %10.2f   (target ratio >= 0.90)\n",
-	       "med", median(col[0]), median(col[1]), median(col[2]), "", median(col[3]),
-	       median(col[4]));
+	printf("%-4s", "med");
+	for (i = 0; i < NR_COLS; i++) {
+		printf(i < AUX_BARE ? " %8.2f" : i == INLINE ? " %21.2f" : " %9.2f",
+		       bench__median(col[i], REPS));
+	}
+	printf("   (target: aux >= 0.90 x the one-copy limit)\n");
 	aux_area__teardown(&area);
+	aux_area__teardown(&bare);
 	close(fd);
 	return 0;
 }
