@@ -4,7 +4,8 @@
  * the control page; records are size-prefixed and 8-byte aligned.
  *
  * Forward ring (writable mapping): the kernel writes up to data_tail and no further;
- * prev is how far we read, published as the tail by consume/commit.
+ * prev is how far we read, consumed how far the caller gave back, tail what data_tail says.
+ * The tail is published in batches (see perf_mmap__consume).
  * Backward ring (read-only, attr.write_backward): the kernel writes downwards from
  * data_head and overwrites freely; a pass reads [head, prev) where prev is the head of the
  * previous pass, or as much of it as survived.
@@ -36,10 +37,16 @@ struct perf_mmap {
 	uint64_t start, end;		/* the read pass */
 	uint64_t pass_head;		/* backward: the head the pass began at */
 	uint64_t prev;
+	uint64_t consumed;		/* forward: what consume gave back */
+	uint64_t tail;			/* forward: the last value stored in data_tail */
+	uint64_t publish_batch;		/* forward: consume publishes once this far ahead */
 	struct ring_stats pending;	/* what peek counted, for commit to apply */
 	void *copy;			/* read_event's scratch for wrapped records */
 	size_t copy_size;
 };
+
+/* consume() publishes the tail once the caller gave back this fraction of the ring. */
+#define PERF_MMAP_PUBLISH_DIV 16
 
 static size_t page_size(void)
 {
@@ -52,9 +59,14 @@ static uint64_t perf_mmap__head(const struct perf_mmap *map)
 	return ring__load_head(&map->userpg->data_head);
 }
 
-static void perf_mmap__store_tail(struct perf_mmap *map, uint64_t tail)
+/* Give the kernel back everything before pos. */
+static void perf_mmap__publish(struct perf_mmap *map, uint64_t pos)
 {
-	ring__store_tail(&map->userpg->data_tail, tail);
+	map->consumed = pos;
+	if (pos == map->tail)
+		return;
+	map->tail = pos;
+	ring__store_tail(&map->userpg->data_tail, pos);
 }
 
 /* Copy len bytes at ring position pos out of the ring, across the wrap if need be. */
@@ -181,6 +193,8 @@ static void perf_mmap__range(struct perf_mmap *map, uint64_t *start, uint64_t *e
 			*end = perf_mmap__backward_end(map, head);
 		return;
 	}
+	/* What a pass left consumed but unpublished (no read_done) goes out now. */
+	perf_mmap__publish(map, map->consumed);
 	*start = map->prev;
 	*end = head;
 	if (head - map->prev > map->size) {
@@ -191,7 +205,7 @@ static void perf_mmap__range(struct perf_mmap *map, uint64_t *start, uint64_t *e
 		map->overrun_warned = true;
 		map->ring.stats.overruns += head - map->prev;
 		map->prev = head;
-		perf_mmap__store_tail(map, head);
+		perf_mmap__publish(map, head);
 		*start = *end = head;
 	}
 }
@@ -226,7 +240,7 @@ static int perf_mmap__ring_commit(struct ring *ring, const struct ring_window *w
 
 	map->prev = win->pos;
 	if (!map->overwrite)
-		perf_mmap__store_tail(map, win->pos);
+		perf_mmap__publish(map, win->pos);
 	perf_mmap__apply(map, &map->pending);
 	return 0;
 }
@@ -264,6 +278,7 @@ struct perf_mmap *perf_mmap__map(int fd, struct perf_cpu cpu, unsigned int pages
 	map->cpu = cpu;
 	map->overwrite = overwrite;
 	map->flush = 1;
+	map->publish_batch = map->size / PERF_MMAP_PUBLISH_DIV;
 	return map;
 }
 
@@ -378,7 +393,9 @@ int perf_mmap__read_init(struct perf_mmap *map)
 /*
  * The record at the read position, in place, not taken yet: 1, 0 at the end of the pass,
  * -EINVAL on a corrupt ring. A forward ring is live: records the kernel added since
- * read_init belong to this pass.
+ * read_init belong to this pass, so when the pass runs out the head is read again. Only
+ * then: the head shares its cache line with the kernel's writes, and reading it per record
+ * costs a cache miss per record while the producer runs.
  */
 static int perf_mmap__peek_record(struct perf_mmap *map, struct perf_mmap_record *rec)
 {
@@ -387,7 +404,7 @@ static int perf_mmap__peek_record(struct perf_mmap *map, struct perf_mmap_record
 	size_t room;
 	int ok;
 
-	if (!map->overwrite)
+	if (!map->overwrite && pos == map->end)
 		map->end = perf_mmap__head(map);
 	avail = map->end - pos;
 	ok = perf_mmap__header(map, pos, avail, &hdr);
@@ -468,10 +485,21 @@ union perf_event *perf_mmap__read_event(struct perf_mmap *map)
 	return event;
 }
 
+/*
+ * Called per record, a tail store per call would write the control page's cache line, which
+ * the kernel writes its head to, once per record: the line would bounce between the CPUs.
+ * So the tail goes out once the caller gave back a batch (1/PERF_MMAP_PUBLISH_DIV of the
+ * ring: the producer never waits on more than that), and at read_done or the next
+ * read_init/push. Nothing is lost by waiting: the kernel keeps the bytes until it sees the
+ * tail.
+ */
 void perf_mmap__consume(struct perf_mmap *map)
 {
-	if (!map->overwrite)
-		perf_mmap__store_tail(map, map->prev);
+	if (map->overwrite)
+		return;
+	map->consumed = map->prev;
+	if (map->consumed - map->tail >= map->publish_batch)
+		perf_mmap__publish(map, map->consumed);
 }
 
 void perf_mmap__read_done(struct perf_mmap *map)
@@ -479,6 +507,8 @@ void perf_mmap__read_done(struct perf_mmap *map)
 	/* A backward ring's next pass ends where this one began. */
 	if (map->overwrite)
 		map->prev = map->pass_head;
+	else
+		perf_mmap__publish(map, map->consumed);
 }
 
 ssize_t perf_mmap__push(struct perf_mmap *map, struct ring_sink *sink)

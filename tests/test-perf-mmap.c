@@ -458,6 +458,66 @@ START_TEST(test_loss_and_aux_flags_both_paths)
 }
 END_TEST
 
+/*
+ * consume per record publishes in batches of a sixteenth of the ring (256 bytes of 4 KiB:
+ * 16 records of 16 bytes), read_done publishes the rest, and never more than was consumed.
+ */
+START_TEST(test_consume_publishes_in_batches)
+{
+	struct fake f;
+	int i;
+
+	fake_open(&f, 1, false);
+	for (i = 0; i < 40; i++)
+		fake_put(&f, false, PERF_RECORD_SAMPLE, (uint64_t[]){ i }, 1);
+	ck_assert_int_eq(perf_mmap__read_init(f.map), 0);
+	for (i = 0; i < 39; i++) {
+		ck_assert_ptr_nonnull(perf_mmap__read_event(f.map));
+		perf_mmap__consume(f.map);
+		ck_assert_uint_eq(f.pg->data_tail, (i + 1) / 16 * 256);
+	}
+	/* The last record read, not consumed: read_done leaves it to the kernel's reckoning. */
+	ck_assert_ptr_nonnull(perf_mmap__read_event(f.map));
+	ck_assert_ptr_null(perf_mmap__read_event(f.map));
+	perf_mmap__read_done(f.map);
+	ck_assert_uint_eq(f.pg->data_tail, 39 * 16);
+	/* A pass without read_done: the next read_init publishes what it gave back. */
+	fake_put(&f, false, PERF_RECORD_SAMPLE, (uint64_t[]){ 40 }, 1);
+	ck_assert_int_eq(perf_mmap__read_init(f.map), 0);
+	ck_assert_ptr_nonnull(perf_mmap__read_event(f.map));
+	perf_mmap__consume(f.map);
+	ck_assert_uint_eq(f.pg->data_tail, 39 * 16);
+	ck_assert_int_eq(perf_mmap__read_init(f.map), -EAGAIN);
+	ck_assert_uint_eq(f.pg->data_tail, 41 * 16);
+	ck_assert_uint_eq(perf_mmap__stats(f.map)->records, 41);
+	fake_close(&f);
+}
+END_TEST
+
+/* Records the producer adds during a pass belong to it: the head is read again at its end. */
+START_TEST(test_pass_takes_records_added_meanwhile)
+{
+	union perf_event *ev;
+	struct fake f;
+
+	fake_open(&f, 1, false);
+	fake_put(&f, false, PERF_RECORD_SAMPLE, (uint64_t[]){ 1 }, 1);
+	fake_put(&f, false, PERF_RECORD_SAMPLE, (uint64_t[]){ 2 }, 1);
+	ck_assert_int_eq(perf_mmap__read_init(f.map), 0);
+	ev = perf_mmap__read_event(f.map);
+	ck_assert_uint_eq(ev->sample.array[0], 1);
+	fake_put(&f, false, PERF_RECORD_SAMPLE, (uint64_t[]){ 3 }, 1);
+	ck_assert_uint_eq(perf_mmap__read_event(f.map)->sample.array[0], 2);
+	ck_assert_uint_eq(perf_mmap__read_event(f.map)->sample.array[0], 3);
+	ck_assert_ptr_null(perf_mmap__read_event(f.map));
+	ck_assert_int_eq(errno, 0);
+	perf_mmap__consume(f.map);
+	perf_mmap__read_done(f.map);
+	ck_assert_uint_eq(f.pg->data_tail, 3 * 16);
+	fake_close(&f);
+}
+END_TEST
+
 START_TEST(test_consumer_overrun_skipped)
 {
 	struct ring_sink_memory mem;
@@ -602,6 +662,8 @@ int main(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("fake producer");
 	tcase_add_test(tc, test_loss_and_aux_flags_both_paths);
+	tcase_add_test(tc, test_consume_publishes_in_batches);
+	tcase_add_test(tc, test_pass_takes_records_added_meanwhile);
 	tcase_add_test(tc, test_consumer_overrun_skipped);
 	tcase_add_test(tc, test_corrupt_record_refused);
 	tcase_add_test(tc, test_backward_walk_finds_valid_range);

@@ -77,8 +77,14 @@ struct perf_mmap_record {
 };
 /* 1: rec filled; 0: end of the pass; -errno on a corrupt ring. */
 AUXTRACE_API int perf_mmap__read_record(struct perf_mmap *map, struct perf_mmap_record *rec);
-/* Give back everything read so far in this pass (publishes the tail). */
+/*
+ * Give back everything read so far: the kernel may overwrite it. Cheap enough to call per
+ * record: the tail reaches the kernel once a sixteenth of the ring was given back, and at
+ * read_done (or the next read_init/push) for the rest, so data_tail may lag behind within
+ * a pass.
+ */
 AUXTRACE_API void perf_mmap__consume(struct perf_mmap *map);
+/* End a pass: publishes what consume gave back (forward), remembers the pass (backward). */
 AUXTRACE_API void perf_mmap__read_done(struct perf_mmap *map);
 
 /*
