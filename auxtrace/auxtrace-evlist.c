@@ -132,9 +132,9 @@ static void auxtrace_mmaps__log_error(struct auxtrace_mmaps *aux, const struct e
 		auxtrace__aux_pmus(list, sizeof(list));
 		pr_err("%s (PMU %s) cannot produce AUX area data: the kernel refused to map an AUX "
 		       "area for it (EOPNOTSUPP, idx %d). AUX-capable PMUs on this machine: %s. "
-		       "Trace with an event of one of them (e.g. intel_pt//u), or record "
-		       "without an AUX area (no ,AUX part in -m)\n",
-		       name, auxtrace__pmu_name(evsel, pmu, sizeof(pmu)), mp->idx, list);
+		       "%srecord without an AUX area (no ,AUX part in -m)\n",
+		       name, auxtrace__pmu_name(evsel, pmu, sizeof(pmu)), mp->idx, list,
+		       strcmp(list, "none") ? "Trace with an event of one of them, or " : "So ");
 		break;
 	case EPERM:
 		libauxtrace__read_u64("/proc/sys/kernel/perf_event_mlock_kb", &mlock_kb);

@@ -152,7 +152,10 @@ START_TEST(test_eopnotsupp_names_the_pmu)
 	log_expect("cpu-clock (PMU software) cannot produce AUX area data");
 	log_expect("AUX-capable PMUs on this machine: ");
 	if (!machine_has_aux_pmu())
-		log_expect("AUX-capable PMUs on this machine: none.");
+		log_expect("AUX-capable PMUs on this machine: none. So record without an AUX "
+			   "area (no ,AUX part in -m)");
+	else
+		log_expect("Trace with an event of one of them, or record without an AUX area");
 	/* Nothing half-done: no ring, no AUX area, no mapping left behind. */
 	ck_assert_int_eq(nr_perf_mappings(), before);
 	ck_assert_int_eq(before, 0);
