@@ -31,6 +31,12 @@ void evlist__delete(struct evlist *evlist)
 	evlist__close(evlist);
 	for (i = 0; i < evlist->nr_entries; i++)
 		evsel__delete(evlist->entries[i]);
+	while (evlist->dropped) {
+		struct evsel *evsel = evlist->dropped;
+
+		evlist->dropped = evsel->next_dropped;
+		evsel__delete(evsel);
+	}
 	free(evlist->entries);
 	perf_cpu_map__put(evlist->user_cpus);
 	perf_cpu_map__put(evlist->all_cpus);
@@ -45,7 +51,22 @@ static void evlist__renumber(struct evlist *evlist, int from)
 		evlist->entries[from]->idx = from;
 }
 
-/* Its CPUs and threads from the evlist's, as libperf propagates them. 0, 1: no CPU left. */
+static void evlist__log_dropped(const struct evsel *evsel, const struct perf_cpu_map *pmu,
+				const struct perf_cpu_map *user)
+{
+	char pmu_list[256], user_list[256];
+
+	perf_cpu_map__snprint(pmu, pmu_list, sizeof(pmu_list));
+	perf_cpu_map__snprint(user, user_list, sizeof(user_list));
+	pr_warn("%s dropped from the evlist: its PMU counts on CPUs %s only, none of them in "
+		"the requested CPUs %s; ask for one of those CPUs to record it\n",
+		evsel->name, pmu_list, user_list);
+}
+
+/*
+ * Its CPUs and threads from the evlist's, as libperf propagates them. 0, 1: no CPU left,
+ * or -errno.
+ */
 static int evlist__propagate(struct evlist *evlist, struct evsel *evsel)
 {
 	struct perf_cpu_map *user = evlist->user_cpus;
@@ -58,15 +79,22 @@ static int evlist__propagate(struct evlist *evlist, struct evsel *evsel)
 				perf_cpu_map__new_online_cpus();
 	if (!pmu)
 		return -errno;
+	errno = 0;	/* an empty intersection is NULL with errno 0, a failure sets it */
 	if (evsel->system_wide || (user_any && evsel->requires_cpu))
 		cpus = perf_cpu_map__get(pmu);
 	else if (user_any)
 		cpus = perf_cpu_map__new_any_cpu();	/* fewer fds than one per CPU */
 	else
 		cpus = perf_cpu_map__intersect(user, pmu);
+	if (!cpus) {
+		int err = errno;
+
+		if (!err)
+			evlist__log_dropped(evsel, pmu, user);
+		perf_cpu_map__put(pmu);
+		return err ? -err : 1;
+	}
 	perf_cpu_map__put(pmu);
-	if (!cpus)
-		return 1;
 	if (evsel->system_wide) {
 		dummy = perf_thread_map__new_dummy();
 		if (!dummy) {
@@ -97,34 +125,38 @@ static int evlist__update_all_cpus(struct evlist *evlist)
 	return 0;
 }
 
-/*
- * Propagate to entries[i]; one left with no CPU is dropped (and freed: the evlist owned
- * it). 0, 1 when dropped, or -errno.
- */
-static int evlist__propagate_at(struct evlist *evlist, int i)
+/* Take entries[i] out of the list, as libperf does, but keep owning it. */
+static void evlist__drop(struct evlist *evlist, int i)
 {
 	struct evsel *evsel = evlist->entries[i];
-	int ret = evlist__propagate(evlist, evsel);
 
-	if (ret != 1)
-		return ret;
-	pr_warn("%s dropped: none of the CPUs its PMU counts on is in the requested CPU list\n",
-		evsel->name);
 	evlist__remove(evlist, evsel);
-	evsel__delete(evsel);
-	return 1;
+	evsel->evlist = evlist;
+	evsel->next_dropped = evlist->dropped;
+	evlist->dropped = evsel;
 }
 
-void evlist__add(struct evlist *evlist, struct evsel *evsel)
+/* Propagate to entries[i], dropping it when no CPU is left. 0, 1 when dropped, or -errno. */
+static int evlist__propagate_at(struct evlist *evlist, int i)
 {
+	int ret = evlist__propagate(evlist, evlist->entries[i]);
+
+	if (ret == 1)
+		evlist__drop(evlist, i);
+	return ret;
+}
+
+int evlist__add(struct evlist *evlist, struct evsel *evsel)
+{
+	int err;
+
 	if (evlist->nr_entries == evlist->alloc_entries) {
 		int alloc = evlist->alloc_entries ? evlist->alloc_entries * 2 : 8;
 		struct evsel **entries = realloc(evlist->entries, alloc * sizeof(*entries));
 
 		if (!entries) {
-			/* void API: the evsel is still the caller's, say why it was not added */
 			pr_err("evlist__add: out of memory adding %s\n", evsel->name);
-			return;
+			return libauxtrace__err(-ENOMEM);
 		}
 		evlist->entries = entries;
 		evlist->alloc_entries = alloc;
@@ -132,8 +164,16 @@ void evlist__add(struct evlist *evlist, struct evsel *evsel)
 	evsel->evlist = evlist;
 	evsel->idx = evlist->nr_entries;
 	evlist->entries[evlist->nr_entries++] = evsel;
-	if (evlist->maps_set && evlist__propagate_at(evlist, evsel->idx) == 0)
-		evlist__update_all_cpus(evlist);
+	if (!evlist->maps_set)
+		return 0;
+	err = evlist__propagate_at(evlist, evsel->idx);
+	if (err == 0)
+		err = evlist__update_all_cpus(evlist);
+	if (err < 0) {
+		evlist__remove(evlist, evsel);	/* not added: still the caller's */
+		return libauxtrace__err(err);
+	}
+	return 0;
 }
 
 static void evlist__id_hash_remove_evsel(struct evlist *evlist, const struct evsel *evsel)
@@ -152,12 +192,28 @@ static void evlist__id_hash_remove_evsel(struct evlist *evlist, const struct evs
 	}
 }
 
+/* Hand a dropped evsel back to the caller. */
+static void evlist__undrop(struct evlist *evlist, struct evsel *evsel)
+{
+	struct evsel **p = &evlist->dropped;
+
+	while (*p != evsel)
+		p = &(*p)->next_dropped;
+	*p = evsel->next_dropped;
+	evsel->next_dropped = NULL;
+	evsel->evlist = NULL;
+}
+
 void evlist__remove(struct evlist *evlist, struct evsel *evsel)
 {
 	int i = evsel->idx;
 
 	if (evsel->evlist != evlist)
 		return;
+	if (i < 0) {
+		evlist__undrop(evlist, evsel);
+		return;
+	}
 	evlist__id_hash_remove_evsel(evlist, evsel);
 	memmove(&evlist->entries[i], &evlist->entries[i + 1],
 		(evlist->nr_entries - i - 1) * sizeof(*evlist->entries));

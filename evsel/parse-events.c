@@ -814,7 +814,7 @@ int parse_events(struct evlist *evlist, const char *str, const struct parse_even
 	struct parsed_list l = { 0 };
 	struct evsel **evsels = NULL;
 	struct parser p;
-	int ret, nr0;
+	int ret;
 
 	if (!evlist || !str)
 		return libauxtrace__err(-EINVAL);
@@ -826,16 +826,14 @@ int parse_events(struct evlist *evlist, const char *str, const struct parse_even
 	}
 	if (ret)
 		goto out;
-	nr0 = evlist__nr_entries(evlist);
-	for (int i = 0; i < l.nr; i++)
-		evlist__add(evlist, evsels[i]);
-	if (evlist__nr_entries(evlist) != nr0 + l.nr) {
-		/* evlist__add cannot return its ENOMEM: take back what it did add. */
+	for (int i = 0; i < l.nr && !ret; i++)
+		ret = evlist__add(evlist, evsels[i]);
+	if (ret) {
+		/* All or nothing: take back what evlist__add did take, dropped ones included. */
 		for (int i = l.nr - 1; i >= 0; i--) {
 			evlist__remove(evlist, evsels[i]);
 			evsel__delete(evsels[i]);
 		}
-		ret = -ENOMEM;
 	}
 out:
 	free(evsels);

@@ -22,6 +22,11 @@ struct evlist {
 	struct evsel **entries;
 	int nr_entries;
 	int alloc_entries;
+	/*
+	 * Evsels set_maps took out of the list (no CPU left) but still owns: callers may hold
+	 * pointers to them, and group members to their leaders. Freed with the evlist.
+	 */
+	struct evsel *dropped;
 	bool maps_set;
 	struct perf_cpu_map *user_cpus;
 	struct perf_cpu_map *all_cpus;

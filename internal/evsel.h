@@ -19,7 +19,8 @@ struct evsel {
 	struct perf_event_attr attr;
 	char *name;
 	struct evlist *evlist;		/* owner, NULL when free-standing */
-	int idx;			/* position in evlist, -1 when in none */
+	int idx;			/* position in evlist, -1 when in none or dropped */
+	struct evsel *next_dropped;	/* the evlist's dropped evsels, while it owns them */
 	struct evsel *leader;		/* itself when it leads */
 	int nr_members;			/* as leader: itself plus the members naming it */
 	bool system_wide;

@@ -24,6 +24,8 @@
 #include <unistd.h>
 
 #include <auxtrace/evlist.h>
+#include <auxtrace/parse-events.h>
+#include "lib/fake-sysfs.h"
 #include "lib/perf-testlib.h"
 #include "log-capture.h"
 #include "lib/testlib.h"
@@ -202,12 +204,18 @@ START_TEST(test_set_maps_propagation)
 	ck_assert(evlist__per_thread(evlist));
 	ck_assert_ptr_eq(evlist__threads(evlist), self);
 
-	/* CPU 0 asked for: intersected with the PMUs; on1 has no CPU left and goes. */
+	/*
+	 * CPU 0 asked for: intersected with the PMUs; on1 has no CPU left and leaves the list,
+	 * still the evlist's (freed by evlist__delete: the sanitizer run checks that).
+	 */
 	log_capture_start();
 	ck_assert_int_eq(evlist__set_maps(evlist, cpu0, self), 0);
 	ck_assert_ptr_eq(evlist__user_cpus(evlist), cpu0);
 	ck_assert_int_eq(evlist__nr_entries(evlist), 3);
-	ck_assert_msg(log_captured("dropped"), "log: %s", log_text);
+	ck_assert_msg(log_captured("counts on CPUs 1 only, none of them in the requested CPUs 0"),
+		      "log: %s", log_text);
+	ck_assert_int_eq(evsel__idx(on1), -1);
+	ck_assert_ptr_eq(evlist__next(evlist, plain), side);
 	ck_assert_int_eq(evsel__idx(side), 1);
 	ck_assert_int_eq(evsel__idx(uncore), 2);
 	ck_assert(perf_cpu_map__equal(evsel__cpus(plain), cpu0));
@@ -219,9 +227,10 @@ START_TEST(test_set_maps_propagation)
 	/* Added afterwards: propagated on add. */
 	late = sw_evsel(PERF_COUNT_SW_TASK_CLOCK);
 	evsel__set_pmu_cpus(late, both);
-	evlist__add(evlist, late);
+	ck_assert_int_eq(evlist__add(evlist, late), 0);
 	ck_assert(perf_cpu_map__equal(evsel__cpus(late), cpu0));
 	ck_assert_ptr_eq(evsel__threads(late), self);
+	ck_assert_int_eq(evsel__idx(late), 3);
 
 	evlist__delete(evlist);
 	perf_cpu_map__put(online);
@@ -229,6 +238,78 @@ START_TEST(test_set_maps_propagation)
 	perf_cpu_map__put(cpu1);
 	perf_cpu_map__put(both);
 	perf_thread_map__put(self);
+}
+END_TEST
+
+/*
+ * Dropped when added after set_maps: owned by the evlist, out of the list, handed back by
+ * evlist__remove. A group member whose leader was dropped fails to open with a message,
+ * without touching freed memory.
+ */
+START_TEST(test_dropped_evsel_stays_valid)
+{
+	struct evlist *evlist = evlist__new();
+	struct perf_cpu_map *cpu0 = cpus_of(1, (int[]){ 0 }), *cpu1 = cpus_of(1, (int[]){ 1 });
+	struct evsel *plain = sw_evsel(PERF_COUNT_SW_CPU_CLOCK);
+	struct evsel *leader = sw_evsel(PERF_COUNT_SW_CPU_CLOCK);
+	struct evsel *member = sw_evsel(PERF_COUNT_SW_TASK_CLOCK);
+	struct evsel *other = sw_evsel(PERF_COUNT_SW_DUMMY);
+
+	TEST_REQUIRE_ROOT();
+	ck_assert_int_eq(evlist__set_maps(evlist, cpu0, NULL), 0);
+	ck_assert_int_eq(evlist__add(evlist, plain), 0);
+	evsel__set_pmu_cpus(leader, cpu1);
+	evsel__set_leader(member, leader);
+	log_capture_start();
+	ck_assert_int_eq(evlist__add(evlist, leader), 0);
+	ck_assert_msg(log_captured("dropped"), "log: %s", log_text);
+	ck_assert_int_eq(evsel__idx(leader), -1);
+	ck_assert_int_eq(evlist__add(evlist, member), 0);
+	ck_assert_int_eq(evsel__idx(member), 1);
+	ck_assert_int_eq(evlist__nr_entries(evlist), 2);
+	ck_assert(perf_cpu_map__equal(evlist__all_cpus(evlist), cpu0));
+	log_capture_start();
+	ck_assert_int_eq(evlist__open(evlist), -ENOTCONN);
+	ck_assert_msg(log_captured("cpu-clock is not open"), "log: %s", log_text);
+	ck_assert(!evsel__is_open(plain));
+
+	/* Handed back, it is the caller's to free; another dropped one stays the evlist's. */
+	evsel__set_pmu_cpus(other, cpu1);
+	ck_assert_int_eq(evlist__add(evlist, other), 0);
+	ck_assert_int_eq(evsel__idx(other), -1);
+	evlist__remove(evlist, member);
+	evsel__delete(member);
+	evlist__remove(evlist, leader);
+	evsel__delete(leader);
+	ck_assert_int_eq(evlist__open(evlist), 0);
+	evlist__delete(evlist);
+	perf_cpu_map__put(cpu0);
+	perf_cpu_map__put(cpu1);
+}
+END_TEST
+
+/* parse_events after set_maps: an event no requested CPU can count is dropped, not fatal. */
+START_TEST(test_parse_events_after_set_maps)
+{
+	struct evlist *evlist = evlist__new();
+	struct perf_cpu_map *cpu0 = cpus_of(1, (int[]){ 0 });
+	struct parse_events_opts opts = { 0 };
+	struct fake_sysfs fs;
+
+	ck_assert_int_eq(fake_sysfs__standard(&fs), 0);
+	opts.sysfs_root = fs.root;
+	ck_assert_int_eq(evlist__set_maps(evlist, cpu0, NULL), 0);
+	log_capture_start();
+	/* arm_spe_0 counts on CPUs 2-3 of the fake machine */
+	ck_assert_int_eq(parse_events(evlist, "cpu-clock,arm_spe_0/ts_enable/,dummy", &opts, NULL),
+			 0);
+	ck_assert_msg(log_captured("arm_spe_0/ts_enable/ dropped"), "log: %s", log_text);
+	ck_assert_int_eq(evlist__nr_entries(evlist), 2);
+	ck_assert_str_eq(evsel__name(evlist__first(evlist)), "cpu-clock");
+	ck_assert_str_eq(evsel__name(evlist__next(evlist, evlist__first(evlist))), "dummy");
+	evlist__delete(evlist);
+	perf_cpu_map__put(cpu0);
+	fake_sysfs__remove(&fs);
 }
 END_TEST
 
@@ -768,6 +849,8 @@ int main(void)
 
 	tcase_add_test(tc, test_order_add_remove_front);
 	tcase_add_test(tc, test_set_maps_propagation);
+	tcase_add_test(tc, test_dropped_evsel_stays_valid);
+	tcase_add_test(tc, test_parse_events_after_set_maps);
 	tcase_add_test(tc, test_open_needs_maps);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("mmap driver");

@@ -25,9 +25,13 @@ AUXTRACE_API struct evlist *evlist__new(void);
 /* Unmaps, closes and frees every evsel in it. */
 AUXTRACE_API void evlist__delete(struct evlist *evlist);
 
-/* The evlist owns evsel from now on. */
-AUXTRACE_API void evlist__add(struct evlist *evlist, struct evsel *evsel);
-/* Hands evsel back to the caller. */
+/*
+ * The evlist owns evsel from now on (0), or it could not take it (-errno: it stays the
+ * caller's). Once the maps are set it is propagated at once, and may be dropped at once
+ * (see evlist__set_maps): still 0, as the evlist owns it all the same.
+ */
+AUXTRACE_API int evlist__add(struct evlist *evlist, struct evsel *evsel);
+/* Hands evsel (in the list, or dropped from it) back to the caller. */
 AUXTRACE_API void evlist__remove(struct evlist *evlist, struct evsel *evsel);
 /* Move evsel to the front (AUX backends: the AUX event must own each ring). */
 AUXTRACE_API void evlist__move_to_front(struct evlist *evlist, struct evsel *evsel);
@@ -43,9 +47,12 @@ AUXTRACE_API struct evsel *evlist__next(const struct evlist *evlist, const struc
  * The user's CPUs (NULL or "" any-CPU: per-thread) and threads (NULL: dummy); propagated to
  * every evsel as libperf does (PMU cpumasks intersected, system-wide evsels on all their
  * CPUs with the dummy thread). Takes its own references. Evsels added later are propagated
- * when added; an evsel left with no CPU (its PMU counts on none of the user's CPUs) is
- * dropped from the evlist and freed, with a warning. Set an evsel's system-wide, PMU CPUs
- * and requires-CPU properties before adding it.
+ * when added. An evsel left with no CPU (its PMU counts on none of the user's CPUs) is
+ * dropped, with a warning: as in libperf it leaves the list (the others' positions close
+ * up, evsel__idx() says -1), but the evlist keeps owning it, so pointers to it stay valid
+ * until evlist__delete frees it (or evlist__remove hands it back). A later set_maps does
+ * not bring it back. Set an evsel's system-wide, PMU CPUs and requires-CPU properties
+ * before adding it.
  */
 AUXTRACE_API int evlist__set_maps(struct evlist *evlist, struct perf_cpu_map *cpus,
 				  struct perf_thread_map *threads);

@@ -41,7 +41,7 @@ AUXTRACE_API void evsel__delete(struct evsel *evsel);
 AUXTRACE_API struct perf_event_attr *evsel__attr(struct evsel *evsel);
 AUXTRACE_API const char *evsel__name(const struct evsel *evsel);
 AUXTRACE_API int evsel__set_name(struct evsel *evsel, const char *name);
-/* Position in its evlist (0-based), -1 when in none. */
+/* Position in its evlist (0-based), -1 when in none or dropped by evlist__set_maps(). */
 AUXTRACE_API int evsel__idx(const struct evsel *evsel);
 
 /* Group: leader == evsel (or NULL) makes it its own leader. */
