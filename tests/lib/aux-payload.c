@@ -157,6 +157,8 @@ int aux_payload__write_framed(const char *path, const void *payload, size_t size
 	mp.idx = 0;
 	mp.mmap_needed = true;
 	err = auxtrace_mmap__mmap(mm, &mp, aux_producer__userpg(p), aux_producer__fd(p));
+	if (!err && !auxtrace_mmap__base(mm))
+		err = -EINVAL;		/* aux_pages 0: no area, so no write would ever fit */
 	ring_sink_fd__init(&sink, fd);
 	while (!err && done < size) {
 		ssize_t n;
