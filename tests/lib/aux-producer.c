@@ -36,7 +36,6 @@ struct aux_producer {
 	pthread_t thread;
 	bool running;
 	bool stop;
-	bool finished;
 	struct aux_producer_run run;
 	uint32_t rng;
 };
@@ -124,7 +123,8 @@ static int aux_producer__data_put(struct aux_producer *p, const void *rec, size_
 	return 0;
 }
 
-int aux_producer__record(struct aux_producer *p, const struct perf_event_header *rec)
+/* A record into the simulated data ring; -ENOSPC counts it for a later PERF_RECORD_LOST. */
+static int aux_producer__record(struct aux_producer *p, const struct perf_event_header *rec)
 {
 	if (!p->data)
 		return -ENODEV;
@@ -368,11 +368,6 @@ struct perf_event_mmap_page *aux_producer__userpg(const struct aux_producer *p)
 	return p->pc;
 }
 
-unsigned char *aux_producer__aux(const struct aux_producer *p)
-{
-	return p->aux;
-}
-
 size_t aux_producer__len(const struct aux_producer *p)
 {
 	return p->len;
@@ -432,13 +427,6 @@ static void *aux_producer__thread(void *arg)
 	while (!aux_producer__stopping(p) && (!run->limit || p->stream < run->limit)) {
 		size_t n = aux_producer__next_chunk(p), done = 0;
 
-		if (run->lossy && !p->overwrite) {
-			if (!aux_producer__transact(p, run->fill, run->ctx, n, 0))
-				aux_producer__backoff(&idle);	/* stopped or full */
-			else
-				idle = 0;
-			continue;
-		}
 		while (done < n && !aux_producer__stopping(p)) {
 			size_t w = aux_producer__put(p, run->fill, run->ctx, n - done);
 
@@ -451,7 +439,6 @@ static void *aux_producer__thread(void *arg)
 			done += w;
 		}
 	}
-	__atomic_store_n(&p->finished, true, __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -463,18 +450,11 @@ int aux_producer__start(struct aux_producer *p, const struct aux_producer_run *r
 		return -EINVAL;
 	p->run = *run;
 	p->stop = false;
-	p->finished = false;
 	err = pthread_create(&p->thread, NULL, aux_producer__thread, p);
 	if (err)
 		return -err;
 	p->running = true;
 	return 0;
-}
-
-void aux_producer__wait(struct aux_producer *p)
-{
-	while (p->running && !__atomic_load_n(&p->finished, __ATOMIC_ACQUIRE))
-		sched_yield();
 }
 
 uint64_t aux_producer__stop(struct aux_producer *p)

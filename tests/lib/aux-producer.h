@@ -47,8 +47,6 @@ const struct auxtrace_mmap_ops *aux_producer__ops(struct aux_producer *p);
 int aux_producer__fd(const struct aux_producer *p);
 /* The control page as the producer sees it (NULL in attach mode until mapped). */
 struct perf_event_mmap_page *aux_producer__userpg(const struct aux_producer *p);
-/* The producer's writable view of the AUX area (NULL until the consumer mapped it). */
-unsigned char *aux_producer__aux(const struct aux_producer *p);
 size_t aux_producer__len(const struct aux_producer *p);
 bool aux_producer__overwrite(const struct aux_producer *p);
 /* Live consumer mappings of the AUX area. */
@@ -72,9 +70,6 @@ size_t aux_producer__write(struct aux_producer *p, const void *buf, size_t len);
  */
 size_t aux_producer__transaction(struct aux_producer *p, const void *buf, size_t len,
 				 uint64_t flags);
-/* Write any record into the simulated data ring; 0, or -ENOSPC (then a later record is
- * preceded by PERF_RECORD_LOST, as the kernel does). */
-int aux_producer__record(struct aux_producer *p, const struct perf_event_header *rec);
 /* PERF_EVENT_IOC_ENABLE as the simulated driver sees it; how many so far. */
 void aux_producer__enable(struct aux_producer *p);
 bool aux_producer__enabled(const struct aux_producer *p);
@@ -82,22 +77,19 @@ unsigned int aux_producer__nr_enables(const struct aux_producer *p);
 
 /*
  * A producer thread. fill(ctx, pos, dst, len) writes the stream bytes [pos, pos + len)
- * straight into the AUX area (the producer never copies). Transactions are `chunk` bytes
- * (pseudo-random 1..chunk with vary; whole records with record_size). Full-trace mode waits
- * for aux_tail unless lossy, which truncates like aux_producer__transaction() and waits for
- * the re-enable. Runs until aux_producer__stop() or `limit` stream bytes (0: no limit).
+ * straight into the AUX area (the producer never copies). Writes are `chunk` bytes
+ * (pseudo-random 1..chunk with vary; whole records with record_size), each published as
+ * soon as written; full-trace mode waits for aux_tail when the area is full. Runs until
+ * aux_producer__stop() or `limit` stream bytes (0: no limit).
  */
 struct aux_producer_run {
 	void (*fill)(void *ctx, uint64_t pos, void *dst, size_t len);
 	void *ctx;
 	size_t chunk;
 	bool vary;
-	bool lossy;
 	uint64_t limit;
 };
 int aux_producer__start(struct aux_producer *p, const struct aux_producer_run *run);
-/* Waits until the thread ended by itself (limit reached). */
-void aux_producer__wait(struct aux_producer *p);
 /* Stops and joins the thread; returns the stream bytes it produced. */
 uint64_t aux_producer__stop(struct aux_producer *p);
 
