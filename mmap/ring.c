@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1
 /* The buffer-consumer core: the one loop that moves bytes from a ring to a sink. */
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -33,8 +34,12 @@ ssize_t ring__drain_one(struct ring *ring, struct ring_sink *sink)
 	if (err <= 0)
 		return err;
 	taken = sink->push(sink, win.iov, win.iovcnt);
-	if (taken >= 0 && (size_t)taken != win.bytes)
-		taken = -EIO;	/* a sink broke its contract: keep the data */
+	if (taken >= 0 && (size_t)taken != win.bytes) {
+		pr_err("a ring sink took %zd of %zu bytes: a push must take all of them or "
+		       "return -errno; the bytes stay in the ring (fix the sink)\n",
+		       taken, win.bytes);
+		taken = -EIO;
+	}
 	if (taken < 0) {
 		ring->stats.sink_errors++;
 		return taken;	/* the producer position stays: nothing is lost */
@@ -73,37 +78,33 @@ ssize_t ring__drain(struct ring *ring, struct ring_sink *sink, size_t max_bytes)
 	return moved;
 }
 
+/*
+ * After a short write the rest of a half-written iovec goes out with write(2) on its own,
+ * so the caller's array is used as it is: no copy, no limit on iovcnt.
+ */
 static ssize_t ring_sink_fd__push(struct ring_sink *sink, const struct iovec *iov, int iovcnt)
 {
 	struct ring_sink_fd *s = container_of(sink, struct ring_sink_fd, sink);
-	struct iovec left[RING_MAX_IOV * 4];
-	size_t total = 0, done = 0;
-	int i, first = 0;
+	size_t total = 0, off = 0;	/* off: bytes of iov[i] written already */
+	int i;
 
-	if (iovcnt > (int)ARRAY_SIZE(left))
-		return -EINVAL;
-	for (i = 0; i < iovcnt; i++) {
-		left[i] = iov[i];
+	for (i = 0; i < iovcnt; i++)
 		total += iov[i].iov_len;
-	}
-	while (done < total) {
-		ssize_t n = writev(s->fd, left + first, iovcnt - first);
+	i = 0;
+	while (i < iovcnt) {
+		ssize_t n = off ? write(s->fd, (char *)iov[i].iov_base + off, iov[i].iov_len - off) :
+				  writev(s->fd, iov + i, iovcnt - i < IOV_MAX ? iovcnt - i : IOV_MAX);
 
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return -errno;
-		if (n == 0)
+		if (n == 0 && iov[i].iov_len)
 			return -EIO;
-		done += n;
-		/* Step over what a short write took: whole iovecs first, then a part. */
-		while (first < iovcnt && (size_t)n >= left[first].iov_len) {
-			n -= left[first].iov_len;
-			first++;
-		}
-		if (n) {
-			left[first].iov_base = (char *)left[first].iov_base + n;
-			left[first].iov_len -= n;
+		off += n;
+		while (i < iovcnt && off >= iov[i].iov_len) {
+			off -= iov[i].iov_len;
+			i++;
 		}
 	}
 	return total;
