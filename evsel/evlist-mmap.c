@@ -212,6 +212,12 @@ int evlist__mmap_ex(struct evlist *evlist, unsigned int pages,
 		pr_err("evlist__mmap: no events to map\n");
 		return libauxtrace__err(-EINVAL);
 	}
+	if (!evlist->maps_set) {
+		/* The rings follow the evlist's maps: without them every fd would be skipped. */
+		pr_err("evlist__mmap: no CPUs or threads to map; call evlist__set_maps and "
+		       "evlist__open first\n");
+		return libauxtrace__err(-EINVAL);
+	}
 	if (!pages) {
 		pages = evlist__default_pages();
 	} else if (!perf_mmap__pages_ok(pages)) {

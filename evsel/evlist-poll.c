@@ -64,17 +64,38 @@ static int evlist__pollfd_slot(struct evlist *evlist)
 	return evlist->nr_pollfd++;
 }
 
+static const char *evlist__pollfd_fix(int err)
+{
+	switch (err) {
+	case EEXIST:
+		return "it is in the set already";
+	case EPERM:
+		return "regular files and directories cannot be polled";
+	case ENOSPC:
+		return "raise /proc/sys/fs/epoll/max_user_watches";
+	case EBADF:
+		return "pass an open fd";
+	default:
+		return "poll fewer fds";
+	}
+}
+
 static int evlist__pollfd_add(struct evlist *evlist, int fd, uint32_t events,
 			      struct perf_mmap *map, bool counted)
 {
 	struct epoll_event ev = { .events = events };
 	int slot = evlist__pollfd_slot(evlist);
 
-	if (slot < 0)
+	if (slot >= 0) {
+		ev.data.u64 = (uint64_t)slot;
+		if (epoll_ctl(evlist->epoll_fd, EPOLL_CTL_ADD, fd, &ev) < 0)
+			slot = -errno;
+	}
+	if (slot < 0) {
+		pr_err("adding fd %d to the evlist's poll set failed: %s; %s\n", fd,
+		       strerror(-slot), evlist__pollfd_fix(-slot));
 		return slot;
-	ev.data.u64 = (uint64_t)slot;
-	if (epoll_ctl(evlist->epoll_fd, EPOLL_CTL_ADD, fd, &ev) < 0)
-		return -errno;
+	}
 	evlist->pollfd[slot] = (struct evlist_pollfd){
 		.fd = fd, .map = map, .alive = true, .counted = counted,
 	};
@@ -85,11 +106,7 @@ int evlist__add_ring_pollfd(struct evlist *evlist, int fd, struct perf_mmap *map
 			    bool overwrite, bool counted)
 {
 	/* A backward ring is read after pausing it, never on wakeups: hang-ups only. */
-	int err = evlist__pollfd_add(evlist, fd, overwrite ? 0 : EPOLLIN, map, counted);
-
-	if (err)
-		pr_err("adding fd %d to the poll set failed: %s\n", fd, strerror(-err));
-	return err;
+	return evlist__pollfd_add(evlist, fd, overwrite ? 0 : EPOLLIN, map, counted);
 }
 
 int evlist__add_pollfd(struct evlist *evlist, int fd, uint32_t epoll_events)

@@ -318,8 +318,15 @@ void perf_mmap__log_map_error(int err, int fd, unsigned int pages, int nr_rings)
 		       "map fewer pages\n",
 		       nr_rings, pages, kib, kib * nr_rings, mlock_kb, limit);
 		return;
+	case EBADF:
+	case ENODEV:
+	case EACCES:
+		pr_err("data ring of fd %d: mmap failed (%s): the fd is not an open perf event; "
+		       "pass the fd that evsel__fd() returns\n", fd, strerror(err));
+		return;
 	default:
-		pr_err("data ring of fd %d: mmap of %zu KiB failed: %s\n", fd, kib, strerror(err));
+		pr_err("data ring of fd %d: mmap of %zu KiB failed: %s; map fewer pages\n", fd,
+		       kib, strerror(err));
 	}
 }
 
@@ -519,7 +526,13 @@ ssize_t perf_mmap__push(struct perf_mmap *map, struct ring_sink *sink)
 
 int perf_mmap__pause(struct perf_mmap *map, bool pause)
 {
-	if (ioctl(map->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, pause ? 1 : 0) < 0)
-		return libauxtrace__err(-errno);
+	if (ioctl(map->fd, PERF_EVENT_IOC_PAUSE_OUTPUT, pause ? 1 : 0) < 0) {
+		int err = -errno;
+
+		pr_err("data ring of fd %d: PERF_EVENT_IOC_PAUSE_OUTPUT failed: %s; it needs Linux "
+		       "4.7 or later and the fd that owns the mapped ring\n", map->fd,
+		       strerror(-err));
+		return libauxtrace__err(err);
+	}
 	return 0;
 }

@@ -716,6 +716,9 @@ START_TEST(test_mmap_pages_and_errors)
 	log_capture_start();
 	ck_assert_int_eq(evlist__mmap(evlist, 4), -EINVAL);	/* nothing to map */
 	evlist__add(evlist, evsel);
+	log_capture_start();
+	ck_assert_int_eq(evlist__mmap(evlist, 4), -EINVAL);	/* no maps */
+	ck_assert_msg(log_captured("call evlist__set_maps"), "log: %s", log_text);
 	ck_assert_int_eq(evlist__set_maps(evlist, cpu0, NULL), 0);
 	log_capture_start();
 	ck_assert_int_eq(evlist__mmap(evlist, 4), -EBADF);	/* not open */
@@ -827,7 +830,9 @@ START_TEST(test_foreign_pollfd)
 
 	ck_assert_int_eq(pipe(p), 0);
 	ck_assert_int_eq(evlist__add_pollfd(evlist, p[0], EPOLLIN), 0);
+	log_capture_start();
 	ck_assert_int_eq(evlist__add_pollfd(evlist, p[0], EPOLLIN), -EEXIST);
+	ck_assert_msg(log_captured("in the set already"), "log: %s", log_text);
 	ck_assert_int_eq(evlist__poll(evlist, 0), 0);
 	ck_assert_int_eq(write(p[1], "x", 1), 1);
 	ck_assert_int_eq(evlist__poll(evlist, -1), 1);

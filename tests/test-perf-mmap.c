@@ -21,6 +21,7 @@
 #include <auxtrace/mmap.h>
 #include "lib/perf-testlib.h"
 #include "lib/testlib.h"
+#include "log-capture.h"
 
 #define PAGE ((size_t)sysconf(_SC_PAGESIZE))
 
@@ -518,6 +519,19 @@ START_TEST(test_pass_takes_records_added_meanwhile)
 }
 END_TEST
 
+/* A memfd is no perf event: PAUSE_OUTPUT fails, and says what it needs. */
+START_TEST(test_pause_error_logged)
+{
+	struct fake f;
+
+	fake_open(&f, 1, true);
+	log_capture_start();
+	ck_assert_int_lt(perf_mmap__pause(f.map, true), 0);
+	ck_assert_msg(log_captured("PERF_EVENT_IOC_PAUSE_OUTPUT failed"), "log: %s", log_text);
+	fake_close(&f);
+}
+END_TEST
+
 START_TEST(test_consumer_overrun_skipped)
 {
 	struct ring_sink_memory mem;
@@ -639,8 +653,10 @@ START_TEST(test_new_refuses_bad_pages)
 	ck_assert(!perf_mmap__overwrite(tp.map));
 	tp_close(&tp);
 	errno = 0;
+	log_capture_start();
 	ck_assert_ptr_null(perf_mmap__new(-1, (struct perf_cpu){ -1 }, 1, false));
 	ck_assert_int_eq(errno, EBADF);
+	ck_assert_msg(log_captured("not an open perf event"), "log: %s", log_text);
 }
 END_TEST
 
@@ -664,6 +680,7 @@ int main(void)
 	tcase_add_test(tc, test_loss_and_aux_flags_both_paths);
 	tcase_add_test(tc, test_consume_publishes_in_batches);
 	tcase_add_test(tc, test_pass_takes_records_added_meanwhile);
+	tcase_add_test(tc, test_pause_error_logged);
 	tcase_add_test(tc, test_consumer_overrun_skipped);
 	tcase_add_test(tc, test_corrupt_record_refused);
 	tcase_add_test(tc, test_backward_walk_finds_valid_range);
