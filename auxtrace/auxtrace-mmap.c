@@ -129,6 +129,9 @@ int auxtrace_mmap__mmap(struct auxtrace_mmap *mm, const struct auxtrace_mmap_par
 
 		pr_debug("idx %d: failed to mmap the AUX area of fd %d: %s\n", mp->idx, fd,
 			 strerror(-err));
+		/* The control page must not describe an area that does not exist. */
+		pc->aux_offset = 0;
+		pc->aux_size = 0;
 		return libauxtrace__err(err);
 	}
 	mm->base = base;

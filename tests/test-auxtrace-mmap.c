@@ -292,6 +292,8 @@ START_TEST(test_geometry_in_control_page)
 					     perf_mmap__fd(f.map)), -EINVAL);
 	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_ptr_null(auxtrace_mmap__base(f.mm));
+	ck_assert_uint_eq(perf_mmap__userpg(f.map)->aux_offset, 0);
+	ck_assert_uint_eq(perf_mmap__userpg(f.map)->aux_size, 0);
 	fixture_teardown(&f);
 }
 END_TEST

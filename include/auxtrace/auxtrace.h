@@ -76,7 +76,7 @@ AUXTRACE_API void auxtrace_mmap__delete(struct auxtrace_mmap *mm);
  * mapped and this succeeds), write aux_offset and aux_size into userpg (the data ring's
  * control page, mapped writable) and map len bytes of fd at mp->offset with mp->prot.
  * Resets the position and the statistics. 0 or -errno (EBUSY: already mapped; EINVAL: a
- * mask that is neither 0 nor len - 1).
+ * mask that is neither 0 nor len - 1); a failed mapping leaves aux_offset/aux_size 0.
  * idx, tid and cpu go into every PERF_RECORD_AUXTRACE. A CPU's ring with tid 0 (several
  * threads) records -1, which perf's decoders read as "unknown"; auxtrace_mmaps records the
  * first thread of the evlist's map on every CPU's ring instead, as perf 6.1 does.
