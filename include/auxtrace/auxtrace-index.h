@@ -48,7 +48,7 @@ AUXTRACE_API uint64_t auxtrace_index__section_size(const struct auxtrace_index *
 
 /*
  * Write the section at fd's current offset, straight from the chunks (no copy). 0 or
- * -errno (a short write is retried; nothing is logged for EAGAIN-free regular files).
+ * -errno from write(2), not logged; short writes are retried.
  */
 AUXTRACE_API int auxtrace_index__write(const struct auxtrace_index *index, int fd);
 
