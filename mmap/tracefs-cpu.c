@@ -43,6 +43,33 @@ int tracefs_cpu__set_subbuf_size(struct tracefs_cpu *tcpu, unsigned int size)
 	return 0;
 }
 
+/* "read events: N" of per_cpu/cpu<cpu>/stats: events read from the buffer since its reset. */
+static int tcpu__kernel_read_events(struct tracefs_cpu *tcpu, uint64_t *n)
+{
+	static const char key[] = "read events:";
+	char buf[512], *p;
+	ssize_t len;
+
+	if (tcpu->stats_fd < 0)
+		return -ENOENT;
+	len = pread(tcpu->stats_fd, buf, sizeof(buf) - 1, 0);
+	if (len < 0)
+		return -errno;
+	buf[len] = '\0';
+	p = strstr(buf, key);
+	if (!p)
+		return -EPROTO;
+	*n = strtoull(p + sizeof(key) - 1, NULL, 10);
+	return 0;
+}
+
+void tracefs_cpu__buffer_reset(struct tracefs_cpu *tcpu, uint64_t last)
+{
+	if (last > tcpu->read_base)
+		tcpu->read_before += last - tcpu->read_base;
+	tcpu->read_base = tcpu->read_seen = 0;
+}
+
 struct tracefs_cpu *tracefs_cpu_open(struct tracefs_instance *instance, int cpu, bool nonblock)
 {
 	struct tracefs_cpu *tcpu;
@@ -54,7 +81,7 @@ struct tracefs_cpu *tracefs_cpu_open(struct tracefs_instance *instance, int cpu,
 	tcpu = calloc(1, sizeof(*tcpu));
 	if (!tcpu)
 		return libauxtrace__ptr_err(-ENOMEM);
-	tcpu->fd = tcpu->stop_fd = -1;
+	tcpu->fd = tcpu->stop_fd = tcpu->stats_fd = -1;
 	tcpu->splice_pipe[0] = tcpu->splice_pipe[1] = -1;
 	tcpu->zeros = MAP_FAILED;
 	tcpu->cpu = cpu;
@@ -78,6 +105,11 @@ struct tracefs_cpu *tracefs_cpu_open(struct tracefs_instance *instance, int cpu,
 	free(path);
 	if (tcpu->fd < 0)
 		goto fail;
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+	tcpu->stats_fd = tracefs_instance_file_open(instance, file, O_RDONLY);
+	if (tcpu__kernel_read_events(tcpu, &tcpu->read_base) < 0)
+		tcpu->read_base = 0;	/* no count: records stay at what mapping reports */
+	tcpu->read_seen = tcpu->read_base;
 
 	err = -ENOMEM;
 	tcpu->kbuf = kbuffer_alloc(tcpu->layout.long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
@@ -117,6 +149,8 @@ void tracefs_cpu_close(struct tracefs_cpu *tcpu)
 		close(tcpu->fd);
 	if (tcpu->stop_fd >= 0)
 		close(tcpu->stop_fd);
+	if (tcpu->stats_fd >= 0)
+		close(tcpu->stats_fd);
 	if (tcpu->splice_pipe[0] >= 0) {
 		close(tcpu->splice_pipe[0]);
 		close(tcpu->splice_pipe[1]);
@@ -179,8 +213,26 @@ int tracefs_cpu_fd(struct tracefs_cpu *tcpu)
 	return tcpu ? tcpu->fd : libauxtrace__err(-EINVAL);
 }
 
+/*
+ * A count that went down since the last look means a reset we did not see: the events read
+ * before it stay counted (as many as we last saw). One that went back and passed that count
+ * between two looks is not seen, unless the mapping noticed the reset itself.
+ */
 const struct ring_stats *tracefs_cpu_stats(struct tracefs_cpu *tcpu)
 {
+	uint64_t now;
+
+	if (!tcpu)
+		return libauxtrace__ptr_err(-EINVAL);
+	if (tcpu->map)
+		now = trace_map__events_read(tcpu);
+	else if (tcpu__kernel_read_events(tcpu, &now) < 0)
+		now = tcpu->read_seen;
+	if (now < tcpu->read_seen)
+		tracefs_cpu__buffer_reset(tcpu, tcpu->read_seen);
+	tcpu->read_seen = now;
+	tcpu->ring.stats.records = tcpu->read_before +
+				   (now > tcpu->read_base ? now - tcpu->read_base : 0);
 	return &tcpu->ring.stats;
 }
 

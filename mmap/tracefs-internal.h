@@ -152,7 +152,20 @@ struct tracefs_cpu {
 
 	struct trace_map *map;		/* NULL unless mapped */
 	struct tracefs_cpu_syscalls sys;
+
+	/*
+	 * Records are the kernel's own count of events read from this CPU buffer ("read
+	 * events" of per_cpu/cpuN/stats, the meta's read when mapped), looked at when asked
+	 * for: walking every copied sub-buffer to count them would cost more than the read.
+	 */
+	int stats_fd;			/* per_cpu/cpu<cpu>/stats, or -1 */
+	uint64_t read_base;		/* the count when we started counting */
+	uint64_t read_seen;		/* the count at the last look */
+	uint64_t read_before;		/* events read before the buffer was last reset */
 };
+
+/* The buffer was reset when the kernel's count of events read stood at last: keep those. */
+void tracefs_cpu__buffer_reset(struct tracefs_cpu *tcpu, uint64_t last);
 
 /* (Re)size the sub-buffer-sized scratch of tcpu. 0, or -EBUSY while one is still held. */
 int tracefs_cpu__set_subbuf_size(struct tracefs_cpu *tcpu, unsigned int size);
@@ -177,6 +190,8 @@ ssize_t tracefs_cpu__splice_pipe(struct tracefs_cpu *tcpu, int wfd);
 int trace_map__new(struct tracefs_cpu *tcpu);
 /* Bytes the kernel already counted as read but no sink took are kept in tcpu->held. */
 void trace_map__delete(struct tracefs_cpu *tcpu);
+/* The meta's count of events read, as of the last GET_READER. */
+uint64_t trace_map__events_read(const struct tracefs_cpu *tcpu);
 
 /*
  * If iov is the window of a mapped piece that starts at its page's first byte, that page:

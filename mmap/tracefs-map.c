@@ -30,7 +30,6 @@ struct trace_map {
 	bool first;			/* nothing of it handed out: its lost-events mark is ours */
 	bool grew;			/* the last GET_READER found the writer appending to it */
 	uint64_t events;		/* meta->read at the last snapshot */
-	uint64_t pending;		/* events consumed by the kernel, not yet in a window */
 	uint64_t overrun;		/* meta->overrun at the last snapshot */
 	uint64_t lost;			/* overwritten since the last lost-events mark we reported */
 	struct rb_piece piece;		/* the window peek built, until commit */
@@ -63,30 +62,36 @@ static struct meta_snap map__snapshot(const struct trace_map *m)
 }
 
 /*
- * Take in what the kernel says now. A new id is a fresh page (consumed up to read by the
- * swap); the same id with read behind what we handed out, or counters going backwards, is a
- * buffer reset under the mapping: start over from what the meta says.
+ * The buffer was reset under the mapping (cleared, trace_clock changed): what we had not
+ * handed out is gone, the page we hold starts over, and the kernel's counters restart at 0.
  */
-static void map__sync(struct trace_map *m, const struct meta_snap *s)
+static void map__reset(struct tracefs_cpu *tcpu, struct trace_map *m)
+{
+	tracefs_cpu__buffer_reset(tcpu, m->events);
+	m->off = m->read = 0;
+	m->first = true;
+	m->events = m->overrun = m->lost = 0;
+}
+
+/*
+ * Take in what the kernel says now. A new id is a fresh page (consumed up to read by the
+ * swap); counters going backwards, or the same page with read behind what we handed out,
+ * are a reset we had not noticed yet.
+ */
+static void map__sync(struct tracefs_cpu *tcpu, struct trace_map *m, const struct meta_snap *s)
 {
 	bool same = s->id == m->id;
 
+	if (s->events < m->events || s->overrun < m->overrun || (same && s->read < m->off))
+		map__reset(tcpu, m);
 	m->grew = same && s->read > m->read;
 	if (!same) {
 		m->id = s->id;
 		m->off = 0;
 		m->first = true;
-	} else if (s->read < m->off) {
-		m->off = s->read;
 	}
 	m->read = s->read;
-	if (s->events >= m->events && s->overrun >= m->overrun) {
-		m->pending += s->events - m->events;
-		m->lost += s->overrun - m->overrun;
-	} else {
-		m->pending = 0;		/* reset: nothing before it is still to come */
-		m->lost = 0;
-	}
+	m->lost += s->overrun - m->overrun;
 	m->events = s->events;
 	m->overrun = s->overrun;
 }
@@ -101,7 +106,7 @@ static int map__get_reader(struct tracefs_cpu *tcpu, struct trace_map *m)
 	s = map__snapshot(m);
 	if (s.id >= m->nr_subbufs)
 		return -EPROTO;		/* never from a sane kernel: refuse to read outside */
-	map__sync(m, &s);
+	map__sync(tcpu, m, &s);
 	return 0;
 }
 
@@ -116,23 +121,21 @@ static int map__peek(struct ring *ring, struct ring_window *win)
 	if (ret)
 		return ret;
 	for (;;) {
-		if (m->off < m->read) {
-			const char *page = map__page(m, l, m->id);
-			uint32_t commit = rb_page__commit(page, l);
+		const char *page = map__page(m, l, m->id);
+		uint32_t commit = rb_page__commit(page, l);
 
-			if (rb_commit__size(commit) < m->read) {
-				/* reset since our snapshot: the bytes are gone */
-				m->off = m->read = 0;
-				m->pending = 0;
-				continue;
-			}
+		/* a page only grows while we hold it: less than the kernel counted is a reset */
+		if (rb_commit__size(commit) < m->read) {
+			map__reset(tcpu, m);
+			continue;
+		}
+		if (m->off < m->read) {
 			m->piece.page = page;
 			m->piece.from = m->off;
 			m->piece.to = m->read;
 			m->piece.flags = m->first ? commit & RB_MISSED_FLAGS : 0;
 			m->piece.page_size = rb_commit__size(commit);
 			rb_piece__window(&m->piece, l, tcpu->zeros, win);
-			win->records = m->pending;
 			win->priv = m;
 			return 1;
 		}
@@ -167,7 +170,6 @@ static int map__commit(struct ring *ring, const struct ring_window *win)
 	}
 	m->off = p->to;
 	m->first = false;
-	m->pending = 0;
 	/* the writer is on this page: asking again now would only catch it event by event */
 	tcpu->at_edge = m->grew;
 	return 0;
@@ -288,4 +290,9 @@ void trace_map__delete(struct tracefs_cpu *tcpu)
 	}
 	tcpu->map = NULL;
 	map__unmap(m);
+}
+
+uint64_t trace_map__events_read(const struct tracefs_cpu *tcpu)
+{
+	return tcpu->map->events;
 }

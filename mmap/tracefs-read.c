@@ -56,7 +56,6 @@ int tracefs_cpu__peek_held(struct tracefs_cpu *tcpu, struct ring_window *win)
 	scan = rb_page__scan(tcpu->held, l, rb_commit__size(commit));
 	tcpu->held_live = rb_page__maybe_live(l, commit, &scan);
 	ring__add_iov(win, tcpu->held, l->subbuf_size);
-	win->records = scan.events;
 	win->priv = &tcpu->held;
 	return 1;
 }

@@ -869,6 +869,7 @@ START_TEST(test_reset_while_mapped)
 	read_all(tcpu, HOW_READ_BUF, &s);
 	ck_assert(!s.disorder);
 	ck_assert_int_eq(s.events, 18);
+	ck_assert_uint_eq(tracefs_cpu_stats(tcpu)->records, 18);	/* the resets kept the count */
 	tracefs_cpu_close(tcpu);
 	fixture_teardown();
 }

@@ -222,9 +222,15 @@ AUXTRACE_API ssize_t tracefs_cpu_buffered_drain(struct tracefs_cpu *tcpu, struct
 AUXTRACE_API ssize_t tracefs_cpu_flush_drain(struct tracefs_cpu *tcpu, struct ring_sink *sink);
 
 /*
- * What this tcpu delivered: bytes, chunks (sub-buffers), records (events; not counted on the
- * unmapped tracefs_cpu_write/pipe paths, which never see the data), lost / lost_reports /
- * lost_unknown from the kernel's lost-events marks.
+ * What this tcpu delivered: bytes, chunks (sub-buffers), lost / lost_reports / lost_unknown
+ * from the kernel's lost-events marks, and records: the events the kernel counts as read from
+ * this CPU buffer since the open ("read events" of per_cpu/cpuN/stats; the meta page when
+ * mapped), on every path. Nothing walks the sub-buffers to count them, so records is brought
+ * up to date by each call (one read of the stats file when unmapped), includes a sub-buffer
+ * taken from the kernel that no sink accepted yet, and assumes this tcpu is the buffer's only
+ * reader. Across a buffer reset (clear, trace clock) it keeps the events read before it, if
+ * the mapping saw the reset or a call of this function came between the reset and the point
+ * where the new count passed the old one. NULL + EINVAL for a NULL tcpu.
  */
 AUXTRACE_API const struct ring_stats *tracefs_cpu_stats(struct tracefs_cpu *tcpu);
 
