@@ -75,28 +75,16 @@ static inline uint32_t rb_commit__size(uint32_t commit)
 /* Lost events announced by a sub-buffer: 0 none, -1 some but uncounted, else the count. */
 int64_t rb_page__lost(const void *page, const struct rb_layout *l, uint32_t commit);
 
-/* What a walk over a sub-buffer's records found. */
-struct rb_scan {
-	uint64_t events;		/* data events (not padding, not time records) */
-	uint32_t max_len;		/* longest record */
-};
-
-struct rb_scan rb_page__scan(const void *page, const struct rb_layout *l, uint32_t size);
-
 /*
- * Whether the writer may still be on a sub-buffer that read(2) or splice copied out: the
- * kernel gives no sign, and a page the writer left keeps up to one event's worth of room
- * unused (its commit stops before the tail padding). So: room for another record as long
- * as the longest one on it, and no lost-events mark (the kernel only marks pages the writer
- * left). A drain stops after such a sub-buffer and waits instead of spinning on the live page.
+ * Whether the writer may still be on a sub-buffer that read(2) copied out. The kernel gives
+ * no sign, and read(2) drops the padding that closes a page the writer left, so such a page
+ * keeps up to one record's worth of room unused. So: room for every record on it (and at
+ * least for the smallest one, 8 bytes), and no lost-events mark (the kernel only marks pages
+ * the writer left). A drain stops after such a sub-buffer and waits instead of spinning on
+ * the live page. The walk ends at the first record longer than the room, which proves the
+ * page finished: on a full page of like-sized events that is the first one.
  */
-static inline bool rb_page__maybe_live(const struct rb_layout *l, uint32_t commit,
-				       const struct rb_scan *scan)
-{
-	uint32_t room = rb_layout__capacity(l) - rb_commit__size(commit);
-
-	return !(commit & RB_MISSED_EVENTS) && room >= (scan->max_len > 8 ? scan->max_len : 8);
-}
+bool rb_page__maybe_live(const void *page, const struct rb_layout *l, uint32_t commit);
 
 /*
  * The running timestamp after every record before data offset off, as libtraceevent's kbuffer
@@ -144,7 +132,7 @@ struct tracefs_cpu {
 
 	/* read(2) and splice: a sub-buffer already taken from the kernel but not by a sink */
 	char *held;			/* NULL, or where it lies (buffer or the caller's) */
-	bool held_live;			/* rb_page__maybe_live() of it */
+	bool held_live;			/* it may be the page the writer is still on */
 	char *target;			/* where this call wants read(2) to land */
 	int splice_pipe[2];		/* created on the first splice */
 	int pipe_size;			/* bytes the pipe really holds (F_GETPIPE_SZ) */

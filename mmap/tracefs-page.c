@@ -158,23 +158,27 @@ static inline uint32_t record__len(const char *data, uint32_t off, uint32_t size
 	return len >= 8 && len <= size - off ? len : 0;
 }
 
-struct rb_scan rb_page__scan(const void *page, const struct rb_layout *l, uint32_t size)
+bool rb_page__maybe_live(const void *page, const struct rb_layout *l, uint32_t commit)
 {
 	const char *data = (const char *)page + l->data_off;
-	struct rb_scan scan = { 0 };
-	uint32_t off = 0, len, delta;
+	uint32_t size = rb_commit__size(commit), off = 0, len, delta;
 	unsigned int type_len;
+	uint32_t room;
 
+	if ((commit & RB_MISSED_EVENTS) || size > rb_layout__capacity(l))
+		return false;
+	room = rb_layout__capacity(l) - size;
+	if (room < 8)
+		return false;
 	for (; size - off >= 4; off += len) {
 		record__split(load_u32(data + off), &type_len, &delta);
 		len = record__len(data, off, size, type_len, delta);
 		if (!len)
 			break;
-		scan.events += type_len <= RB_TYPE_DATA_MAX;
-		if (len > scan.max_len)
-			scan.max_len = len;
+		if (len > room)
+			return false;
 	}
-	return scan;
+	return true;
 }
 
 uint64_t rb_page__ts_at(const void *page, const struct rb_layout *l, uint32_t at)

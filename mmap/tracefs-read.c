@@ -38,24 +38,19 @@ static int pipe__read(struct tracefs_cpu *tcpu, char *dst, size_t n)
 
 int tracefs_cpu__peek_held(struct tracefs_cpu *tcpu, struct ring_window *win)
 {
-	const struct rb_layout *l = &tcpu->layout;
-	struct rb_scan scan;
-	uint32_t commit;
+	size_t size = tcpu->layout.subbuf_size;
 
 	if (!tcpu->held && tcpu->buffered) {
-		int err = pipe__read(tcpu, tcpu->target, l->subbuf_size);
-
+		int err = pipe__read(tcpu, tcpu->target, size);
 		if (err)
 			return err;
-		tcpu->buffered -= l->subbuf_size;
+		tcpu->buffered -= size;
 		tcpu->held = tcpu->target;
+		tcpu->held_live = false;	/* splice refuses the page the writer is on */
 	}
 	if (!tcpu->held)
 		return 0;
-	commit = rb_page__commit(tcpu->held, l);
-	scan = rb_page__scan(tcpu->held, l, rb_commit__size(commit));
-	tcpu->held_live = rb_page__maybe_live(l, commit, &scan);
-	ring__add_iov(win, tcpu->held, l->subbuf_size);
+	ring__add_iov(win, tcpu->held, size);
 	win->priv = &tcpu->held;
 	return 1;
 }
@@ -93,6 +88,8 @@ static int read__peek(struct ring *ring, struct ring_window *win)
 	/* the kernel fills whole sub-buffers; keep the contract if it ever does not */
 	memset(tcpu->target + n, 0, size - n);
 	tcpu->held = tcpu->target;
+	tcpu->held_live = rb_page__maybe_live(tcpu->held, &tcpu->layout,
+					      rb_page__commit(tcpu->held, &tcpu->layout));
 	return tracefs_cpu__peek_held(tcpu, win);
 }
 

@@ -134,33 +134,34 @@ START_TEST(test_commit_flags_and_lost_count)
 }
 END_TEST
 
-/* A page the writer left keeps less room than its longest event; a live page has more. */
+/* A page the writer left keeps less room than one of its events; a live page has more. */
 START_TEST(test_maybe_live)
 {
 	struct page_builder pb;
-	struct rb_scan scan;
-	uint32_t commit;
 
 	pb_init(&pb, 0);
 	for (int i = 0; i < 31; i++)
 		pb_large(&pb, 1, 120, i);		/* 128-byte records: 3968 bytes, 112 left */
 	pb_commit(&pb, pb.off);
-	commit = rb_page__commit(pb.page, &layout64);
-	scan = rb_page__scan(pb.page, &layout64, rb_commit__size(commit));
-	ck_assert_uint_eq(scan.events, 31);
-	ck_assert_uint_eq(scan.max_len, 128);
-	ck_assert(!rb_page__maybe_live(&layout64, commit, &scan));
-	pb_event(&pb, 1, 1, 99);			/* a small one still fitted: could be live */
+	ck_assert(!rb_page__maybe_live(pb.page, &layout64, pb.off));
+	pb_event(&pb, 1, 1, 99);			/* a small one still fitted: left all the same */
 	pb_commit(&pb, pb.off);
-	commit = rb_page__commit(pb.page, &layout64);
-	ck_assert(!rb_page__maybe_live(&layout64, commit, &scan));
+	ck_assert(!rb_page__maybe_live(pb.page, &layout64, pb.off));
+
+	/* small events first: only the long one at the end proves the page finished */
+	pb_init(&pb, 0);
+	for (int i = 0; i < 300; i++)
+		pb_event(&pb, 1, 2, i);			/* 12-byte records: 3600 bytes */
+	pb_large(&pb, 1, 392, 300);			/* 400 bytes: 4000 in all, 80 left */
+	ck_assert(!rb_page__maybe_live(pb.page, &layout64, pb.off));
+	ck_assert(rb_page__maybe_live(pb.page, &layout64, pb.off - 400));	/* 480 left */
+
 	pb_init(&pb, 0);
 	pb_event(&pb, 0, 1, 1);
-	pb_commit(&pb, pb.off);
-	commit = rb_page__commit(pb.page, &layout64);
-	scan = rb_page__scan(pb.page, &layout64, rb_commit__size(commit));
-	ck_assert(rb_page__maybe_live(&layout64, commit, &scan));
-	ck_assert(!rb_page__maybe_live(&layout64, commit | RB_MISSED_EVENTS, &scan));
+	ck_assert(rb_page__maybe_live(pb.page, &layout64, pb.off));
+	ck_assert(!rb_page__maybe_live(pb.page, &layout64, pb.off | RB_MISSED_EVENTS));
+	ck_assert(!rb_page__maybe_live(pb.page, &layout64, 4080 - 4));	/* no room for 8 */
+	ck_assert(!rb_page__maybe_live(pb.page, &layout64, 4096));	/* a commit past the page */
 }
 END_TEST
 
@@ -188,47 +189,53 @@ static int kbuf_events(struct kbuffer *kb, void *page, unsigned long long *ts, u
 	return n;
 }
 
+/* Our timestamp walk agrees with kbuffer before every event (the event's own delta on top). */
 START_TEST(test_walk_matches_kbuffer)
 {
 	struct page_builder pb;
-	unsigned long long ts[16];
-	uint32_t tag[16];
 	struct kbuffer *kb = kbuf_new();
-	int n;
+	unsigned long long ts;
+	int n = 0;
 
 	pb_mixed(&pb);
-	n = kbuf_events(kb, pb.page, ts, tag, 16);
+	kbuffer_load_subbuffer(kb, pb.page);
+	for (void *rec = kbuffer_read_event(kb, &ts); rec; rec = kbuffer_next_event(kb, &ts)) {
+		uint32_t at = kbuffer_curr_offset(kb) - 16, w;
+
+		memcpy(&w, pb.page + 16 + at, 4);
+		ck_assert_uint_eq(rb_page__ts_at(pb.page, &layout64, at) + (w >> 5), ts);
+		n++;
+	}
 	ck_assert_int_eq(n, 6);
-	ck_assert_uint_eq(rb_page__scan(pb.page, &layout64, pb.off).events, 6);
-	/* ts before each record, as kbuffer computes it: the record's own delta comes on top */
+	/* the extend before the third event, the absolute stamp before the fifth */
 	ck_assert_uint_eq(rb_page__ts_at(pb.page, &layout64, 0), 1000);
-	ck_assert_uint_eq(ts[0], 1000);
-	ck_assert_uint_eq(ts[1], 1005);
-	ck_assert_uint_eq(ts[2], 1005 + (1ULL << 27) + 3 + 7);
-	/* the absolute stamp replaces the running time */
-	ck_assert_uint_eq(ts[4], (2ULL << 27) | 123);
-	ck_assert_uint_eq(ts[5], ts[4] + 9);
-	ck_assert_uint_eq(tag[5], 6);		/* a large record's payload starts after its length */
+	kbuffer_load_subbuffer(kb, pb.page);
+	for (int i = 0; i < 4; i++)
+		kbuffer_next_event(kb, NULL);
+	kbuffer_read_event(kb, &ts);
+	ck_assert_uint_eq(ts, (2ULL << 27) | 123);
 	kbuffer_free(kb);
 }
 END_TEST
 
-/* A record that claims to run past the data must end the walk, not overrun the page. */
+/* A record that claims to run past the data must end a walk, not overrun the page. */
 START_TEST(test_walk_stops_on_corrupt_length)
 {
 	struct page_builder pb;
 
-	pb_init(&pb, 0);
-	pb_event(&pb, 0, 1, 1);
-	pb_header(&pb, 0, 0);
+	pb_init(&pb, 1000);
+	pb_event(&pb, 5, 1, 1);
+	pb_header(&pb, 0, 77);
 	pb_word(&pb, 100000);
 	pb_commit(&pb, pb.off);
-	ck_assert_uint_eq(rb_page__scan(pb.page, &layout64, pb.off).events, 1);
-	pb_init(&pb, 0);
-	pb_event(&pb, 0, 1, 1);
+	ck_assert_uint_eq(rb_page__ts_at(pb.page, &layout64, pb.off), 1005);
+	ck_assert(rb_page__maybe_live(pb.page, &layout64, pb.off));
+	pb_init(&pb, 1000);
+	pb_event(&pb, 5, 1, 1);
 	pb_header(&pb, 29, 0);			/* null padding: the rest is unused */
+	pb_header(&pb, 1, 77);
 	pb_commit(&pb, 4080);
-	ck_assert_uint_eq(rb_page__scan(pb.page, &layout64, 4080).events, 1);
+	ck_assert_uint_eq(rb_page__ts_at(pb.page, &layout64, pb.off), 1005);
 }
 END_TEST
 
