@@ -36,12 +36,29 @@ static int pipe__read(struct tracefs_cpu *tcpu, char *dst, size_t n)
 	return 0;
 }
 
+/* Bytes of the sub-buffer at the front of our pipe that a short write already sent. */
+static size_t pipe__sent(const struct tracefs_cpu *tcpu)
+{
+	size_t size = tcpu->layout.subbuf_size;
+
+	return (size - tcpu->buffered % size) % size;
+}
+
 int tracefs_cpu__peek_held(struct tracefs_cpu *tcpu, struct ring_window *win)
 {
 	size_t size = tcpu->layout.subbuf_size;
 
 	if (!tcpu->held && tcpu->buffered) {
-		int err = pipe__read(tcpu, tcpu->target, size);
+		int err;
+
+		if (pipe__sent(tcpu)) {
+			/* its start is in wfd already: only the same stream can take the rest */
+			pr_err("tracefs cpu%d: the splice pipe holds the rest of a sub-buffer that a failed tracefs_cpu_write() began: call tracefs_cpu_write() again to finish it\n",
+			       tcpu->cpu);
+			return -EIO;
+		}
+		err = pipe__read(tcpu, tcpu->target, size);
+
 		if (err)
 			return err;
 		tcpu->buffered -= size;
@@ -171,7 +188,10 @@ static int splice__peek(struct ring *ring, struct ring_window *win)
 
 const struct ring_ops tracefs_splice_ops = { .peek = splice__peek, .commit = held__commit };
 
-/* splice(2) all of n bytes from in to out; -EINVAL when out cannot take a splice. */
+/*
+ * splice(2) up to n bytes from in to out: the bytes moved, short only when out failed after
+ * taking some; -errno when it took none (-EINVAL: out cannot take a splice).
+ */
 static ssize_t splice__all(struct tracefs_cpu *tcpu, int in, int out, size_t n)
 {
 	size_t done = 0;
@@ -181,8 +201,11 @@ static ssize_t splice__all(struct tracefs_cpu *tcpu, int in, int out, size_t n)
 
 		if (r < 0 && errno == EINTR)
 			continue;
-		if (r <= 0)
+		if (r <= 0) {
+			if (done)
+				break;
 			return r < 0 ? -errno : -EIO;
+		}
 		tcpu->sys.splices++;
 		done += r;
 	}
@@ -191,18 +214,20 @@ static ssize_t splice__all(struct tracefs_cpu *tcpu, int in, int out, size_t n)
 
 /*
  * Empty our pipe into wfd: by splice, or through the buffer when wfd refuses splices (then
- * the core counts what moved; a splice we count here).
+ * the core counts what moved; a splice we count here). A short splice leaves the rest in
+ * the pipe, accounted, for the next write to finish.
  */
 static ssize_t pipe__drain_to(struct tracefs_cpu *tcpu, int wfd)
 {
+	size_t sent = pipe__sent(tcpu);
 	ssize_t n = splice__all(tcpu, tcpu->splice_pipe[0], wfd, tcpu->buffered);
 	struct ring_sink_fd out;
 
 	if (n != -EINVAL) {
 		if (n > 0) {
-			tcpu->buffered = 0;
+			tcpu->buffered -= n;
 			tcpu->ring.stats.bytes += n;
-			tcpu->ring.stats.chunks += n / tcpu->layout.subbuf_size;
+			tcpu->ring.stats.chunks += (sent + n) / tcpu->layout.subbuf_size;
 		}
 		return n;
 	}
@@ -219,10 +244,7 @@ static ssize_t pipe__drain_to(struct tracefs_cpu *tcpu, int wfd)
 	return n;
 }
 
-/*
- * Unmapped tracefs_cpu_write: whole sub-buffers kernel -> pipe -> wfd, never through user
- * memory. The kernel gives us no look at the data, so only bytes and sub-buffers are counted.
- */
+/* Unmapped tracefs_cpu_write: whole sub-buffers kernel -> pipe -> wfd, never through user memory. */
 ssize_t tracefs_cpu__splice_to(struct tracefs_cpu *tcpu, int wfd)
 {
 	ssize_t total = 0, n;
@@ -247,6 +269,8 @@ ssize_t tracefs_cpu__splice_to(struct tracefs_cpu *tcpu, int wfd)
 		if (n < 0)
 			return total ? total : n;
 		total += n;
+		if (tcpu->buffered)
+			break;		/* wfd took less: it failed, say so next time */
 	}
 	return total;
 }

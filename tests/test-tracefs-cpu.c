@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -414,6 +415,69 @@ START_TEST(test_pipe)
 	ck_assert_int_eq(s.events, 300);
 	close(p[0]);
 	close(p[1]);
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+END_TEST
+
+/*
+ * A write into a socket that takes less than the splice pipe holds, part of a sub-buffer even:
+ * what it did not take stays, accounted, and the next write sends it. The rest of a torn
+ * sub-buffer can only go to the same stream, so a read in between refuses instead of handing
+ * it out as if it were whole.
+ */
+START_TEST(test_write_into_short_socket)
+{
+	const size_t cap = 2 << 20;
+	char *out = malloc(cap), page[8192];
+	struct tracefs_cpu *tcpu;
+	struct seen s = { 0 };
+	size_t used = 0, size;
+	int sk[2], n, calls = 0, torn = 0, sndbuf = 4096;
+
+	SETUP(0, _i ? 8 : 0);		/* 4 or 8 KiB sub-buffers */
+	tcpu = open_cpu(false);
+	size = tracefs_cpu_read_size(tcpu);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sk), 0);
+	ck_assert_int_eq(setsockopt(sk[0], SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf)), 0);
+	ck_assert_int_eq(fcntl(sk[0], F_SETFL, O_NONBLOCK), 0);
+	ck_assert_int_eq(fcntl(sk[1], F_SETFL, O_NONBLOCK), 0);
+	mark_range(0, 1200, 40);
+	for (;; calls++) {
+		ssize_t got;
+
+		ck_assert_int_lt(calls, 10000);
+		errno = 0;
+		n = tracefs_cpu_write(tcpu, sk[0], true);
+		ck_assert_int_ge(n, 0);
+		if (n == 0) {
+			ck_assert_int_eq(errno, EAGAIN);
+			break;
+		}
+		if ((used + n) % size) {
+			torn++;
+			errno = 0;
+			ck_assert_int_eq(tracefs_cpu_read(tcpu, page, true), -EIO);
+			ck_assert_ptr_null(tracefs_cpu_read_buf(tcpu, true));
+			ck_assert_int_eq(errno, EIO);
+		}
+		while ((got = read(sk[1], out + used, cap - used)) > 0)
+			used += got;
+	}
+	ck_assert_int_gt(calls, 1);		/* the socket took less than there was */
+	if (size > 4096)
+		ck_assert_int_gt(torn, 0);	/* ... and tore sub-buffers of two pages */
+	ck_assert_uint_eq(used % size, 0);
+	ck_assert_uint_eq(tracefs_cpu_stats(tcpu)->bytes, used);
+	ck_assert_uint_eq(tracefs_cpu_stats(tcpu)->chunks, used / size);
+	while ((n = tracefs_cpu_flush(tcpu, out + used)) > 0)
+		used += n;
+	seen_stream(&s, tcpu, out, used);
+	ck_assert(!s.disorder);
+	ck_assert_int_eq(s.events, 1200);
+	close(sk[0]);
+	close(sk[1]);
+	free(out);
 	tracefs_cpu_close(tcpu);
 	fixture_teardown();
 }
@@ -1113,6 +1177,7 @@ int main(void)
 
 	tcase_add_loop_test(sinks, test_write_to_file, 0, 2);
 	tcase_add_loop_test(sinks, test_pipe, 0, 2);
+	tcase_add_loop_test(sinks, test_write_into_short_socket, 0, 2);
 	tcase_add_loop_test(sinks, test_drain_sink_error_keeps_data, 0, 3);
 	tcase_add_loop_test(sinks, test_drain_stops_at_live_page, 0, 2);
 	suite_add_tcase(s, sinks);
