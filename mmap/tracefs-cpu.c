@@ -238,12 +238,15 @@ const struct ring_stats *tracefs_cpu_stats(struct tracefs_cpu *tcpu)
 
 const struct tracefs_cpu_syscalls *tracefs_cpu_syscall_stats(struct tracefs_cpu *tcpu)
 {
-	return &tcpu->sys;
+	return tcpu ? &tcpu->sys : libauxtrace__ptr_err(-EINVAL);
 }
 
 int tracefs_cpu_stop(struct tracefs_cpu *tcpu)
 {
 	uint64_t one = 1;
+
+	if (!tcpu)
+		return libauxtrace__err(-EINVAL);
 
 	__atomic_store_n(&tcpu->stopped, 1, __ATOMIC_RELEASE);
 	/* the eventfd stays readable: every later poll returns at once */

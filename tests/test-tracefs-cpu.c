@@ -1148,6 +1148,30 @@ START_TEST(test_fallback_when_mapping_refused)
 }
 END_TEST
 
+/* A NULL tcpu is bad input, not a crash: every call says EINVAL or does nothing. */
+START_TEST(test_null_tcpu)
+{
+	char buf[64];
+
+	errno = 0;
+	ck_assert_int_eq(tracefs_cpu_read(NULL, buf, true), -EINVAL);
+	ck_assert_ptr_null(tracefs_cpu_read_buf(NULL, true));
+	ck_assert_ptr_null(tracefs_cpu_flush_buf(NULL));
+	ck_assert_int_eq(tracefs_cpu_write(NULL, 1, true), -EINVAL);
+	ck_assert_int_eq(tracefs_cpu_read_size(NULL), -EINVAL);
+	ck_assert_int_eq(tracefs_cpu_fd(NULL), -EINVAL);
+	ck_assert_int_eq(tracefs_cpu_stop(NULL), -EINVAL);
+	ck_assert_int_eq(tracefs_cpu_map(NULL), -1);
+	ck_assert(!tracefs_cpu_is_mapped(NULL));
+	errno = 0;
+	ck_assert_ptr_null(tracefs_cpu_stats(NULL));
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_ptr_null(tracefs_cpu_syscall_stats(NULL));
+	tracefs_cpu_unmap(NULL);
+	tracefs_cpu_close(NULL);
+}
+END_TEST
+
 START_TEST(test_open_bad_cpu)
 {
 	SETUP(0, 0);
@@ -1173,6 +1197,7 @@ int main(void)
 	tcase_add_loop_test(paths, test_8k_subbuffers, 0, 2);
 	tcase_add_test(paths, test_fallback_when_mapping_refused);
 	tcase_add_test(paths, test_open_bad_cpu);
+	tcase_add_test(paths, test_null_tcpu);
 	suite_add_tcase(s, paths);
 
 	tcase_add_loop_test(sinks, test_write_to_file, 0, 2);
