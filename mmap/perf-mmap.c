@@ -496,9 +496,9 @@ union perf_event *perf_mmap__read_event(struct perf_mmap *map)
  * Called per record, a tail store per call would write the control page's cache line, which
  * the kernel writes its head to, once per record: the line would bounce between the CPUs.
  * So the tail goes out once the caller gave back a batch (1/PERF_MMAP_PUBLISH_DIV of the
- * ring: the producer never waits on more than that), and at read_done or the next
- * read_init/push. Nothing is lost by waiting: the kernel keeps the bytes until it sees the
- * tail.
+ * ring: the most room ever withheld from the producer), and at read_done or the next
+ * read_init/push. Nothing captured is lost by waiting: the kernel keeps the bytes until it
+ * sees the tail.
  */
 void perf_mmap__consume(struct perf_mmap *map)
 {
