@@ -110,6 +110,16 @@ static int map__get_reader(struct tracefs_cpu *tcpu, struct trace_map *m)
 	return 0;
 }
 
+/* The piece [off, read) of the page we hold, as peek hands it out. */
+static void map__piece(struct trace_map *m, const char *page, uint32_t commit)
+{
+	m->piece.page = page;
+	m->piece.from = m->off;
+	m->piece.to = m->read;
+	m->piece.flags = m->first ? commit & RB_MISSED_FLAGS : 0;
+	m->piece.page_size = rb_commit__size(commit);
+}
+
 static int map__peek(struct ring *ring, struct ring_window *win)
 {
 	struct tracefs_cpu *tcpu = ring__tcpu(ring);
@@ -130,11 +140,7 @@ static int map__peek(struct ring *ring, struct ring_window *win)
 			continue;
 		}
 		if (m->off < m->read) {
-			m->piece.page = page;
-			m->piece.from = m->off;
-			m->piece.to = m->read;
-			m->piece.flags = m->first ? commit & RB_MISSED_FLAGS : 0;
-			m->piece.page_size = rb_commit__size(commit);
+			map__piece(m, page, commit);
 			rb_piece__window(&m->piece, l, tcpu->zeros, win);
 			win->priv = m;
 			return 1;
@@ -264,28 +270,27 @@ int trace_map__new(struct tracefs_cpu *tcpu)
 
 void trace_map__delete(struct tracefs_cpu *tcpu)
 {
+	const struct rb_layout *l = &tcpu->layout;
 	struct trace_map *m = tcpu->map;
 
 	if (!m)
 		return;
 	/* Bytes the kernel counted as read but nobody took yet: keep a copy, lose nothing. */
 	if (m->off < m->read && !tcpu->held) {
-		struct ring_window win;
-		const char *page = map__page(m, &tcpu->layout, m->id);
-		uint32_t commit = rb_page__commit(page, &tcpu->layout);
-		size_t pos = 0;
+		const char *page = map__page(m, l, m->id);
+		uint32_t commit = rb_page__commit(page, l);
 
 		if (rb_commit__size(commit) >= m->read) {
+			struct ring_sink_memory copy;
+			struct ring_window win;
+
 			ring_window__reset(&win);
-			m->piece = (struct rb_piece){ .page = page, .from = m->off, .to = m->read,
-						      .flags = m->first ? commit & RB_MISSED_FLAGS : 0,
-						      .page_size = rb_commit__size(commit) };
-			rb_piece__window(&m->piece, &tcpu->layout, tcpu->zeros, &win);
-			for (int i = 0; i < win.iovcnt; i++) {
-				memcpy(tcpu->buffer + pos, win.iov[i].iov_base, win.iov[i].iov_len);
-				pos += win.iov[i].iov_len;
-			}
+			map__piece(m, page, commit);
+			rb_piece__window(&m->piece, l, tcpu->zeros, &win);
+			ring_sink_memory__init(&copy, tcpu->buffer, l->subbuf_size);
+			copy.sink.push(&copy.sink, win.iov, win.iovcnt);
 			tcpu->held = tcpu->buffer;
+			tcpu->held_live = false;
 		}
 	}
 	tcpu->map = NULL;
