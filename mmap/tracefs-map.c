@@ -104,8 +104,9 @@ static int map__get_reader(struct tracefs_cpu *tcpu, struct trace_map *m)
 	if (ioctl(tcpu->fd, TRACE_MMAP_IOCTL_GET_READER) < 0)
 		return -errno;
 	s = map__snapshot(m);
-	if (s.id >= m->nr_subbufs)
-		return -EPROTO;		/* never from a sane kernel: refuse to read outside */
+	/* never from a sane kernel: refuse to read outside the mapping */
+	if (s.id >= m->nr_subbufs || s.read > rb_layout__capacity(&tcpu->layout))
+		return -EPROTO;
 	map__sync(tcpu, m, &s);
 	return 0;
 }
