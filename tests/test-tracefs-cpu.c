@@ -246,7 +246,27 @@ static const struct {
 	{ true, HOW_READ_BUF, HOW_READ_BUF },
 	{ true, HOW_READ, HOW_READ },
 	{ true, HOW_BUFFERED, HOW_BUFFERED },	/* mapped: no whole-pages-only rule */
+	{ true, HOW_BUFFERED_BUF, HOW_BUFFERED_BUF },
 };
+
+/*
+ * The system calls the first reads went through: the mapping alone when mapped (no read(2),
+ * no splice), else read(2) for the plain reads and splice for the buffered ones.
+ */
+static void assert_path(struct tracefs_cpu *tcpu, bool mapped, enum read_how how)
+{
+	const struct tracefs_cpu_syscalls *sys = tracefs_cpu_syscall_stats(tcpu);
+	bool buffered = how == HOW_BUFFERED || how == HOW_BUFFERED_BUF;
+
+	if (mapped) {
+		ck_assert_uint_gt(sys->get_reader, 0);
+		ck_assert_uint_eq(sys->reads + sys->splices, 0);
+	} else {
+		ck_assert_uint_eq(sys->get_reader, 0);
+		ck_assert_uint_gt(buffered ? sys->splices : sys->reads, 0);
+		ck_assert_uint_eq(buffered ? sys->reads : sys->splices, 0);
+	}
+}
 
 START_TEST(test_n_events)
 {
@@ -259,6 +279,7 @@ START_TEST(test_n_events)
 	tcpu = open_cpu(mapped);
 	mark_range(0, n, 40);
 	read_all(tcpu, n_events_cases[_i].how, &s);
+	assert_path(tcpu, mapped, n_events_cases[_i].how);
 	read_all(tcpu, n_events_cases[_i].rest, &s);
 	ck_assert(!s.disorder);
 	ck_assert_int_eq(s.events, n);
@@ -291,6 +312,7 @@ END_TEST
 START_TEST(test_no_data_is_eagain)
 {
 	const bool mapped = _i;	/* 0: read(2)/splice, 1: mapped */
+	struct ring_sink_fd out;
 	char buf[4096];
 	struct tracefs_cpu *tcpu;
 	int p[2];
@@ -316,7 +338,10 @@ START_TEST(test_no_data_is_eagain)
 	EMPTY_INT(tracefs_cpu_write(tcpu, p[1], true));
 	EMPTY_INT(tracefs_cpu_pipe(tcpu, p[1], true));
 	EMPTY_INT(tracefs_cpu_flush_write(tcpu, p[1]));
-	EMPTY_INT(tracefs_cpu_drain(tcpu, &(struct ring_sink_fd){ 0 }.sink));
+	ring_sink_fd__init(&out, p[1]);
+	EMPTY_INT(tracefs_cpu_drain(tcpu, &out.sink));
+	EMPTY_INT(tracefs_cpu_buffered_drain(tcpu, &out.sink));
+	EMPTY_INT(tracefs_cpu_flush_drain(tcpu, &out.sink));
 	EMPTY_PTR(tracefs_cpu_read_buf(tcpu, true));
 	EMPTY_PTR(tracefs_cpu_buffered_read_buf(tcpu, true));
 	EMPTY_PTR(tracefs_cpu_flush_buf(tcpu));
@@ -374,6 +399,7 @@ START_TEST(test_write_to_file)
 	n = tracefs_cpu_write(tcpu, fd, true);
 	ck_assert_int_gt(n, 0);
 	ck_assert_int_eq(n % tracefs_cpu_read_size(tcpu), 0);
+	assert_path(tcpu, mapped, HOW_BUFFERED);	/* mapped: copied from the mapping */
 	/* splice leaves the page the writer is on to the flush; the mapping already took it */
 	n = tracefs_cpu_flush_write(tcpu, fd);
 	ck_assert(mapped ? n == 0 : n > 0);
@@ -407,6 +433,7 @@ START_TEST(test_pipe)
 	mark_range(0, 300, 60);
 	n = tracefs_cpu_pipe(tcpu, p[1], true);
 	ck_assert_int_gt(n, 0);
+	assert_path(tcpu, mapped, HOW_BUFFERED);
 	ck_assert_int_le(n, (int)sizeof(buf));
 	ck_assert_int_eq(read(p[0], buf, sizeof(buf)), n);
 	seen_stream(&s, tcpu, buf, n);
