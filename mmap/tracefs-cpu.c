@@ -341,51 +341,75 @@ static const struct ring_ops *tcpu__ops(struct tracefs_cpu *tcpu, bool buffered)
 }
 
 /*
- * Move data from the ring into sink: one window, or (batch) everything up to the page the
- * kernel is still writing (flush: everything). Waits first when the caller may block and the
- * ring was found drained. Bytes moved; 0 with errno EAGAIN when none; -errno on failure.
+ * Run step until it moves something: at once when the caller may not block or the last call
+ * did not find the ring drained, else after poll() said there is data. step returns the bytes
+ * moved, 0 for none, or -errno, and sets need_wait for the call after it. Returns its bytes;
+ * 0 with errno EAGAIN when there were none and we may not wait; -errno on failure (an output
+ * that would block is -EAGAIN, not "no data").
  */
+static ssize_t tcpu__run(struct tracefs_cpu *tcpu, bool nonblock, bool flush,
+			 ssize_t (*step)(struct tracefs_cpu *tcpu, void *arg), void *arg)
+{
+	for (;;) {
+		/* again each time: tracefs_cpu_stop() may have woken the poll */
+		bool block = !flush && tcpu__may_block(tcpu, nonblock);
+		ssize_t n;
+
+		if (!block || !tcpu->need_wait) {
+			n = step(tcpu, arg);
+			if (n != 0)
+				return n < 0 ? libauxtrace__err((int)n) : n;
+			tcpu->need_wait = true;
+		}
+		if (!block) {
+			errno = EAGAIN;
+			return 0;
+		}
+		n = tcpu__wait(tcpu);
+		if (n < 0)
+			return libauxtrace__err((int)n);
+		tcpu->need_wait = false;
+	}
+}
+
+struct move {
+	const struct ring_ops *ops;
+	struct ring_sink *sink;
+	bool batch;		/* everything up to the page the kernel is still writing */
+	bool flush;		/* ... and that page too */
+};
+
+/* One window, or a batch, from the ring into the sink. */
+static ssize_t move__step(struct tracefs_cpu *tcpu, void *arg)
+{
+	const struct move *mv = arg;
+	ssize_t n;
+
+	tcpu->ring.ops = mv->ops;
+	tcpu->at_edge = false;
+	tcpu->stop_at_edge = !mv->flush;
+	n = mv->batch ? ring__drain(&tcpu->ring, mv->sink, 0) : ring__drain_one(&tcpu->ring, mv->sink);
+	tcpu->stop_at_edge = false;
+	tcpu->need_wait = mv->batch || tcpu->at_edge;
+	return n;
+}
+
+/* Move data from the ring into sink (see struct move), waiting per tcpu__run(). */
 static ssize_t tcpu__move(struct tracefs_cpu *tcpu, const struct ring_ops *ops,
 			  struct ring_sink *sink, void *target, bool nonblock, bool batch,
 			  bool flush)
 {
-	ssize_t n = 0;
+	struct move mv = { .ops = ops, .sink = sink, .batch = batch, .flush = flush };
+	ssize_t n;
 
-	tcpu->ring.ops = ops;
 	/*
 	 * read(2) may land in the caller's buffer: only with a sink that cannot refuse it (the
 	 * buffer sink), so nothing is ever held in the caller's memory after we return.
 	 */
 	tcpu->target = target ? target : tcpu->buffer;
-	for (;;) {
-		bool block = !flush && tcpu__may_block(tcpu, nonblock);
-
-		if (!block || !tcpu->need_wait) {
-			tcpu->at_edge = false;
-			tcpu->stop_at_edge = !flush;
-			n = batch ? ring__drain(&tcpu->ring, sink, 0) : ring__drain_one(&tcpu->ring, sink);
-			tcpu->stop_at_edge = false;
-			if (n != 0) {
-				tcpu->need_wait = batch || tcpu->at_edge;
-				break;
-			}
-			tcpu->need_wait = true;
-		}
-		if (!block) {
-			n = -EAGAIN;
-			break;
-		}
-		n = tcpu__wait(tcpu);
-		if (n < 0)
-			break;
-		tcpu->need_wait = false;
-	}
+	n = tcpu__run(tcpu, nonblock, flush, move__step, &mv);
 	tcpu->target = tcpu->buffer;
-	if (n == -EAGAIN) {
-		errno = EAGAIN;
-		return 0;
-	}
-	return n < 0 ? libauxtrace__err((int)n) : n;
+	return n;
 }
 
 static int tcpu__read(struct tracefs_cpu *tcpu, void *buffer, bool nonblock, bool buffered,
@@ -475,33 +499,22 @@ int tracefs_cpu_flush_write(struct tracefs_cpu *tcpu, int wfd)
 
 /* ---- write/pipe: a batch into a file or pipe ---- */
 
-/* Unmapped, splice does the moving; waiting follows the same rule as every read. */
-static int tcpu__splice(struct tracefs_cpu *tcpu, int wfd, bool nonblock, bool to_pipe)
+struct splice_to {
+	int wfd;
+	bool to_pipe;
+};
+
+/* Unmapped write/pipe: splice does the moving, and drains to empty every time. */
+static ssize_t splice__step(struct tracefs_cpu *tcpu, void *arg)
 {
-	ssize_t n;
+	const struct splice_to *to = arg;
+	ssize_t n = to->to_pipe ? tracefs_cpu__splice_pipe(tcpu, to->wfd)
+				: tracefs_cpu__splice_to(tcpu, to->wfd);
 
-	for (;;) {
-		bool block = tcpu__may_block(tcpu, nonblock);
-
-		if (!block || !tcpu->need_wait) {
-			n = to_pipe ? tracefs_cpu__splice_pipe(tcpu, wfd)
-				    : tracefs_cpu__splice_to(tcpu, wfd);
-			tcpu->need_wait = true;
-			if (n != 0)
-				break;
-		}
-		if (!block) {
-			errno = EAGAIN;
-			return 0;
-		}
-		n = tcpu__wait(tcpu);
-		if (n < 0)
-			break;
-		tcpu->need_wait = false;
-	}
 	if (n > 0)
 		tcpu->ring.stats.drains++;
-	return n < 0 ? libauxtrace__err((int)n) : (int)n;
+	tcpu->need_wait = true;
+	return n;
 }
 
 static int tcpu__write(struct tracefs_cpu *tcpu, int wfd, bool nonblock, bool to_pipe)
@@ -511,7 +524,8 @@ static int tcpu__write(struct tracefs_cpu *tcpu, int wfd, bool nonblock, bool to
 	if (!tcpu || wfd < 0)
 		return libauxtrace__err(-EINVAL);
 	if (!tcpu->map)
-		return tcpu__splice(tcpu, wfd, nonblock, to_pipe);
+		return (int)tcpu__run(tcpu, nonblock, false, splice__step,
+				      &(struct splice_to){ .wfd = wfd, .to_pipe = to_pipe });
 	/* mapped: writev straight from the mapping, no bounce buffer */
 	ring_sink_fd__init(&out, wfd);
 	return (int)tcpu__move(tcpu, &tracefs_map_ops, &out.sink, NULL, nonblock, true, false);
