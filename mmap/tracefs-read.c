@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <internal/lib.h>
@@ -279,7 +280,7 @@ ssize_t tracefs_cpu__splice_to(struct tracefs_cpu *tcpu, int wfd)
 ssize_t tracefs_cpu__splice_pipe(struct tracefs_cpu *tcpu, int wfd)
 {
 	size_t size = tcpu->layout.subbuf_size;
-	int room = fcntl(wfd, F_GETPIPE_SZ);
+	int room = fcntl(wfd, F_GETPIPE_SZ), queued;
 	ssize_t n;
 
 	if (room < 0)
@@ -288,6 +289,9 @@ ssize_t tracefs_cpu__splice_pipe(struct tracefs_cpu *tcpu, int wfd)
 		return tracefs_cpu__splice_to(tcpu, wfd);	/* older data goes first */
 	if ((size_t)room < size)
 		return libauxtrace__err(-ENOSPC);
+	/* splice says EAGAIN for a full pipe as for an empty buffer: a full pipe is no "no data" */
+	if (ioctl(wfd, FIONREAD, &queued) == 0 && room - queued < (int)size)
+		return -EAGAIN;
 	do {
 		tcpu->sys.splices++;
 		n = splice(tcpu->fd, NULL, wfd, NULL, room - room % size,

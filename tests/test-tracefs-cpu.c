@@ -510,6 +510,45 @@ START_TEST(test_write_into_short_socket)
 }
 END_TEST
 
+/*
+ * An output that is full is not "no data": write and pipe say -EAGAIN, keep everything, and
+ * deliver it once the output drains. _i: 0 write, 1 pipe, unmapped; 2, 3 the same mapped.
+ */
+START_TEST(test_write_into_full_pipe)
+{
+	const bool mapped = _i >= 2, to_pipe = _i & 1;
+	_Alignas(8) char buf[65536];
+	struct tracefs_cpu *tcpu;
+	struct seen s = { 0 };
+	int p[2], n;
+
+	SETUP(0, 0);
+	tcpu = open_cpu(mapped);
+	ck_assert_int_eq(pipe2(p, O_NONBLOCK), 0);
+	memset(buf, 0, sizeof(buf));
+	while (write(p[1], buf, sizeof(buf)) > 0)
+		;
+	mark_range(0, 300, 60);
+	errno = 0;
+	n = to_pipe ? tracefs_cpu_pipe(tcpu, p[1], true) : tracefs_cpu_write(tcpu, p[1], true);
+	ck_assert_int_eq(n, -EAGAIN);
+	ck_assert_int_eq(errno, EAGAIN);
+	while (read(p[0], buf, sizeof(buf)) > 0)
+		;
+	n = to_pipe ? tracefs_cpu_pipe(tcpu, p[1], true) : tracefs_cpu_write(tcpu, p[1], true);
+	ck_assert_int_gt(n, 0);
+	ck_assert_int_eq(read(p[0], buf, sizeof(buf)), n);
+	seen_stream(&s, tcpu, buf, n);
+	read_all(tcpu, HOW_FLUSH, &s);
+	ck_assert(!s.disorder);
+	ck_assert_int_eq(s.events, 300);
+	close(p[0]);
+	close(p[1]);
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+END_TEST
+
 /* A sink that refuses the first push: nothing may be lost, the same sub-buffer comes again. */
 struct picky_sink {
 	struct ring_sink_memory mem;
@@ -1230,6 +1269,7 @@ int main(void)
 	tcase_add_loop_test(sinks, test_write_to_file, 0, 2);
 	tcase_add_loop_test(sinks, test_pipe, 0, 2);
 	tcase_add_loop_test(sinks, test_write_into_short_socket, 0, 2);
+	tcase_add_loop_test(sinks, test_write_into_full_pipe, 0, 4);
 	tcase_add_loop_test(sinks, test_drain_sink_error_keeps_data, 0, 3);
 	tcase_add_loop_test(sinks, test_drain_stops_at_live_page, 0, 2);
 	suite_add_tcase(s, sinks);

@@ -187,8 +187,9 @@ AUXTRACE_API struct kbuffer *tracefs_cpu_flush_buf(struct tracefs_cpu *tcpu);
 /* Flush everything left into wfd; returns the bytes written. */
 AUXTRACE_API int tracefs_cpu_flush_write(struct tracefs_cpu *tcpu, int wfd);
 /*
- * Write what is readable now into wfd: the bytes written (0 + EAGAIN: none). Unmapped it
- * splices (no copy; whole sub-buffers); mapped it writes straight from the mapping.
+ * Write what is readable now into wfd: the bytes written (0 + EAGAIN: none; -EAGAIN: a
+ * non-blocking wfd is full). Unmapped it splices (no copy; whole sub-buffers), and what wfd
+ * did not take goes out first next time; mapped it writes straight from the mapping.
  */
 AUXTRACE_API int tracefs_cpu_write(struct tracefs_cpu *tcpu, int wfd, bool nonblock);
 /* Like tracefs_cpu_write, into a pipe: unmapped, one splice with no intermediate pipe. */
