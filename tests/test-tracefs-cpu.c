@@ -419,12 +419,26 @@ START_TEST(test_write_to_file)
 }
 END_TEST
 
+/* What a write or pipe call put in pipe p (n bytes), then a flush: events, each once, in order. */
+static void expect_via_pipe(struct tracefs_cpu *tcpu, int p[2], int n, int events)
+{
+	_Alignas(8) char buf[65536];
+	struct seen s = { 0 };
+
+	ck_assert_int_le(n, (int)sizeof(buf));
+	ck_assert_int_eq(read(p[0], buf, sizeof(buf)), n);
+	seen_stream(&s, tcpu, buf, n);
+	read_all(tcpu, HOW_FLUSH, &s);
+	ck_assert(!s.disorder);
+	ck_assert_int_eq(s.events, events);
+	close(p[0]);
+	close(p[1]);
+}
+
 START_TEST(test_pipe)
 {
 	const bool mapped = _i;	/* 0: read(2)/splice, 1: mapped */
-	_Alignas(8) char buf[65536];
 	struct tracefs_cpu *tcpu;
-	struct seen s = { 0 };
 	int p[2], n;
 
 	SETUP(0, 0);
@@ -434,14 +448,7 @@ START_TEST(test_pipe)
 	n = tracefs_cpu_pipe(tcpu, p[1], true);
 	ck_assert_int_gt(n, 0);
 	assert_path(tcpu, mapped, HOW_BUFFERED);
-	ck_assert_int_le(n, (int)sizeof(buf));
-	ck_assert_int_eq(read(p[0], buf, sizeof(buf)), n);
-	seen_stream(&s, tcpu, buf, n);
-	read_all(tcpu, HOW_FLUSH, &s);
-	ck_assert(!s.disorder);
-	ck_assert_int_eq(s.events, 300);
-	close(p[0]);
-	close(p[1]);
+	expect_via_pipe(tcpu, p, n, 300);
 	tracefs_cpu_close(tcpu);
 	fixture_teardown();
 }
@@ -517,15 +524,13 @@ END_TEST
 START_TEST(test_write_into_full_pipe)
 {
 	const bool mapped = _i >= 2, to_pipe = _i & 1;
-	_Alignas(8) char buf[65536];
+	char buf[65536] = { 0 };
 	struct tracefs_cpu *tcpu;
-	struct seen s = { 0 };
 	int p[2], n;
 
 	SETUP(0, 0);
 	tcpu = open_cpu(mapped);
 	ck_assert_int_eq(pipe2(p, O_NONBLOCK), 0);
-	memset(buf, 0, sizeof(buf));
 	while (write(p[1], buf, sizeof(buf)) > 0)
 		;
 	mark_range(0, 300, 60);
@@ -537,13 +542,7 @@ START_TEST(test_write_into_full_pipe)
 		;
 	n = to_pipe ? tracefs_cpu_pipe(tcpu, p[1], true) : tracefs_cpu_write(tcpu, p[1], true);
 	ck_assert_int_gt(n, 0);
-	ck_assert_int_eq(read(p[0], buf, sizeof(buf)), n);
-	seen_stream(&s, tcpu, buf, n);
-	read_all(tcpu, HOW_FLUSH, &s);
-	ck_assert(!s.disorder);
-	ck_assert_int_eq(s.events, 300);
-	close(p[0]);
-	close(p[1]);
+	expect_via_pipe(tcpu, p, n, 300);
 	tracefs_cpu_close(tcpu);
 	fixture_teardown();
 }
