@@ -108,7 +108,7 @@ struct tracefs_cpu *tracefs_cpu_open(struct tracefs_instance *instance, int cpu,
 	snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
 	tcpu->stats_fd = tracefs_instance_file_open(instance, file, O_RDONLY);
 	if (tcpu__kernel_read_events(tcpu, &tcpu->read_base) < 0)
-		tcpu->read_base = 0;	/* no count: records stay at what mapping reports */
+		tcpu->read_base = 0;	/* no stats file: only a mapping moves the count */
 	tcpu->read_seen = tcpu->read_base;
 
 	err = -ENOMEM;

@@ -59,7 +59,6 @@ int tracefs_cpu__peek_held(struct tracefs_cpu *tcpu, struct ring_window *win)
 			return -EIO;
 		}
 		err = pipe__read(tcpu, tcpu->target, size);
-
 		if (err)
 			return err;
 		tcpu->buffered -= size;
