@@ -288,16 +288,19 @@ ssize_t tracefs_cpu__splice_pipe(struct tracefs_cpu *tcpu, int wfd)
 		return tracefs_cpu__splice_to(tcpu, wfd);	/* older data goes first */
 	if ((size_t)room < size)
 		return libauxtrace__err(-ENOSPC);
-	/* splice says EAGAIN for a full pipe as for an empty buffer: a full pipe is no "no data" */
-	if (ioctl(wfd, FIONREAD, &queued) == 0 && room - queued < (int)size)
-		return -EAGAIN;
 	do {
 		tcpu->sys.splices++;
-		n = splice(tcpu->fd, NULL, wfd, NULL, room - room % size,
-			   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
+		/* no SPLICE_F_NONBLOCK: whether a full pipe waits is for wfd's O_NONBLOCK to say */
+		n = splice(tcpu->fd, NULL, wfd, NULL, room - room % size, SPLICE_F_MOVE);
 	} while (n < 0 && errno == EINTR);
+	if (n < 0 && errno == EAGAIN) {
+		/* the same EAGAIN for a full pipe as for an empty buffer: a full pipe is no "no data" */
+		if (ioctl(wfd, FIONREAD, &queued) == 0 && room - queued < (int)size)
+			return -EAGAIN;
+		return 0;
+	}
 	if (n < 0)
-		return errno == EAGAIN ? 0 : libauxtrace__err(-errno);
+		return libauxtrace__err(-errno);
 	tcpu->ring.stats.bytes += n;
 	tcpu->ring.stats.chunks += n / size;
 	return n;

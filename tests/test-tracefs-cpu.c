@@ -548,6 +548,60 @@ START_TEST(test_write_into_full_pipe)
 }
 END_TEST
 
+struct piper {
+	struct tracefs_cpu *tcpu;
+	int wfd, n;
+};
+
+static void *pipe_into(void *arg)
+{
+	struct piper *pp = arg;
+
+	pp->n = tracefs_cpu_pipe(pp->tcpu, pp->wfd, true);
+	return NULL;
+}
+
+/*
+ * A blocking pipe that is full makes tracefs_cpu_pipe wait for room, as a blocking write
+ * would (libtracefs too), rather than fail: nonblock is about waiting for events.
+ */
+START_TEST(test_pipe_waits_for_room)
+{
+	const bool mapped = _i;	/* 0: read(2)/splice, 1: mapped */
+	char junk[65536] = { 0 };
+	struct piper pp = { 0 };
+	pthread_t thread;
+	size_t full = 0;
+	int p[2];
+	ssize_t w;
+
+	SETUP(0, 0);
+	pp.tcpu = open_cpu(mapped);
+	ck_assert_int_eq(pipe2(p, O_NONBLOCK), 0);
+	while ((w = write(p[1], junk, sizeof(junk))) > 0)
+		full += w;
+	ck_assert_int_eq(fcntl(p[1], F_SETFL, 0), 0);		/* blocking from now on */
+	mark_range(0, 300, 60);
+	pp.wfd = p[1];
+	ck_assert_int_eq(pthread_create(&thread, NULL, pipe_into, &pp), 0);
+	/* until it is about to move data: not a timing assertion, the result is the same */
+	while (!__atomic_load_n(mapped ? &pp.tcpu->sys.get_reader : &pp.tcpu->sys.splices,
+				__ATOMIC_RELAXED))
+		usleep(1000);
+	usleep(10000);
+	for (size_t got = 0; got < full; got += w) {
+		w = read(p[0], junk, full - got < sizeof(junk) ? full - got : sizeof(junk));
+		ck_assert_int_gt(w, 0);
+	}
+	ck_assert_int_eq(pthread_join(thread, NULL), 0);
+	ck_assert_int_gt(pp.n, 0);
+	ck_assert_int_eq(fcntl(p[0], F_SETFL, O_NONBLOCK), 0);
+	expect_via_pipe(pp.tcpu, p, pp.n, 300);
+	tracefs_cpu_close(pp.tcpu);
+	fixture_teardown();
+}
+END_TEST
+
 /* A sink that refuses the first push: nothing may be lost, the same sub-buffer comes again. */
 struct picky_sink {
 	struct ring_sink_memory mem;
@@ -1269,6 +1323,7 @@ int main(void)
 	tcase_add_loop_test(sinks, test_pipe, 0, 2);
 	tcase_add_loop_test(sinks, test_write_into_short_socket, 0, 2);
 	tcase_add_loop_test(sinks, test_write_into_full_pipe, 0, 4);
+	tcase_add_loop_test(sinks, test_pipe_waits_for_room, 0, 2);
 	tcase_add_loop_test(sinks, test_drain_sink_error_keeps_data, 0, 3);
 	tcase_add_loop_test(sinks, test_drain_stops_at_live_page, 0, 2);
 	suite_add_tcase(s, sinks);
