@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1
 /* The buffer-consumer core: the one loop that moves bytes from a ring to a sink. */
 #include <errno.h>
+#include <poll.h>
 #include <limits.h>
 #include <string.h>
 #include <unistd.h>
@@ -85,7 +86,7 @@ ssize_t ring__drain(struct ring *ring, struct ring_sink *sink, size_t max_bytes)
 static ssize_t ring_sink_fd__push(struct ring_sink *sink, const struct iovec *iov, int iovcnt)
 {
 	struct ring_sink_fd *s = container_of(sink, struct ring_sink_fd, sink);
-	size_t total = 0, off = 0;	/* off: bytes of iov[i] written already */
+	size_t total = 0, done = 0, off = 0;	/* off: bytes of iov[i] written already */
 	int i;
 
 	for (i = 0; i < iovcnt; i++)
@@ -97,8 +98,21 @@ static ssize_t ring_sink_fd__push(struct ring_sink *sink, const struct iovec *io
 
 		if (n < 0 && errno == EINTR)
 			continue;
+		/*
+		 * A full non-blocking fd: before the first byte, nothing was taken and the
+		 * ring keeps the window (-EAGAIN). After it, the window must go out whole or
+		 * the next drain would send its start twice: wait for room.
+		 */
+		if (n < 0 && errno == EAGAIN && done) {
+			struct pollfd pfd = { .fd = s->fd, .events = POLLOUT };
+
+			if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+				return -errno;
+			continue;
+		}
 		if (n < 0)
 			return -errno;
+		done += n;
 		if (n == 0 && iov[i].iov_len)
 			return -EIO;
 		off += n;

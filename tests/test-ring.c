@@ -230,6 +230,63 @@ START_TEST(test_fd_sink_error)
 }
 END_TEST
 
+START_TEST(test_fd_sink_nonblocking_full)
+{
+	/* A non-blocking pipe: full before the push gives -EAGAIN and writes nothing; a push
+	 * larger than the pipe that starts to go out is finished whole while a reader drains. */
+	static char big[3 * 65536];
+	struct iovec iov = { .iov_base = big, .iov_len = sizeof(big) };
+	struct ring_sink_fd s;
+	char fill[4096];
+	int p[2], status, sz;
+	pid_t child;
+
+	ck_assert_int_eq(pipe2(p, O_NONBLOCK), 0);
+	sz = fcntl(p[1], F_GETPIPE_SZ);
+	memset(fill, 'f', sizeof(fill));
+	for (int filled = 0; filled < sz; filled += sizeof(fill))
+		ck_assert_int_eq(write(p[1], fill, sizeof(fill)), (ssize_t)sizeof(fill));
+	ring_sink_fd__init(&s, p[1]);
+	ck_assert_int_eq(s.sink.push(&s.sink, &iov, 1), -EAGAIN);
+
+	for (size_t i = 0; i < sizeof(big); i++)
+		big[i] = (char)('a' + i % 23);
+	child = fork();
+	if (child == 0) {
+		static char got[sizeof(big)];
+		size_t n = 0, skip = sz;
+		ssize_t r;
+		char c;
+
+		close(p[1]);
+		fcntl(p[0], F_SETFL, 0);
+		while (skip && (r = read(p[0], &c, 1)) == 1)
+			skip--;
+		while (n < sizeof(got) && (r = read(p[0], got + n, sizeof(got) - n)) > 0) {
+			n += r;
+			usleep(100);	/* slower than the writer: short writes and EAGAIN */
+		}
+		_exit(n == sizeof(got) && !memcmp(got, big, sizeof(big)) &&
+		      read(p[0], &c, 1) == 0 ? 0 : 1);
+	}
+	close(p[0]);
+	/* The pipe is still full: the first writev fails, so wait until the child made room. */
+	for (;;) {
+		ssize_t n = s.sink.push(&s.sink, &iov, 1);
+
+		if (n == -EAGAIN) {
+			usleep(1000);
+			continue;
+		}
+		ck_assert_int_eq(n, (ssize_t)sizeof(big));
+		break;
+	}
+	close(p[1]);
+	ck_assert_int_eq(waitpid(child, &status, 0), child);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ring");
@@ -242,6 +299,7 @@ int main(void)
 	tcase_add_test(tc, test_memory_sink_all_or_nothing);
 	tcase_add_test(tc, test_fd_sink_short_writes);
 	tcase_add_test(tc, test_fd_sink_error);
+	tcase_add_test(tc, test_fd_sink_nonblocking_full);
 	suite_add_tcase(s, tc);
 	return testlib_run(s);
 }

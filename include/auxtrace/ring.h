@@ -30,7 +30,11 @@ struct ring_sink {
 	ssize_t (*push)(struct ring_sink *sink, const struct iovec *iov, int iovcnt);
 };
 
-/* writev() to a file, pipe or socket, retrying short writes and EINTR. */
+/*
+ * writev() to a file, pipe or socket, retrying short writes and EINTR. A full non-blocking
+ * fd: -EAGAIN when not a byte went out (the ring keeps the window), else it waits for room
+ * and finishes, so no window is ever written in part.
+ */
 struct ring_sink_fd {
 	struct ring_sink sink;
 	int fd;
