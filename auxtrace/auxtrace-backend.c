@@ -217,6 +217,7 @@ int auxtrace_backend__add_tracking(struct auxtrace_backend *be, struct evlist *e
 		.enable_on_exec = aux->enable_on_exec,
 	};
 	struct evsel *tracking = evsel__new(&attr);
+	int err;
 
 	if (!tracking)
 		return -errno;
@@ -224,8 +225,10 @@ int auxtrace_backend__add_tracking(struct auxtrace_backend *be, struct evlist *e
 		evsel__delete(tracking);
 		return -ENOMEM;
 	}
-	evlist__add(evlist, tracking);
-	return 0;
+	err = evlist__add(evlist, tracking);
+	if (err)
+		evsel__delete(tracking);	/* not taken: recording without it would not decode */
+	return err;
 }
 
 /* The bits of term in its config word, with only the lowest one when lowest_only. */

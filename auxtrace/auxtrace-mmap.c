@@ -264,7 +264,7 @@ static int auxtrace_mmap__commit(struct ring *ring, const struct ring_window *wi
 	mm->prev = win->pos;
 	if (mm->snapshot)
 		return 0;
-	ring__store_tail(&mm->userpg->aux_tail, win->pos);
+	ring__store_tail_full(&mm->userpg->aux_tail, win->pos);
 	/* Only now: a window the sink refused is offered again and must not count twice. */
 	if (mm->overrun) {
 		mm->ring.stats.overruns += mm->overrun;

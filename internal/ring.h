@@ -79,6 +79,18 @@ static inline void ring__store_tail(volatile __u64 *tail, uint64_t pos)
 }
 
 /*
+ * The AUX tail, published once per chunk of up to a whole AUX area: with the full barrier
+ * the AUX protocol is documented with (perf's aux_tail store, smp_mb). Release alone would
+ * order it as well; the fence costs nothing at this rate and keeps the documented pairing
+ * for PMU drivers that read aux_tail outside the generic ring code.
+ */
+static inline void ring__store_tail_full(volatile __u64 *tail, uint64_t pos)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(tail, pos, __ATOMIC_RELEASE);
+}
+
+/*
  * The bytes [from, from + len) of a circular buffer of `size` bytes at `base` (positions are
  * free-running counters reduced modulo size; size need not be a power of two) as one span,
  * or two when they wrap. Appends to win (at most two iovecs). Returns the iovecs added.
