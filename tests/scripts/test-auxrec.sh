@@ -16,7 +16,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 77
 fi
 tracefs=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
-instances_before=$(ls "$tracefs/instances" 2>/dev/null)
+instances_before=$(ls -d "$tracefs"/instances/auxrec-* 2>/dev/null)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -75,7 +75,7 @@ check "a reversed CPU range is refused" [ $? -ne 0 ]
 timeout 30 "$auxrec" record -e no-such-event -- true >"$out/ev" 2>&1
 check "an unknown event is refused, by name" grep -q "no-such-event" "$out/ev"
 
-instances_after=$(ls "$tracefs/instances" 2>/dev/null)
-check "no tracefs instance left behind" [ "$instances_before" = "$instances_after" ]
+instances_after=$(ls -d "$tracefs"/instances/auxrec-* 2>/dev/null)
+check "no auxrec tracefs instance left behind" [ "$instances_before" = "$instances_after" ]
 for f in "$out"/*; do echo "== $f"; cat "$f"; done | head -120
 exit $fail
