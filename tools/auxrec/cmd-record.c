@@ -404,8 +404,10 @@ static int record__loop(struct record *rec, struct ring_sink *sink)
 			return n;
 		}
 		err = record__drain(rec, sink, false);
-		if (err)
+		if (err) {
+			auxrec_error("draining the rings failed: %s", strerror(-err));
 			break;
+		}
 		if (snapshot_requested && rec->aux && rec->opts.auxtrace_snapshot_mode) {
 			snapshot_requested = 0;
 			evlist__resume(rec->evlist);
@@ -469,7 +471,8 @@ static int record__run(struct record *rec)
 	signal(SIGINT, record__sig_stop);
 	signal(SIGTERM, record__sig_stop);
 	signal(SIGCHLD, record__sig_stop);
-	signal(SIGUSR2, record__sig_snapshot);
+	if (rec->opts.auxtrace_snapshot_mode)
+		signal(SIGUSR2, record__sig_snapshot);
 
 	if (rec->ftrace && ftrace_session__enable(rec->ftrace, true) < 0)
 		return -EIO;
