@@ -32,7 +32,7 @@
 #include <auxtrace/mmap.h>
 #include <internal/auxtrace-mmap.h>
 
-#include "bpf-getppid.h"
+#include "util.h"
 /* The test producer of the AUX suites (linked in by the Makefile's bench-aux rule). */
 #include "tests/lib/aux-producer.h"
 
@@ -47,13 +47,10 @@ static double now_s(void)
 	return bench__now_ns() / 1e9;
 }
 
+/* Best effort: on one CPU both sides share it. */
 static void pin(int cpu)
 {
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu % sysconf(_SC_NPROCESSORS_ONLN), &set);
-	sched_setaffinity(0, sizeof(set), &set);
+	bench__pin_self(cpu % sysconf(_SC_NPROCESSORS_ONLN));
 }
 
 /* The producer's payload: a store per byte, as hardware writing the area would. */

@@ -43,6 +43,7 @@
 #include <auxtrace/mmap.h>
 
 #include "bpf-getppid.h"
+#include "util.h"
 
 #define NAME "bench-perf-ring"
 #define MAX_RUNS 101
@@ -103,23 +104,6 @@ static int die_errno(const char *what, int err)
 {
 	fprintf(stderr, NAME ": %s: %s\n", what, strerror(err < 0 ? -err : err));
 	return -1;
-}
-
-static int print_lib(enum libauxtrace_print_level level, const char *fmt, va_list ap)
-{
-	if (level > LIBAUXTRACE_WARN)
-		return 0;
-	fputs(NAME ": libauxtrace: ", stderr);
-	return vfprintf(stderr, fmt, ap);
-}
-
-static int pin_self(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return -pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 }
 
 /* ---- the producer's ceiling: rings we map ourselves and only count ----------------------- */
@@ -800,7 +784,7 @@ static int setup(struct bench *b)
 	b->cons_cpu = perf_cpu_map__max(b->online).cpu;
 	if (perf_cpu_map__nr(b->online) < 2)
 		fprintf(stderr, NAME ": one online CPU: producer and consumer share it\n");
-	err = pin_self(b->cons_cpu);
+	err = bench__pin_self(b->cons_cpu);
 	if (err)
 		return die_errno("pinning the consumer", err);
 	/* Only our calls: other programs' getppid() must not feed (or fill) our rings. */
@@ -840,7 +824,7 @@ int main(int argc, char **argv)
 		       "events)\n");
 		return 0;
 	}
-	libauxtrace_set_print(print_lib);
+	bench__print_lib_warnings(NAME);
 	libbpf_set_print(NULL);
 	err = setup(&b);
 	if (err)

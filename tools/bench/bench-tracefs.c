@@ -48,6 +48,7 @@
 #include <internal/trace_mmap.h>
 
 #include "bpf-getppid.h"
+#include "util.h"
 
 #define NAME "bench-tracefs"
 #define PROD_CPU 0
@@ -79,14 +80,6 @@ static int fail(const char *what, int err)
 {
 	fprintf(stderr, NAME ": %s: %s\n", what, strerror(err < 0 ? -err : err));
 	return err < 0 ? err : -err;
-}
-
-static int print_lib(enum libauxtrace_print_level level, const char *fmt, va_list ap)
-{
-	if (level > LIBAUXTRACE_WARN)
-		return 0;
-	fputs(NAME ": libauxtrace: ", stderr);
-	return vfprintf(stderr, fmt, ap);
 }
 
 /* ---- signals: end the current row, clean up, exit ---------------------------------------- */
@@ -1243,7 +1236,7 @@ static int check_machine(void)
 {
 	const char *missing = NULL;
 	char path[512];
-	cpu_set_t set;
+	int err;
 
 	if (geteuid() != 0)
 		missing = "needs root (tracefs instances, trace_pipe_raw)";
@@ -1263,10 +1256,9 @@ static int check_machine(void)
 		printf("SKIP: " NAME ": %s\n", missing);
 		return 1;
 	}
-	CPU_ZERO(&set);
-	CPU_SET(CONS_CPU, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		return fail("pinning the consumer to CPU 1", errno);
+	err = bench__pin_self(CONS_CPU);
+	if (err)
+		return fail("pinning the consumer to CPU 1", err);
 	return 0;
 }
 
@@ -1281,7 +1273,7 @@ int main(int argc, char **argv)
 	if (parse_opts(argc, argv))
 		return 2;
 	reps = opts.reps;
-	libauxtrace_set_print(print_lib);
+	bench__print_lib_warnings(NAME);
 	snprintf(inst_prefix, sizeof(inst_prefix), "auxtrace-bench-%d-", (int)getpid());
 	err = check_machine();
 	if (err)

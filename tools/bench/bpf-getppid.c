@@ -1,62 +1,24 @@
 // SPDX-License-Identifier: LGPL-2.1
-/* Linked into every benchmark: the getppid()-driven bpf-output producer, measuring helpers. */
+/* Linked into every benchmark: the getppid()-driven bpf-output producer. */
 #include <errno.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/bpf.h>
 #include <sys/ioctl.h>
-#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
 #include "bpf-getppid.h"
+#include "util.h"
 
 #define TRACEPOINT "syscalls/sys_enter_getppid"
 
 static const char *const tracefs_roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-
-static uint64_t clock_ns(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-uint64_t bench__now_ns(void)
-{
-	return clock_ns(CLOCK_MONOTONIC);
-}
-
-double bench__thread_cpu_s(uint64_t *nivcsw)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_THREAD, &ru);
-	if (nivcsw)
-		*nivcsw = ru.ru_nivcsw;
-	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
-	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-double bench__median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static int fail(char *msg, size_t msglen, int err, const char *fmt, ...)
 {
@@ -259,7 +221,7 @@ void bpf_getppid__output_attr(struct perf_event_attr *attr)
 static void *load_thread(void *arg)
 {
 	struct bpf_getppid_load *load = arg;
-	uint64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+	uint64_t cpu = bench__thread_cpu_ns();
 	uint64_t start = bench__now_ns(), end = start + load->duration_ns;
 	uint64_t calls = 0;
 
@@ -273,7 +235,7 @@ static void *load_thread(void *arg)
 			break;
 	}
 	load->elapsed_ns = bench__now_ns() - start;
-	load->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID) - cpu;
+	load->cpu_ns = bench__thread_cpu_ns() - cpu;
 	load->calls = calls;
 	if (load->done)
 		load->done(load->ctx);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * Linked into every benchmark: a deterministic perf-ring producer, and measuring helpers.
+ * Linked into every benchmark: a deterministic perf-ring producer (measuring helpers: util.h).
  *
  * The producer: a BPF program on the
  * syscalls:sys_enter_getppid tracepoint that emits one PERF_SAMPLE_RAW record per call into
@@ -67,12 +67,5 @@ int bpf_getppid_load__start(struct bpf_getppid_load *load);
 void bpf_getppid_load__join(struct bpf_getppid_load *load);
 /* Start and join: the caller waits for the whole load. */
 int bpf_getppid_load__run(struct bpf_getppid_load *load);
-
-/* Measuring helpers for every benchmark. */
-uint64_t bench__now_ns(void);
-/* CPU seconds of the calling thread; nivcsw (may be NULL): its involuntary switches so far. */
-double bench__thread_cpu_s(uint64_t *nivcsw);
-/* Median of v[0..n), n >= 1; sorts v. */
-double bench__median(double *v, int n);
 
 #endif

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: LGPL-2.1
+/* Linked into every benchmark: measuring helpers and the plumbing every bench repeats. */
+#include <errno.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <sys/resource.h>
+
+#include <auxtrace/core.h>
+
+#include "util.h"
+
+static uint64_t clock_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+uint64_t bench__now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+uint64_t bench__thread_cpu_ns(void)
+{
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+double bench__thread_cpu_s(uint64_t *nivcsw)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_THREAD, &ru);
+	if (nivcsw)
+		*nivcsw = ru.ru_nivcsw;
+	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double bench__median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+int bench__pin_self(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+static const char *print_name;
+
+static int print_lib(enum libauxtrace_print_level level, const char *fmt, va_list ap)
+{
+	if (level > LIBAUXTRACE_WARN)
+		return 0;
+	fprintf(stderr, "%s: libauxtrace: ", print_name);
+	return vfprintf(stderr, fmt, ap);
+}
+
+void bench__print_lib_warnings(const char *name)
+{
+	print_name = name;
+	libauxtrace_set_print(print_lib);
+}
