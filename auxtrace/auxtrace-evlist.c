@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <auxtrace/auxtrace-record.h>
@@ -105,18 +104,6 @@ static const char *auxtrace__pmu_name(const struct evsel *evsel, char *buf, size
 	return buf;
 }
 
-static void auxtrace__memlock_limit(char *buf, size_t size)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_MEMLOCK, &rl))
-		snprintf(buf, size, "unknown");
-	else if (rl.rlim_cur == RLIM_INFINITY)
-		snprintf(buf, size, "unlimited");
-	else
-		snprintf(buf, size, "%llu KiB", (unsigned long long)rl.rlim_cur / 1024);
-}
-
 /* The mapping failed with -err: say why in the user's terms, and what to change. */
 static void auxtrace_mmaps__log_error(struct auxtrace_mmaps *aux, const struct evsel *evsel,
 				      const struct auxtrace_mmap_params *mp, int err)
@@ -124,7 +111,6 @@ static void auxtrace_mmaps__log_error(struct auxtrace_mmaps *aux, const struct e
 	const char *name = evsel__name(evsel);
 	size_t aux_kb = mp->len / 1024, data_kb = evlist__mmap_len(aux->evlist) / 1024;
 	int nr = evlist__nr_mmaps(aux->evlist);
-	unsigned long long mlock_kb = 0;
 	char pmu[64], list[256], limit[32];
 
 	switch (-err) {
@@ -137,16 +123,15 @@ static void auxtrace_mmaps__log_error(struct auxtrace_mmaps *aux, const struct e
 		       strcmp(list, "none") ? "Trace with an event of one of them, or " : "So ");
 		break;
 	case EPERM:
-		libauxtrace__read_u64("/proc/sys/kernel/perf_event_mlock_kb", &mlock_kb);
-		auxtrace__memlock_limit(limit, sizeof(limit));
+		libauxtrace__memlock_rlimit(limit, sizeof(limit));
 		pr_err("%s: permission error mapping the AUX area of idx %d: the locked-memory "
 		       "budget is spent. Asked per mmap: %zu KiB data + %zu KiB AUX; for %d "
 		       "mmaps up to %zu KiB. Allowed: /proc/sys/kernel/perf_event_mlock_kb = %llu "
 		       "KiB per CPU, then RLIMIT_MEMLOCK = %s. Raise one of them (sysctl "
 		       "kernel.perf_event_mlock_kb=N, ulimit -l) or ask for smaller areas "
 		       "(-m DATA,AUX)\n",
-		       name, mp->idx, data_kb, aux_kb, nr, (data_kb + aux_kb) * nr, mlock_kb,
-		       limit);
+		       name, mp->idx, data_kb, aux_kb, nr, (data_kb + aux_kb) * nr,
+		       libauxtrace__perf_mlock_kb(0), limit);
 		break;
 	case EINVAL:
 		pr_err("%s: the kernel refused the AUX area of idx %d (%zu KiB at offset %lld, "

@@ -19,11 +19,10 @@
 /* perf's default: what perf_event_mlock_kb allows one CPU, less the control page. */
 static unsigned int evlist__default_pages(void)
 {
-	unsigned long long kb = 512;
+	unsigned long long kb = libauxtrace__perf_mlock_kb(512);
 	size_t psize = (size_t)sysconf(_SC_PAGESIZE);
 	unsigned long long pages;
 
-	libauxtrace__read_u64("/proc/sys/kernel/perf_event_mlock_kb", &kb);
 	if (kb <= psize / 1024)
 		return 1;
 	pages = (kb - psize / 1024) * 1024 / psize;

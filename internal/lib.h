@@ -47,4 +47,11 @@ int libauxtrace__read_file(const char *path, char *buf, size_t size);
 /* Read a file holding one unsigned number (decimal or 0x hex). Returns 0 or -errno. */
 int libauxtrace__read_u64(const char *path, unsigned long long *val);
 
+/* The per-CPU allowance for perf mmaps, /proc/sys/kernel/perf_event_mlock_kb; dflt when unreadable. */
+unsigned long long libauxtrace__perf_mlock_kb(unsigned long long dflt);
+
+/* RLIMIT_MEMLOCK, the rest of the locked-memory budget, as a message says it: "N KiB",
+ * "unlimited" or "unknown". */
+void libauxtrace__memlock_rlimit(char *buf, size_t size);
+
 #endif

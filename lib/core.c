@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <internal/lib.h>
@@ -85,4 +86,24 @@ int libauxtrace__read_u64(const char *path, unsigned long long *val)
 	if (errno || end == buf || (*end && *end != '\n'))
 		return libauxtrace__err(-EINVAL);
 	return 0;
+}
+
+unsigned long long libauxtrace__perf_mlock_kb(unsigned long long dflt)
+{
+	unsigned long long kb = dflt;
+
+	libauxtrace__read_u64("/proc/sys/kernel/perf_event_mlock_kb", &kb);
+	return kb;
+}
+
+void libauxtrace__memlock_rlimit(char *buf, size_t size)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_MEMLOCK, &rl))
+		snprintf(buf, size, "unknown");
+	else if (rl.rlim_cur == RLIM_INFINITY)
+		snprintf(buf, size, "unlimited");
+	else
+		snprintf(buf, size, "%llu KiB", (unsigned long long)rl.rlim_cur / 1024);
 }

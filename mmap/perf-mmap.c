@@ -16,7 +16,6 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include <internal/lib.h>
@@ -285,9 +284,7 @@ struct perf_mmap *perf_mmap__map(int fd, struct perf_cpu cpu, unsigned int pages
 void perf_mmap__log_map_error(int err, int fd, unsigned int pages, int nr_rings)
 {
 	size_t kib = ((size_t)pages + 1) * page_size() / 1024;
-	unsigned long long mlock_kb = 0;
-	struct rlimit rl;
-	char limit[32] = "unknown";
+	char limit[32];
 
 	switch (err) {
 	case EINVAL:
@@ -303,20 +300,13 @@ void perf_mmap__log_map_error(int err, int fd, unsigned int pages, int nr_rings)
 		       "sharing a ring must agree on CPU, clock and write_backward\n", fd, kib);
 		return;
 	case EPERM:
-		libauxtrace__read_u64("/proc/sys/kernel/perf_event_mlock_kb", &mlock_kb);
-		if (!getrlimit(RLIMIT_MEMLOCK, &rl)) {
-			if (rl.rlim_cur == RLIM_INFINITY)
-				snprintf(limit, sizeof(limit), "unlimited");
-			else
-				snprintf(limit, sizeof(limit), "%llu KiB",
-					 (unsigned long long)rl.rlim_cur / 1024);
-		}
+		libauxtrace__memlock_rlimit(limit, sizeof(limit));
 		pr_err("Permission error mapping %d data ring(s) of %u+1 pages (%zu KiB each, "
 		       "%zu KiB in all): the locked-memory budget is "
 		       "/proc/sys/kernel/perf_event_mlock_kb (%llu KiB per CPU) plus RLIMIT_MEMLOCK "
 		       "(%s); raise one of them (sysctl kernel.perf_event_mlock_kb=N, ulimit -l) or "
 		       "map fewer pages\n",
-		       nr_rings, pages, kib, kib * nr_rings, mlock_kb, limit);
+		       nr_rings, pages, kib, kib * nr_rings, libauxtrace__perf_mlock_kb(0), limit);
 		return;
 	case EBADF:
 	case ENODEV:
