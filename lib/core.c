@@ -76,6 +76,7 @@ int libauxtrace__read_file(const char *path, char *buf, size_t size)
 
 int libauxtrace__read_u64(const char *path, unsigned long long *val)
 {
+	int saved = errno;	/* strtoull needs errno cleared; a success must not leave it so */
 	char buf[64], *end;
 	int n = libauxtrace__read_file(path, buf, sizeof(buf));
 
@@ -85,6 +86,7 @@ int libauxtrace__read_u64(const char *path, unsigned long long *val)
 	*val = strtoull(buf, &end, 0);
 	if (errno || end == buf || (*end && *end != '\n'))
 		return libauxtrace__err(-EINVAL);
+	errno = saved;
 	return 0;
 }
 
