@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -19,32 +18,16 @@
 #include <internal/lib.h>
 #include "lib/aux-payload.h"
 #include "lib/aux-producer.h"
+#include "lib/log-capture.h"
 #include "lib/testlib.h"
 
 #define PAGE ((size_t)sysconf(_SC_PAGESIZE))
 #define DATA_PAGES 4
 #define AUX_PAGES 16
 
-static char logbuf[8192];
-
-static int log_capture(enum libauxtrace_print_level level, const char *fmt, va_list ap)
-{
-	size_t used = strlen(logbuf);
-
-	if (level == LIBAUXTRACE_ERR || level == LIBAUXTRACE_WARN)
-		vsnprintf(logbuf + used, sizeof(logbuf) - used, fmt, ap);
-	return 0;
-}
-
-static void log_start(void)
-{
-	logbuf[0] = '\0';
-	libauxtrace_set_print(log_capture);
-}
-
 static void log_expect(const char *what)
 {
-	ck_assert_msg(strstr(logbuf, what), "log lacks \"%s\": %s", what, logbuf);
+	ck_assert_msg(log_captured(what), "log lacks \"%s\": %s", what, log_text);
 }
 
 /* A cpu-clock event standing in for an AUX event: what a backend marks. */
@@ -144,11 +127,11 @@ START_TEST(test_eopnotsupp_names_the_pmu)
 	aux = auxtrace_mmaps__new(evlist, NULL, AUX_PAGES, false);
 	ck_assert_ptr_nonnull(aux);
 	before = nr_perf_mappings();
-	log_start();
+	log_capture_start_at(LIBAUXTRACE_WARN);
 	ck_assert_int_eq(evlist__mmap_ex(evlist, DATA_PAGES, auxtrace_mmaps__hooks(aux)),
 			 -EOPNOTSUPP);
 	ck_assert_int_eq(errno, EOPNOTSUPP);
-	libauxtrace_set_print(NULL);
+	log_capture_stop();
 	log_expect("cpu-clock (PMU software) cannot produce AUX area data");
 	log_expect("AUX-capable PMUs on this machine: ");
 	if (!machine_has_aux_pmu())
@@ -205,9 +188,9 @@ START_TEST(test_eperm_gives_the_budget)
 	evlist = evlist_open("", aux_like_evsel(), false);
 	aux = auxtrace_mmaps__new(evlist, NULL, AUX_PAGES, false);
 	auxtrace_mmaps__set_ops(aux, aux_producer__ops(p));
-	log_start();
+	log_capture_start_at(LIBAUXTRACE_WARN);
 	ck_assert_int_eq(evlist__mmap_ex(evlist, DATA_PAGES, auxtrace_mmaps__hooks(aux)), -EPERM);
-	libauxtrace_set_print(NULL);
+	log_capture_stop();
 	snprintf(want, sizeof(want), "Asked per mmap: %zu KiB data + %zu KiB AUX; for 1 mmaps up "
 		 "to %zu KiB", (DATA_PAGES + 1) * PAGE / 1024, AUX_PAGES * PAGE / 1024,
 		 (DATA_PAGES + 1 + AUX_PAGES) * PAGE / 1024);

@@ -10,7 +10,7 @@
 #include <auxtrace/auxtrace-index.h>
 
 #include "lib/testlib.h"
-#include "log-capture.h"
+#include "lib/log-capture.h"
 
 /* Entries that differ in both words and in every byte position that a swap would move. */
 static uint64_t offset_of(size_t i)

@@ -7,7 +7,6 @@
  */
 #include <fcntl.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -19,6 +18,7 @@
 #include <internal/auxtrace-record.h>
 #include "lib/aux-payload.h"
 #include "lib/aux-producer.h"
+#include "lib/log-capture.h"
 #include "lib/testlib.h"
 
 #define PAGE ((size_t)sysconf(_SC_PAGESIZE))
@@ -199,17 +199,6 @@ static void test_itr__init(struct test_itr *t, struct fixture *f, unsigned int a
 		},
 		.f = f,
 	};
-}
-
-static char logbuf[4096];
-
-static int log_capture(enum libauxtrace_print_level level, const char *fmt, va_list ap)
-{
-	size_t used = strlen(logbuf);
-
-	(void)level;
-	vsnprintf(logbuf + used, sizeof(logbuf) - used, fmt, ap);
-	return 0;
 }
 
 START_TEST(test_no_data)
@@ -595,23 +584,22 @@ START_TEST(test_overrun_is_loss)
 	c->mem.used = 0;
 	/* A producer that ignored aux_tail ran two buffers and 100 bytes ahead. */
 	aux_producer__set_head(f.p, 1000 + 2 * PAGE + 100);
-	logbuf[0] = '\0';
-	libauxtrace_set_print(log_capture);
+	log_capture_start();
 	/* A sink that refuses the window: nothing is lost yet, so nothing is counted. */
 	c->fail = EIO;
 	ck_assert_int_eq(auxtrace_mmap__read(f.mm, NULL, &c->cb.sink), -EIO);
 	ck_assert_uint_eq(auxtrace_mmap__stats(f.mm)->overruns, 0);
-	ck_assert_str_eq(logbuf, "");
+	ck_assert_str_eq(log_text, "");
 	c->fail = 0;
 	ck_assert_int_eq(auxtrace_mmap__read(f.mm, NULL, &c->cb.sink), HDR + PAGE);
-	libauxtrace_set_print(NULL);
+	log_capture_stop();
 	/* Offsets alone would say 100 bytes; the newest buffer-full is what is left. */
 	ck_assert_int_eq(parse_frames(c->buf, c->mem.used, fr, 2), 1);
 	ck_assert_uint_eq(fr[0].ev.size, PAGE);
 	ck_assert_uint_eq(fr[0].ev.offset, 1000 + PAGE + 100);
 	ck_assert_uint_eq(auxtrace_mmap__stats(f.mm)->overruns, PAGE + 100);
-	ck_assert_msg(strstr(logbuf, "AUX data lost") && strstr(logbuf, "idx 3"), "log: %s",
-		      logbuf);
+	ck_assert_msg(log_captured("AUX data lost") && log_captured("idx 3"), "log: %s",
+		      log_text);
 	ck_assert_uint_eq(aux_tail(&f), 1000 + 2 * PAGE + 100);
 	fixture_teardown(&f);
 	free(c);

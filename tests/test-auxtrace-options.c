@@ -12,7 +12,7 @@
 
 #include "lib/fake-sysfs.h"
 #include "lib/testlib.h"
-#include "log-capture.h"
+#include "lib/log-capture.h"
 
 static unsigned int page_kib(void)
 {

@@ -24,7 +24,7 @@
 
 #include "lib/fake-sysfs.h"
 #include "lib/testlib.h"
-#include "log-capture.h"
+#include "lib/log-capture.h"
 
 #define PMU "bus/event_source/devices/"
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1
 /* CPU maps: the list parser (good and every kind of bad), printing, set operations, refs. */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +8,7 @@
 #include <unistd.h>
 
 #include <auxtrace/cpumap.h>
+#include "lib/log-capture.h"
 #include "lib/test-asserts.h"
 #include "lib/testlib.h"
 
@@ -78,15 +78,7 @@ START_TEST(test_parse_bad)
 }
 END_TEST
 
-/* The log names the cause; capture the last message. */
-static char last_msg[512];
-
-static int capture(enum libauxtrace_print_level level, const char *fmt, va_list ap)
-{
-	(void)level;
-	return vsnprintf(last_msg, sizeof(last_msg), fmt, ap);
-}
-
+/* The log names the cause. */
 START_TEST(test_parse_bad_messages)
 {
 	static const struct { const char *list, *says; } cases[] = {
@@ -97,14 +89,13 @@ START_TEST(test_parse_bad_messages)
 		{ "1,,2", "expected a CPU number at offset 2" },
 	};
 
-	libauxtrace_set_print(capture);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		last_msg[0] = '\0';
+		log_capture_start();
 		ck_assert_ptr_null(perf_cpu_map__new(cases[i].list));
-		ck_assert_msg(strstr(last_msg, cases[i].says), "\"%s\": got \"%s\"",
-			      cases[i].list, last_msg);
+		log_capture_stop();
+		ck_assert_msg(log_captured(cases[i].says), "\"%s\": got \"%s\"",
+			      cases[i].list, log_text);
 	}
-	libauxtrace_set_print(NULL);
 }
 END_TEST
 

@@ -27,7 +27,7 @@
 #include <auxtrace/parse-events.h>
 #include "lib/fake-sysfs.h"
 #include "lib/perf-testlib.h"
-#include "log-capture.h"
+#include "lib/log-capture.h"
 #include "lib/testlib.h"
 
 #define PAGE ((size_t)sysconf(_SC_PAGESIZE))

@@ -16,7 +16,7 @@
 
 #include <auxtrace/evsel.h>
 #include "lib/perf-testlib.h"
-#include "log-capture.h"
+#include "lib/log-capture.h"
 #include "lib/testlib.h"
 
 static pid_t gettid_(void)

@@ -21,7 +21,7 @@
 #include <auxtrace/mmap.h>
 #include "lib/perf-testlib.h"
 #include "lib/testlib.h"
-#include "log-capture.h"
+#include "lib/log-capture.h"
 
 #define PAGE ((size_t)sysconf(_SC_PAGESIZE))
 

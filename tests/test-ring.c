@@ -10,7 +10,7 @@
 #include <internal/lib.h>
 #include <internal/ring.h>
 #include "lib/testlib.h"
-#include "log-capture.h"
+#include "lib/log-capture.h"
 
 /* A byte ring of 16 bytes whose producer position the test sets by hand. */
 struct toy_ring {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
-/* Helpers for suites that open perf events. (Log capture: tests/log-capture.h.) */
+/* Helpers for suites that open perf events. (Log capture: lib/log-capture.h.) */
 #ifndef TESTLIB_PERF_TESTLIB_H
 #define TESTLIB_PERF_TESTLIB_H
 
