@@ -9,7 +9,6 @@
 
 #include <auxtrace/cpumap.h>
 #include "lib/log-capture.h"
-#include "lib/test-asserts.h"
 #include "lib/testlib.h"
 
 static char *map_str(const struct perf_cpu_map *map)

@@ -7,7 +7,6 @@
 #include <linux/perf_event.h>
 #include <auxtrace/pmu.h>
 #include "lib/fake-sysfs.h"
-#include "lib/test-asserts.h"
 #include "lib/testlib.h"
 
 static struct fake_sysfs fs;

@@ -9,7 +9,6 @@
 #include <unistd.h>
 
 #include <auxtrace/cpumap.h>
-#include "lib/test-asserts.h"
 #include "lib/testlib.h"
 
 START_TEST(test_dummy)

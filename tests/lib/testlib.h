@@ -4,6 +4,7 @@
 #define TESTLIB_H
 
 #include <check.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -32,6 +33,14 @@ int testlib_run(Suite *s);
 	} while (0)
 
 bool testlib_is_root(void);
+
+/* expr must fail as the library's pointer functions do: NULL with errno err. */
+#define assert_null_errno(expr, err)			\
+	do {						\
+		errno = 0;				\
+		ck_assert_ptr_null(expr);		\
+		ck_assert_int_eq(errno, err);		\
+	} while (0)
 
 /* The tracefs mount point, or NULL when tracefs is not mounted. */
 const char *testlib_tracefs(void);
