@@ -1282,9 +1282,7 @@ START_TEST(test_null_tcpu)
 	ck_assert_int_eq(tracefs_cpu_stop(NULL), -EINVAL);
 	ck_assert_int_eq(tracefs_cpu_map(NULL), -1);
 	ck_assert(!tracefs_cpu_is_mapped(NULL));
-	errno = 0;
-	ck_assert_ptr_null(tracefs_cpu_stats(NULL));
-	ck_assert_int_eq(errno, EINVAL);
+	assert_null_errno(tracefs_cpu_stats(NULL), EINVAL);
 	ck_assert_ptr_null(tracefs_cpu_syscall_stats(NULL));
 	tracefs_cpu_unmap(NULL);
 	tracefs_cpu_close(NULL);
@@ -1294,9 +1292,7 @@ END_TEST
 START_TEST(test_open_bad_cpu)
 {
 	SETUP(0, 0);
-	errno = 0;
-	ck_assert_ptr_null(tracefs_cpu_open(fx.inst, 4096, true));
-	ck_assert_int_eq(errno, ENOENT);
+	assert_null_errno(tracefs_cpu_open(fx.inst, 4096, true), ENOENT);
 	fixture_teardown();
 }
 END_TEST
