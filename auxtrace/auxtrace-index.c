@@ -132,19 +132,11 @@ int auxtrace_index__write(const struct auxtrace_index *index, int fd)
 /* Read exactly len bytes; -EINVAL when the file ends first. */
 static int auxtrace__read_all(int fd, void *buf, size_t len)
 {
-	while (len) {
-		ssize_t n = read(fd, buf, len);
+	ssize_t n = libauxtrace__read_full(fd, buf, len);
 
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EINVAL;
-		buf = (char *)buf + n;
-		len -= n;
-	}
-	return 0;
+	if (n < 0)
+		return (int)n;
+	return (size_t)n < len ? -EINVAL : 0;
 }
 
 static uint64_t auxtrace__u64(uint64_t v, bool swap)

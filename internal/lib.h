@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <auxtrace/core.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -40,6 +41,10 @@ static inline void *libauxtrace__ptr_err(int err)
 
 /* The mounted sysfs root ("/sys"), or the fake tree named by AUXTRACE_SYSFS for tests. */
 const char *libauxtrace__sysfs_root(void);
+
+/* Read fd until len bytes or the end of the file, retrying EINTR. Returns bytes (fewer than
+ * len only at the end) or -errno. */
+ssize_t libauxtrace__read_full(int fd, void *buf, size_t len);
 
 /* Read a small text file into buf (NUL-terminated, trailing newline kept). Returns bytes or -errno. */
 int libauxtrace__read_file(const char *path, char *buf, size_t size);

@@ -44,9 +44,27 @@ const char *libauxtrace__sysfs_root(void)
 	return root && *root ? root : "/sys";
 }
 
-int libauxtrace__read_file(const char *path, char *buf, size_t size)
+ssize_t libauxtrace__read_full(int fd, void *buf, size_t len)
 {
 	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, (char *)buf + got, len - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			break;
+		got += n;
+	}
+	return got;
+}
+
+int libauxtrace__read_file(const char *path, char *buf, size_t size)
+{
+	ssize_t got;
 	int fd;
 
 	if (!size)
@@ -54,22 +72,10 @@ int libauxtrace__read_file(const char *path, char *buf, size_t size)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return libauxtrace__err(-errno);
-	while (got < size - 1) {
-		ssize_t n = read(fd, buf + got, size - 1 - got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int err = -errno;
-
-			close(fd);
-			return libauxtrace__err(err);
-		}
-		if (n == 0)
-			break;
-		got += n;
-	}
+	got = libauxtrace__read_full(fd, buf, size - 1);
 	close(fd);
+	if (got < 0)
+		return libauxtrace__err((int)got);
 	buf[got] = '\0';
 	return (int)got;
 }

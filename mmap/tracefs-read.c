@@ -23,18 +23,11 @@ static struct tracefs_cpu *ring__tcpu(struct ring *ring)
 /* Read exactly n bytes from the splice pipe, where splice put whole sub-buffers. */
 static int pipe__read(struct tracefs_cpu *tcpu, char *dst, size_t n)
 {
-	size_t got = 0;
+	ssize_t got = libauxtrace__read_full(tcpu->splice_pipe[0], dst, n);
 
-	while (got < n) {
-		ssize_t r = read(tcpu->splice_pipe[0], dst + got, n - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return r < 0 ? -errno : -EIO;
-		got += r;
-	}
-	return 0;
+	if (got < 0)
+		return (int)got;
+	return (size_t)got < n ? -EIO : 0;
 }
 
 /* Bytes of the sub-buffer at the front of our pipe that a short write already sent. */

@@ -106,28 +106,23 @@ ssize_t tracefs__read_path(const char *path, char **bufp)
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		goto fail;
+	/* Pseudo files report size 0: grow until read() says the end. */
 	for (;;) {
-		ssize_t n;
+		ssize_t n = libauxtrace__read_full(fd, buf + len, size - 1 - len);
+		char *bigger;
 
-		/* Pseudo files report size 0: grow until read() says the end. */
-		if (len + 1 == size) {
-			char *bigger = realloc(buf, size * 2);
-
-			if (!bigger) {
-				errno = ENOMEM;
-				goto fail;
-			}
-			buf = bigger;
-			size *= 2;
-		}
-		n = read(fd, buf + len, size - 1 - len);
-		if (n < 0 && errno == EINTR)
-			continue;
 		if (n < 0)
 			goto fail;
-		if (n == 0)
-			break;
 		len += n;
+		if (len + 1 < size)
+			break;
+		bigger = realloc(buf, size * 2);
+		if (!bigger) {
+			errno = ENOMEM;
+			goto fail;
+		}
+		buf = bigger;
+		size *= 2;
 	}
 	close(fd);
 	buf[len] = '\0';
