@@ -30,15 +30,11 @@ static uint64_t auxtrace__cap_effective(void)
 void auxtrace_opts__init(struct auxtrace_opts *opts)
 {
 	uint64_t caps = auxtrace__cap_effective();
-	long paranoid = 2;	/* the kernel's default, when the file cannot be read */
-	char buf[32];
 
 	*opts = (struct auxtrace_opts){ 0 };
-	if (libauxtrace__read_file("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) > 0)
-		paranoid = strtol(buf, NULL, 10);
 	/* perf_event_paranoid -1 lifts the limits for everyone. */
 	opts->privileged = (caps & (1ULL << CAP_SYS_ADMIN_BIT)) ||
-			   (caps & (1ULL << CAP_PERFMON_BIT)) || paranoid <= -1;
+			   (caps & (1ULL << CAP_PERFMON_BIT)) || libauxtrace__perf_paranoid() <= -1;
 }
 
 static int auxtrace__invalid_pages(const char *str, const char *why)

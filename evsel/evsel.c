@@ -198,15 +198,6 @@ static int sys_perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu,
 	return (int)syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
-static int read_paranoid(void)
-{
-	char buf[32];
-
-	if (libauxtrace__read_file("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) < 0)
-		return 2;	/* the kernel's default */
-	return atoi(buf);
-}
-
 /* One line naming the event, where it failed, why, and what to do about it. */
 static void evsel__log_open_error(const struct evsel *evsel, int err, int cpu, pid_t tid)
 {
@@ -219,7 +210,7 @@ static void evsel__log_open_error(const struct evsel *evsel, int err, int cpu, p
 		pr_err("%s (%s): %s: perf_event_paranoid is %d; run as root or with CAP_PERFMON, "
 		       "or lower it (sysctl kernel.perf_event_paranoid=-1; per-CPU events need <= 0, "
 		       "kernel profiling <= 1)\n",
-		       evsel->name, where, strerror(err), read_paranoid());
+		       evsel->name, where, strerror(err), libauxtrace__perf_paranoid());
 		break;
 	case ENOENT:
 	case ENODEV:

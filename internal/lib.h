@@ -55,6 +55,9 @@ int libauxtrace__read_u64(const char *path, unsigned long long *val);
 /* The per-CPU allowance for perf mmaps, /proc/sys/kernel/perf_event_mlock_kb; dflt when unreadable. */
 unsigned long long libauxtrace__perf_mlock_kb(unsigned long long dflt);
 
+/* /proc/sys/kernel/perf_event_paranoid; the kernel's default, 2, when unreadable. */
+int libauxtrace__perf_paranoid(void);
+
 /* RLIMIT_MEMLOCK, the rest of the locked-memory budget, as a message says it: "N KiB",
  * "unlimited" or "unknown". */
 void libauxtrace__memlock_rlimit(char *buf, size_t size);

@@ -104,6 +104,15 @@ unsigned long long libauxtrace__perf_mlock_kb(unsigned long long dflt)
 	return kb;
 }
 
+int libauxtrace__perf_paranoid(void)
+{
+	char buf[32];
+
+	if (libauxtrace__read_file("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)) <= 0)
+		return 2;
+	return (int)strtol(buf, NULL, 10);
+}
+
 void libauxtrace__memlock_rlimit(char *buf, size_t size)
 {
 	struct rlimit rl;
