@@ -36,7 +36,7 @@ BASE_CFLAGS = -std=gnu11 $(WARN) $(SAN) -D_GNU_SOURCE -Iinclude -Iinclude/tracef
 LIB_CFLAGS  = $(BASE_CFLAGS) -I. -fPIC -fvisibility=hidden -DLIBAUXTRACE_VERSION=\"$(VERSION)\"
 LDFLAGS  += $(SAN)
 
-LIB_DIRS := lib cpumap evsel mmap auxtrace data
+LIB_DIRS := lib cpumap evsel ring mmap auxtrace tracefs
 LIB_SRCS := $(sort $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)))
 LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
 PUB_HDRS := $(wildcard include/auxtrace/*.h include/tracefs/*.h)

@@ -20,7 +20,7 @@
 
 #include <internal/lib.h>
 #include <internal/trace_mmap.h>
-#include <mmap/tracefs-internal.h>
+#include <tracefs/tracefs-internal.h>
 #include <tracefs.h>
 #include "lib/testlib.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include <kbuffer.h>
-#include <mmap/tracefs-internal.h>
+#include <tracefs/tracefs-internal.h>
 #include "lib/testlib.h"
 
 static const char header_page_64[] =
