@@ -20,42 +20,74 @@ int ring__add_spans(struct ring_window *win, void *base, size_t size, uint64_t f
 	return 2;
 }
 
-ssize_t ring__drain_one(struct ring *ring, struct ring_sink *sink)
+/* Hand the window to the sink: all of it, or for a splice window what the sink took. */
+static ssize_t ring__hand_out(struct ring_request *req, struct ring_sink *sink,
+			      struct ring_window *win)
+{
+	ssize_t taken;
+
+	if (win->splice_fd >= 0) {
+		taken = sink->splice(sink, win->splice_fd, win->bytes);
+		if (taken == -EINVAL)
+			req->sink_splices = false;	/* the output refuses splices: iovecs */
+		return taken;
+	}
+	taken = sink->push(sink, win->iov, win->iovcnt);
+	if (taken >= 0 && (size_t)taken != win->bytes) {
+		pr_err("a ring sink took %zd of %zu bytes: a push must take all of them or "
+		       "return -errno; the bytes stay in the ring (fix the sink)\n",
+		       taken, win->bytes);
+		taken = -EIO;
+	}
+	return taken;
+}
+
+/*
+ * One window: peek, hand out, commit. Bytes taken, 0 when the ring is empty, or -errno.
+ * *cut: a splice the output cut short, whose failure is the next call's to report.
+ */
+static ssize_t ring__move_window(struct ring *ring, struct ring_request *req,
+				 struct ring_sink *sink, bool *cut)
 {
 	struct ring_window win;
 	ssize_t taken;
 	int err;
 
-	ring_window__reset(&win);
-	err = ring->ops->peek(ring, &win);
-	if (err <= 0)
-		return err;
-	taken = sink->push(sink, win.iov, win.iovcnt);
-	if (taken >= 0 && (size_t)taken != win.bytes) {
-		pr_err("a ring sink took %zd of %zu bytes: a push must take all of them or "
-		       "return -errno; the bytes stay in the ring (fix the sink)\n",
-		       taken, win.bytes);
-		taken = -EIO;
+	for (;;) {
+		ring_window__reset(&win);
+		err = ring->ops->peek(ring, req, &win);
+		if (err <= 0)
+			return err;
+		taken = ring__hand_out(req, sink, &win);
+		if (taken != -EINVAL || win.splice_fd < 0)
+			break;
+		/* nothing moved: the same bytes are offered again, as iovecs */
 	}
 	if (taken < 0) {
 		ring->stats.sink_errors++;
 		return taken;	/* the producer position stays: nothing is lost */
 	}
-	err = ring->ops->commit(ring, &win);
-	if (err < 0)
-		return err;
-	ring->stats.bytes += win.bytes;
-	ring->stats.chunks++;
+	err = ring->ops->commit(ring, req, &win, taken);
+	/* Published either way: count what moved, then report a commit error. */
+	ring->stats.bytes += taken;
+	ring->stats.chunks += win.chunks;
 	ring->stats.records += win.records;
-	return taken;
+	ring->stats.overruns += win.overrun;
+	req->reached_edge = win.edge;
+	*cut = (size_t)taken < win.bytes;
+	return err < 0 ? err : taken;
 }
 
-ssize_t ring__drain(struct ring *ring, struct ring_sink *sink, size_t max_bytes)
+ssize_t ring__drain(struct ring *ring, struct ring_request *req, struct ring_sink *sink)
 {
+	unsigned int windows = 0;
 	size_t moved = 0;
 
+	req->reached_edge = false;
+	req->sink_splices = sink->splice != NULL;
 	for (;;) {
-		ssize_t n = ring__drain_one(ring, sink);
+		bool cut = false;
+		ssize_t n = ring__move_window(ring, req, sink, &cut);
 
 		if (n < 0) {
 			if (moved)
@@ -65,7 +97,10 @@ ssize_t ring__drain(struct ring *ring, struct ring_sink *sink, size_t max_bytes)
 		if (n == 0)
 			break;
 		moved += n;
-		if (max_bytes && moved >= max_bytes)
+		windows++;
+		if (cut || (req->max_bytes && moved >= req->max_bytes) ||
+		    (req->max_windows && windows >= req->max_windows) ||
+		    (req->reached_edge && !req->flush))
 			break;
 	}
 	if (moved)

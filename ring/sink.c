@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1
 /* The sinks every ring kind can drain into: a file descriptor, a memory buffer, a callback. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
 #include <string.h>
@@ -54,9 +55,35 @@ static ssize_t ring_sink_fd__push(struct ring_sink *sink, const struct iovec *io
 	return total;
 }
 
+/*
+ * splice(2) from the ring's pipe to the fd, whole pages moved by the kernel. A full
+ * non-blocking fd before the first byte: -EAGAIN (the ring keeps the window); after it, the
+ * bytes moved, and the rest stays in the pipe for the next call.
+ */
+static ssize_t ring_sink_fd__splice(struct ring_sink *sink, int pipe_fd, size_t len)
+{
+	struct ring_sink_fd *s = container_of(sink, struct ring_sink_fd, sink);
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = splice(pipe_fd, NULL, s->fd, NULL, len - done, SPLICE_F_MOVE);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (done)
+				break;
+			return n < 0 ? -errno : -EIO;	/* 0: the ring's pipe held less */
+		}
+		done += n;
+	}
+	return done;
+}
+
 void ring_sink_fd__init(struct ring_sink_fd *s, int fd)
 {
 	s->sink.push = ring_sink_fd__push;
+	s->sink.splice = ring_sink_fd__splice;
 	s->fd = fd;
 }
 
@@ -81,6 +108,7 @@ static ssize_t ring_sink_memory__push(struct ring_sink *sink, const struct iovec
 void ring_sink_memory__init(struct ring_sink_memory *s, void *buf, size_t size)
 {
 	s->sink.push = ring_sink_memory__push;
+	s->sink.splice = NULL;
 	s->buf = buf;
 	s->size = size;
 	s->used = 0;
@@ -99,6 +127,7 @@ void ring_sink_callback__init(struct ring_sink_callback *s,
 			      void *ctx)
 {
 	s->sink.push = ring_sink_callback__push;
+	s->sink.splice = NULL;
 	s->fn = fn;
 	s->ctx = ctx;
 }

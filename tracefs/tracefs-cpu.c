@@ -18,9 +18,12 @@
 #include <internal/lib.h>
 #include "tracefs-internal.h"
 
+static const struct ring_ops tcpu_ring_ops;
+
 /* ---- the object ---- */
 
-int tracefs_cpu__set_subbuf_size(struct tracefs_cpu *tcpu, unsigned int size)
+/* (Re)size the sub-buffer-sized scratch of tcpu. 0, or -EBUSY while one is still held. */
+static int tcpu__set_subbuf_size(struct tracefs_cpu *tcpu, unsigned int size)
 {
 	void *zeros, *buffer;
 
@@ -37,7 +40,7 @@ int tracefs_cpu__set_subbuf_size(struct tracefs_cpu *tcpu, unsigned int size)
 	if (tcpu->zeros != MAP_FAILED)
 		munmap((void *)tcpu->zeros, tcpu->layout.subbuf_size);
 	free(tcpu->buffer);
-	tcpu->buffer = tcpu->target = buffer;
+	tcpu->buffer = buffer;
 	tcpu->zeros = zeros;
 	tcpu->layout.subbuf_size = size;
 	return 0;
@@ -63,7 +66,8 @@ static int tcpu__kernel_read_events(struct tracefs_cpu *tcpu, uint64_t *n)
 	return 0;
 }
 
-void tracefs_cpu__buffer_reset(struct tracefs_cpu *tcpu, uint64_t last)
+/* The buffer was reset when the kernel's count of events read stood at last: keep those. */
+static void tcpu__buffer_reset(struct tracefs_cpu *tcpu, uint64_t last)
 {
 	if (last > tcpu->read_base)
 		tcpu->read_before += last - tcpu->read_base;
@@ -87,7 +91,7 @@ struct tracefs_cpu *tracefs_cpu_open(struct tracefs_instance *instance, int cpu,
 	tcpu->cpu = cpu;
 	tcpu->perm_nonblock = nonblock;
 	tcpu->need_wait = true;		/* like libtracefs: a blocking reader first waits */
-	ring__init(&tcpu->ring, &tracefs_read_ops);
+	ring__init(&tcpu->ring, &tcpu_ring_ops);
 
 	err = rb_layout__read(&tcpu->layout, instance);
 	if (err)
@@ -116,7 +120,7 @@ struct tracefs_cpu *tracefs_cpu_open(struct tracefs_instance *instance, int cpu,
 				   KBUFFER_ENDIAN_SAME_AS_HOST);
 	if (!tcpu->kbuf)
 		goto fail;
-	err = tracefs_cpu__set_subbuf_size(tcpu, tcpu->layout.subbuf_size);
+	err = tcpu__set_subbuf_size(tcpu, tcpu->layout.subbuf_size);
 	if (err)
 		goto fail;
 	tcpu->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -144,7 +148,7 @@ void tracefs_cpu_close(struct tracefs_cpu *tcpu)
 {
 	if (!tcpu)
 		return;
-	trace_map__delete(tcpu);
+	trace_map__delete(tcpu->map, &tcpu->layout, tcpu->zeros, NULL);
 	if (tcpu->fd >= 0)
 		close(tcpu->fd);
 	if (tcpu->stop_fd >= 0)
@@ -170,19 +174,47 @@ bool tracefs_cpu_is_mapped(struct tracefs_cpu *tcpu)
 
 int tracefs_cpu_map(struct tracefs_cpu *tcpu)
 {
+	struct trace_map *m;
+	unsigned int size;
+	int err;
+
 	if (!tcpu) {
 		errno = EINVAL;
 		return -1;
 	}
 	if (tcpu->map)
 		return 0;
-	return trace_map__new(tcpu) ? -1 : 0;
+	if (trace_map__new(tcpu, &m))
+		return -1;
+	size = trace_map__subbuf_size(m);
+	err = size == tcpu->layout.subbuf_size ? 0 : tcpu__set_subbuf_size(tcpu, size);
+	if (err) {
+		pr_info("tracefs cpu%d: cannot map the ring buffer (its sub-buffers are now %u bytes: %s; buffer_subbuf_size_kb changed while data was pending; reopen the CPU); reading with read(2)/splice instead\n",
+			tcpu->cpu, size, strerror(-err));
+		trace_map__delete(m, &tcpu->layout, tcpu->zeros, NULL);
+		errno = -err;
+		return -1;
+	}
+	tcpu->map = m;
+	return 0;
+}
+
+/* Bytes the kernel already counted as read but no sink took stay held: nothing is lost. */
+static void tcpu__unmap(struct tracefs_cpu *tcpu)
+{
+	char *keep = tcpu->held ? NULL : tcpu->buffer;
+
+	if (trace_map__delete(tcpu->map, &tcpu->layout, tcpu->zeros, keep)) {
+		tcpu->held = keep;
+		tcpu->held_live = false;
+	}
+	tcpu->map = NULL;
 }
 
 void tracefs_cpu_unmap(struct tracefs_cpu *tcpu)
 {
-	if (tcpu)
-		trace_map__delete(tcpu);
+	if (tcpu && tcpu->map)
+		tcpu__unmap(tcpu);
 }
 
 /* Probe the top level's first CPU that exists; the mapping is gone again on return. */
@@ -225,11 +257,11 @@ const struct ring_stats *tracefs_cpu_stats(struct tracefs_cpu *tcpu)
 	if (!tcpu)
 		return libauxtrace__ptr_err(-EINVAL);
 	if (tcpu->map)
-		now = trace_map__events_read(tcpu);
+		now = trace_map__events_read(tcpu->map);
 	else if (tcpu__kernel_read_events(tcpu, &now) < 0)
 		now = tcpu->read_seen;
 	if (now < tcpu->read_seen)
-		tracefs_cpu__buffer_reset(tcpu, tcpu->read_seen);
+		tcpu__buffer_reset(tcpu, tcpu->read_seen);
 	tcpu->read_seen = now;
 	tcpu->ring.stats.records = tcpu->read_before +
 				   (now > tcpu->read_base ? now - tcpu->read_base : 0);
@@ -313,7 +345,7 @@ struct kbuf_sink {
 static ssize_t kbuf_sink__push(struct ring_sink *sink, const struct iovec *iov, int iovcnt)
 {
 	struct tracefs_cpu *tcpu = container_of(sink, struct kbuf_sink, sink)->tcpu;
-	const char *page = tracefs_cpu__mapped_page(tcpu, iov, iovcnt);
+	const char *page = trace_map__whole_page(tcpu->map, iov, iovcnt);
 	size_t size = tcpu->layout.subbuf_size;
 
 	if (page) {
@@ -331,32 +363,83 @@ static ssize_t kbuf_sink__push(struct ring_sink *sink, const struct iovec *iov, 
 	return size;
 }
 
+/* ---- the ring adapter: held first, then the mapping, read(2) or splice ---- */
+
+static int tcpu__peek(struct ring *ring, const struct ring_request *req, struct ring_window *win)
+{
+	struct tracefs_cpu *tcpu = container_of(ring, struct tracefs_cpu, ring);
+	const struct tracefs_cpu_request *rd = tracefs_cpu_request(req);
+	struct trace_map_reset reset = { 0 };
+	int ret = tracefs_cpu__peek_held(tcpu, rd, win);
+
+	if (ret)
+		return ret;
+	if (!tcpu->map)
+		return rd->splice ? tracefs_cpu__peek_splice(tcpu, rd, win)
+				  : tracefs_cpu__peek_read(tcpu, rd, win);
+	ret = trace_map__peek(tcpu, win, &reset);
+	if (reset.resets)
+		tcpu__buffer_reset(tcpu, reset.events);
+	return ret;
+}
+
+static int tcpu__commit(struct ring *ring, const struct ring_request *req, struct ring_window *win,
+			size_t taken)
+{
+	struct tracefs_cpu *tcpu = container_of(ring, struct tracefs_cpu, ring);
+
+	(void)req;
+	if (tracefs_cpu__is_read_window(tcpu, win))
+		tracefs_cpu__commit_read(tcpu, win, taken);
+	else
+		trace_map__commit(tcpu->map, ring, &tcpu->layout);
+	return 0;
+}
+
+static const struct ring_ops tcpu_ring_ops = { .peek = tcpu__peek, .commit = tcpu__commit };
+
 /* ---- the one read loop ---- */
 
-static const struct ring_ops *tcpu__ops(struct tracefs_cpu *tcpu, bool buffered)
+/* How a public call reads: which path, how much, and whether it may wait first. */
+struct move {
+	bool buffered;		/* unmapped: splice (unless flushing) rather than read(2) */
+	bool batch;		/* everything up to the page the kernel is still writing */
+	bool flush;		/* ... and that page too */
+	bool nonblock;
+	void *target;		/* read(2) may land here: only for a sink that cannot refuse it */
+};
+
+/* One window, or a batch, from the ring into the sink. Bytes, 0 for none, or -errno. */
+static ssize_t tcpu__step(struct tracefs_cpu *tcpu, const struct move *mv,
+			  struct ring_sink *sink)
 {
-	if (tcpu->map)
-		return &tracefs_map_ops;
-	return buffered ? &tracefs_splice_ops : &tracefs_read_ops;
+	struct tracefs_cpu_request rd = {
+		.req = { .max_windows = mv->batch ? 0 : 1, .flush = mv->flush },
+		/* splice never hands out the page the writer is on: a flush reads */
+		.splice = mv->buffered && !mv->flush,
+		.target = mv->target ? mv->target : tcpu->buffer,
+	};
+	ssize_t n = ring__drain(&tcpu->ring, &rd.req, sink);
+
+	tcpu->need_wait = mv->batch || rd.req.reached_edge;
+	return n;
 }
 
 /*
- * Run step until it moves something: at once when the caller may not block or the last call
- * did not find the ring drained, else after poll() said there is data. step returns the bytes
- * moved, 0 for none, or -errno, and sets need_wait for the call after it. Returns its bytes;
+ * Step until something moves: at once when the caller may not block or the last call did
+ * not find the ring drained, else after poll() said there is data. Returns the bytes moved;
  * 0 with errno EAGAIN when there were none and we may not wait; -errno on failure (an output
  * that would block is -EAGAIN, not "no data").
  */
-static ssize_t tcpu__run(struct tracefs_cpu *tcpu, bool nonblock, bool flush,
-			 ssize_t (*step)(struct tracefs_cpu *tcpu, void *arg), void *arg)
+static ssize_t tcpu__move(struct tracefs_cpu *tcpu, const struct move *mv, struct ring_sink *sink)
 {
 	for (;;) {
 		/* again each time: tracefs_cpu_stop() may have woken the poll */
-		bool block = !flush && tcpu__may_block(tcpu, nonblock);
+		bool block = !mv->flush && tcpu__may_block(tcpu, mv->nonblock);
 		ssize_t n;
 
 		if (!block || !tcpu->need_wait) {
-			n = step(tcpu, arg);
+			n = tcpu__step(tcpu, mv, sink);
 			if (n != 0)
 				return n < 0 ? libauxtrace__err((int)n) : n;
 			tcpu->need_wait = true;
@@ -372,65 +455,27 @@ static ssize_t tcpu__run(struct tracefs_cpu *tcpu, bool nonblock, bool flush,
 	}
 }
 
-struct move {
-	const struct ring_ops *ops;
-	struct ring_sink *sink;
-	bool batch;		/* everything up to the page the kernel is still writing */
-	bool flush;		/* ... and that page too */
-};
-
-/* One window, or a batch, from the ring into the sink. */
-static ssize_t move__step(struct tracefs_cpu *tcpu, void *arg)
-{
-	const struct move *mv = arg;
-	ssize_t n;
-
-	tcpu->ring.ops = mv->ops;
-	tcpu->at_edge = false;
-	tcpu->stop_at_edge = !mv->flush;
-	n = mv->batch ? ring__drain(&tcpu->ring, mv->sink, 0) : ring__drain_one(&tcpu->ring, mv->sink);
-	tcpu->stop_at_edge = false;
-	tcpu->need_wait = mv->batch || tcpu->at_edge;
-	return n;
-}
-
-/* Move data from the ring into sink (see struct move), waiting per tcpu__run(). */
-static ssize_t tcpu__move(struct tracefs_cpu *tcpu, const struct ring_ops *ops,
-			  struct ring_sink *sink, void *target, bool nonblock, bool batch,
-			  bool flush)
-{
-	struct move mv = { .ops = ops, .sink = sink, .batch = batch, .flush = flush };
-	ssize_t n;
-
-	/*
-	 * read(2) may land in the caller's buffer: only with a sink that cannot refuse it (the
-	 * buffer sink), so nothing is ever held in the caller's memory after we return.
-	 */
-	tcpu->target = target ? target : tcpu->buffer;
-	n = tcpu__run(tcpu, nonblock, flush, move__step, &mv);
-	tcpu->target = tcpu->buffer;
-	return n;
-}
-
 static int tcpu__read(struct tracefs_cpu *tcpu, void *buffer, bool nonblock, bool buffered,
 		      bool flush)
 {
 	struct buffer_sink s = { .sink.push = buffer_sink__push, .dst = buffer };
+	struct move mv = { .buffered = buffered, .flush = flush, .nonblock = nonblock,
+			   .target = buffer };
 
 	if (!tcpu || !buffer)
 		return libauxtrace__err(-EINVAL);
-	return (int)tcpu__move(tcpu, tcpu__ops(tcpu, buffered), &s.sink, buffer, nonblock,
-			       false, flush);
+	return (int)tcpu__move(tcpu, &mv, &s.sink);
 }
 
 static struct kbuffer *tcpu__read_buf(struct tracefs_cpu *tcpu, bool nonblock, bool buffered,
 				      bool flush)
 {
 	struct kbuf_sink s = { .sink.push = kbuf_sink__push, .tcpu = tcpu };
+	struct move mv = { .buffered = buffered, .flush = flush, .nonblock = nonblock };
 
 	if (!tcpu)
 		return libauxtrace__ptr_err(-EINVAL);
-	if (tcpu__move(tcpu, tcpu__ops(tcpu, buffered), &s.sink, NULL, nonblock, false, flush) <= 0)
+	if (tcpu__move(tcpu, &mv, &s.sink) <= 0)
 		return NULL;
 	return tcpu->kbuf;
 }
@@ -469,9 +514,11 @@ struct kbuffer *tracefs_cpu_flush_buf(struct tracefs_cpu *tcpu)
 static ssize_t tcpu__drain(struct tracefs_cpu *tcpu, struct ring_sink *sink, bool buffered,
 			   bool flush)
 {
+	struct move mv = { .buffered = buffered, .batch = true, .flush = flush, .nonblock = true };
+
 	if (!tcpu || !sink)
 		return libauxtrace__err(-EINVAL);
-	return tcpu__move(tcpu, tcpu__ops(tcpu, buffered), sink, NULL, true, true, flush);
+	return tcpu__move(tcpu, &mv, sink);
 }
 
 ssize_t tracefs_cpu_drain(struct tracefs_cpu *tcpu, struct ring_sink *sink)
@@ -497,46 +544,38 @@ int tracefs_cpu_flush_write(struct tracefs_cpu *tcpu, int wfd)
 	return (int)tcpu__drain(tcpu, &out.sink, false, true);
 }
 
-/* ---- write/pipe: a batch into a file or pipe ---- */
-
-struct splice_to {
-	int wfd;
-	bool to_pipe;
-};
-
-/* Unmapped write/pipe: splice does the moving, and drains to empty every time. */
-static ssize_t splice__step(struct tracefs_cpu *tcpu, void *arg)
+/*
+ * write/pipe: a batch into a file or pipe, by splice where we read unmapped (the kernel's
+ * pages move through our pipe into wfd, never through user memory), by writev straight from
+ * the mapping where we read mapped.
+ */
+static int tcpu__write(struct tracefs_cpu *tcpu, int wfd, bool nonblock)
 {
-	const struct splice_to *to = arg;
-	ssize_t n = to->to_pipe ? tracefs_cpu__splice_pipe(tcpu, to->wfd)
-				: tracefs_cpu__splice_to(tcpu, to->wfd);
-
-	if (n > 0)
-		tcpu->ring.stats.drains++;
-	tcpu->need_wait = true;
-	return n;
-}
-
-static int tcpu__write(struct tracefs_cpu *tcpu, int wfd, bool nonblock, bool to_pipe)
-{
+	struct move mv = { .buffered = true, .batch = true, .nonblock = nonblock };
 	struct ring_sink_fd out;
 
 	if (!tcpu || wfd < 0)
 		return libauxtrace__err(-EINVAL);
-	if (!tcpu->map)
-		return (int)tcpu__run(tcpu, nonblock, false, splice__step,
-				      &(struct splice_to){ .wfd = wfd, .to_pipe = to_pipe });
-	/* mapped: writev straight from the mapping, no bounce buffer */
 	ring_sink_fd__init(&out, wfd);
-	return (int)tcpu__move(tcpu, &tracefs_map_ops, &out.sink, NULL, nonblock, true, false);
+	return (int)tcpu__move(tcpu, &mv, &out.sink);
 }
 
 int tracefs_cpu_write(struct tracefs_cpu *tcpu, int wfd, bool nonblock)
 {
-	return tcpu__write(tcpu, wfd, nonblock, false);
+	return tcpu__write(tcpu, wfd, nonblock);
 }
 
 int tracefs_cpu_pipe(struct tracefs_cpu *tcpu, int wfd, bool nonblock)
 {
-	return tcpu__write(tcpu, wfd, nonblock, true);
+	int room;
+
+	if (!tcpu || wfd < 0)
+		return libauxtrace__err(-EINVAL);
+	room = fcntl(wfd, F_GETPIPE_SZ);
+	if (room < 0)
+		return libauxtrace__err(-errno);	/* EBADF, or wfd is no pipe */
+	/* Splice moves whole sub-buffers: one must fit (older data goes out first regardless). */
+	if (!tcpu->map && !tcpu->held && !tcpu->buffered && (size_t)room < tcpu->layout.subbuf_size)
+		return libauxtrace__err(-ENOSPC);
+	return tcpu__write(tcpu, wfd, nonblock);
 }

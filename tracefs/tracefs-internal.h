@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <internal/lib.h>
 #include <internal/ring.h>
 #include <tracefs/tracefs.h>
 
@@ -111,20 +112,18 @@ struct rb_piece {
 void rb_piece__window(struct rb_piece *p, const struct rb_layout *l, const void *zeros,
 		      struct ring_window *win);
 
-/* ---- tracefs-cpu.c / tracefs-map.c: the tracefs_cpu object ---- */
+/* ---- the tracefs_cpu object (tracefs-cpu.c) and its ring adapters ---- */
 
 struct trace_map;
 
 struct tracefs_cpu {
-	struct ring ring;		/* ops chosen per call: the path this call reads through */
+	struct ring ring;		/* one adapter: held, then mapped, read(2) or splice */
 	int fd;				/* trace_pipe_raw, always O_NONBLOCK: waiting is poll's job */
 	int stop_fd;			/* eventfd that tracefs_cpu_stop() signals */
 	int cpu;
 	bool perm_nonblock;		/* opened nonblocking, or stopped */
 	int stopped;			/* set by tracefs_cpu_stop(), possibly from another thread */
 	bool need_wait;			/* the last call drained to empty or to the live page */
-	bool stop_at_edge;		/* this call ends after the page the writer is on */
-	bool at_edge;			/* ... and it handed that out */
 	struct rb_layout layout;
 	struct kbuffer *kbuf;		/* what the _buf calls hand back */
 	char *buffer;			/* subbuf_size bytes: read(2) target, copies for kbuf */
@@ -133,7 +132,6 @@ struct tracefs_cpu {
 	/* read(2) and splice: a sub-buffer already taken from the kernel but not by a sink */
 	char *held;			/* NULL, or where it lies (buffer or the caller's) */
 	bool held_live;			/* it may be the page the writer is still on */
-	char *target;			/* where this call wants read(2) to land */
 	int splice_pipe[2];		/* created on the first splice */
 	int pipe_size;			/* bytes the pipe really holds (F_GETPIPE_SZ) */
 	size_t buffered;		/* bytes waiting in the splice pipe */
@@ -152,40 +150,77 @@ struct tracefs_cpu {
 	uint64_t read_before;		/* events read before the buffer was last reset */
 };
 
-/* The buffer was reset when the kernel's count of events read stood at last: keep those. */
-void tracefs_cpu__buffer_reset(struct tracefs_cpu *tcpu, uint64_t last);
+/* A read of a tracefs_cpu: the core's request, and what this ring kind needs besides. */
+struct tracefs_cpu_request {
+	struct ring_request req;
+	bool splice;			/* unmapped: through our pipe rather than read(2) */
+	char *target;			/* where read(2) lands: tcpu->buffer or the caller's */
+};
 
-/* (Re)size the sub-buffer-sized scratch of tcpu. 0, or -EBUSY while one is still held. */
-int tracefs_cpu__set_subbuf_size(struct tracefs_cpu *tcpu, unsigned int size);
+static inline const struct tracefs_cpu_request *
+tracefs_cpu_request(const struct ring_request *req)
+{
+	return container_of(req, const struct tracefs_cpu_request, req);
+}
 
-extern const struct ring_ops tracefs_read_ops;	/* tracefs-read.c */
-extern const struct ring_ops tracefs_splice_ops;	/* tracefs-read.c */
-extern const struct ring_ops tracefs_map_ops;	/* tracefs-map.c */
+/* ---- tracefs-read.c: the unmapped paths, and what was taken but not yet handed out ---- */
 
 /*
- * Every adapter first offers a sub-buffer already taken from the kernel (held), then what the
- * splice pipe still holds: older data goes out first whatever path reads next.
- * win->priv == &tcpu->held marks such a window; commit it with tracefs_cpu__commit_held().
+ * Every path first offers a sub-buffer already taken from the kernel (held), then what the
+ * splice pipe still holds: older data goes out first whatever path reads next. A window of
+ * the pipe goes to a sink that splices as it is; to any other sink one sub-buffer at a time,
+ * through the held buffer. 1 window, 0 none, -errno.
  */
-int tracefs_cpu__peek_held(struct tracefs_cpu *tcpu, struct ring_window *win);
-int tracefs_cpu__commit_held(struct tracefs_cpu *tcpu);
+int tracefs_cpu__peek_held(struct tracefs_cpu *tcpu, const struct tracefs_cpu_request *rd,
+			   struct ring_window *win);
+/* read(2) one sub-buffer into rd->target and offer it. 1, 0 (no data), -errno. */
+int tracefs_cpu__peek_read(struct tracefs_cpu *tcpu, const struct tracefs_cpu_request *rd,
+			   struct ring_window *win);
+/* Splice what the kernel has into our pipe and offer it. 1, 0 (no data), -errno. */
+int tracefs_cpu__peek_splice(struct tracefs_cpu *tcpu, const struct tracefs_cpu_request *rd,
+			     struct ring_window *win);
+/* Whether win is one tracefs-read.c offered; then commit it here. */
+bool tracefs_cpu__is_read_window(const struct tracefs_cpu *tcpu, const struct ring_window *win);
+void tracefs_cpu__commit_read(struct tracefs_cpu *tcpu, struct ring_window *win, size_t taken);
 
-/* Unmapped write/pipe: splice into wfd (a file or pipe / a pipe). Bytes, 0, or -errno. */
-ssize_t tracefs_cpu__splice_to(struct tracefs_cpu *tcpu, int wfd);
-ssize_t tracefs_cpu__splice_pipe(struct tracefs_cpu *tcpu, int wfd);
+/* ---- tracefs-map.c: the mapped path (spec §1.4) ---- */
 
-/* Map / unmap the CPU buffer of tcpu->fd. 0 or -errno (logged with cause and fallback). */
-int trace_map__new(struct tracefs_cpu *tcpu);
-/* Bytes the kernel already counted as read but no sink took are kept in tcpu->held. */
-void trace_map__delete(struct tracefs_cpu *tcpu);
+/*
+ * Map the CPU buffer of tcpu->fd. 0 or -errno (logged with cause and fallback). The mapping
+ * takes the meta's sub-buffer size, which may differ from tcpu->layout's: the caller resizes
+ * its scratch to trace_map__subbuf_size() before reading.
+ */
+int trace_map__new(struct tracefs_cpu *tcpu, struct trace_map **mapp);
+/*
+ * Unmap. Bytes the kernel already counted as read but no sink took are copied to dst
+ * (subbuf_size bytes) as a standalone sub-buffer: returns true when it did.
+ */
+bool trace_map__delete(struct trace_map *m, const struct rb_layout *l, const void *zeros,
+		       char *dst);
+unsigned int trace_map__subbuf_size(const struct trace_map *m);
 /* The meta's count of events read, as of the last GET_READER. */
-uint64_t trace_map__events_read(const struct tracefs_cpu *tcpu);
+uint64_t trace_map__events_read(const struct trace_map *m);
+
+/*
+ * The buffer was reset under the mapping (cleared, trace_clock changed) since the last
+ * peek: the kernel's count of events read stood at `events` in all before its resets.
+ */
+struct trace_map_reset {
+	unsigned int resets;
+	uint64_t events;
+};
+
+/* The next piece of the reader page, or 0 when the kernel has nothing new. -errno. */
+int trace_map__peek(struct tracefs_cpu *tcpu, struct ring_window *win,
+		    struct trace_map_reset *reset);
+/* The sink took the piece peek offered: count its lost-events mark into ring's stats. */
+void trace_map__commit(struct trace_map *m, struct ring *ring, const struct rb_layout *l);
 
 /*
  * If iov is the window of a mapped piece that starts at its page's first byte, that page:
  * a kbuffer can then be loaded on the mapping itself.
  */
-const char *tracefs_cpu__mapped_page(struct tracefs_cpu *tcpu, const struct iovec *iov,
-				     int iovcnt);
+const char *trace_map__whole_page(const struct trace_map *m, const struct iovec *iov,
+				  int iovcnt);
 
 #endif

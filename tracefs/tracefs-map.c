@@ -22,6 +22,7 @@ struct trace_map {
 	size_t meta_len;
 	char *data;			/* sub-buffer k at data + k * subbuf_size */
 	size_t data_len;
+	uint32_t subbuf_size;		/* the meta's: the owner's layout follows it */
 	uint32_t nr_subbufs;
 
 	uint32_t id;			/* the reader sub-buffer we hold */
@@ -34,11 +35,6 @@ struct trace_map {
 	uint64_t lost;			/* overwritten since the last lost-events mark we reported */
 	struct rb_piece piece;		/* the window peek built, until commit */
 };
-
-static struct tracefs_cpu *ring__tcpu(struct ring *ring)
-{
-	return container_of(ring, struct tracefs_cpu, ring);
-}
 
 static const char *map__page(const struct trace_map *m, const struct rb_layout *l, uint32_t id)
 {
@@ -65,9 +61,10 @@ static struct meta_snap map__snapshot(const struct trace_map *m)
  * The buffer was reset under the mapping (cleared, trace_clock changed): what we had not
  * handed out is gone, the page we hold starts over, and the kernel's counters restart at 0.
  */
-static void map__reset(struct tracefs_cpu *tcpu, struct trace_map *m)
+static void map__reset(struct trace_map *m, struct trace_map_reset *reset)
 {
-	tracefs_cpu__buffer_reset(tcpu, m->events);
+	reset->resets++;
+	reset->events += m->events;
 	m->off = m->read = 0;
 	m->first = true;
 	m->events = m->overrun = m->lost = 0;
@@ -78,12 +75,13 @@ static void map__reset(struct tracefs_cpu *tcpu, struct trace_map *m)
  * swap); counters going backwards, or the same page with read behind what we handed out,
  * are a reset we had not noticed yet.
  */
-static void map__sync(struct tracefs_cpu *tcpu, struct trace_map *m, const struct meta_snap *s)
+static void map__sync(struct trace_map *m, const struct meta_snap *s,
+		      struct trace_map_reset *reset)
 {
 	bool same = s->id == m->id;
 
 	if (s->events < m->events || s->overrun < m->overrun || (same && s->read < m->off))
-		map__reset(tcpu, m);
+		map__reset(m, reset);
 	m->grew = same && s->read > m->read;
 	if (!same) {
 		m->id = s->id;
@@ -96,7 +94,8 @@ static void map__sync(struct tracefs_cpu *tcpu, struct trace_map *m, const struc
 	m->overrun = s->overrun;
 }
 
-static int map__get_reader(struct tracefs_cpu *tcpu, struct trace_map *m)
+static int map__get_reader(struct tracefs_cpu *tcpu, struct trace_map *m,
+			   struct trace_map_reset *reset)
 {
 	struct meta_snap s;
 
@@ -105,9 +104,9 @@ static int map__get_reader(struct tracefs_cpu *tcpu, struct trace_map *m)
 		return -errno;
 	s = map__snapshot(m);
 	/* never from a sane kernel: refuse to read outside the mapping */
-	if (s.id >= m->nr_subbufs || s.read > rb_layout__capacity(&tcpu->layout))
+	if (s.id >= m->nr_subbufs || s.read > m->subbuf_size - tcpu->layout.data_off)
 		return -EPROTO;
-	map__sync(tcpu, m, &s);
+	map__sync(m, &s, reset);
 	return 0;
 }
 
@@ -121,36 +120,34 @@ static void map__piece(struct trace_map *m, const char *page, uint32_t commit)
 	m->piece.page_size = rb_commit__size(commit);
 }
 
-static int map__peek(struct ring *ring, struct ring_window *win)
+int trace_map__peek(struct tracefs_cpu *tcpu, struct ring_window *win,
+		    struct trace_map_reset *reset)
 {
-	struct tracefs_cpu *tcpu = ring__tcpu(ring);
 	const struct rb_layout *l = &tcpu->layout;
 	struct trace_map *m = tcpu->map;
-	int ret = tracefs_cpu__peek_held(tcpu, win);
 	uint32_t id, read;
+	int ret;
 
-	if (ret)
-		return ret;
 	for (;;) {
 		const char *page = map__page(m, l, m->id);
 		uint32_t commit = rb_page__commit(page, l);
 
 		/* a page only grows while we hold it: less than the kernel counted is a reset */
 		if (rb_commit__size(commit) < m->read) {
-			map__reset(tcpu, m);
+			map__reset(m, reset);
 			continue;
 		}
 		if (m->off < m->read) {
 			map__piece(m, page, commit);
 			rb_piece__window(&m->piece, l, tcpu->zeros, win);
+			/* the writer is on this page: asking again would only catch it event by event */
+			win->edge = m->grew;
 			win->priv = m;
 			return 1;
 		}
-		if (tcpu->stop_at_edge && tcpu->at_edge)
-			return 0;
 		id = m->id;
 		read = m->read;
-		ret = map__get_reader(tcpu, m);
+		ret = map__get_reader(tcpu, m, reset);
 		if (ret)
 			return ret;
 		if (m->id == id && m->read == read)
@@ -158,36 +155,26 @@ static int map__peek(struct ring *ring, struct ring_window *win)
 	}
 }
 
-static int map__commit(struct ring *ring, const struct ring_window *win)
+void trace_map__commit(struct trace_map *m, struct ring *ring, const struct rb_layout *l)
 {
-	struct tracefs_cpu *tcpu = ring__tcpu(ring);
-	struct trace_map *m = tcpu->map;
 	const struct rb_piece *p = &m->piece;
 
-	if (win->priv != m)
-		return tracefs_cpu__commit_held(tcpu);
 	/*
 	 * A full page has no room for the lost count (MISSED without STORED): the kernel's own
 	 * overrun counter says how many, so the count is exact on every mark.
 	 */
 	if (p->flags & RB_MISSED_EVENTS) {
 		ring__account_loss(ring, m->lost ? (int64_t)m->lost :
-					 rb_page__lost(p->page, &tcpu->layout, p->flags | p->page_size));
+					 rb_page__lost(p->page, l, p->flags | p->page_size));
 		m->lost = 0;
 	}
 	m->off = p->to;
 	m->first = false;
-	/* the writer is on this page: asking again now would only catch it event by event */
-	tcpu->at_edge = m->grew;
-	return 0;
 }
 
-const struct ring_ops tracefs_map_ops = { .peek = map__peek, .commit = map__commit };
-
-const char *tracefs_cpu__mapped_page(struct tracefs_cpu *tcpu, const struct iovec *iov, int iovcnt)
+const char *trace_map__whole_page(const struct trace_map *m, const struct iovec *iov,
+				  int iovcnt)
 {
-	struct trace_map *m = tcpu->map;
-
 	if (!m || iovcnt < 2 || iov[0].iov_base != m->piece.hdr || m->piece.from)
 		return NULL;
 	return m->piece.page;
@@ -209,17 +196,14 @@ static int map__fail(struct tracefs_cpu *tcpu, struct trace_map *m, const char *
 			   err == -EINVAL ? "the kernel's meta page does not match this library" :
 					    "see mmap(2)";
 
-	if (!strcmp(what, "sub-buffer size"))
-		hint = "buffer_subbuf_size_kb changed while data was pending; reopen the CPU";
 	pr_info("tracefs cpu%d: cannot map the ring buffer (%s: %s; %s); reading with read(2)/splice instead\n",
 		tcpu->cpu, what, strerror(-err), hint);
 	map__unmap(m);
 	return libauxtrace__err(err);
 }
 
-int trace_map__new(struct tracefs_cpu *tcpu)
+int trace_map__new(struct tracefs_cpu *tcpu, struct trace_map **mapp)
 {
-	const struct rb_layout *l = &tcpu->layout;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	struct trace_map *m = calloc(1, sizeof(*m));
 	void *p;
@@ -244,17 +228,12 @@ int trace_map__new(struct tracefs_cpu *tcpu)
 		m->meta_len = len;
 	}
 	if (m->meta->meta_struct_len < offsetof(struct trace_buffer_meta, Reserved1) ||
-	    m->meta->subbuf_size <= l->data_off || !m->meta->nr_subbufs)
+	    m->meta->subbuf_size <= tcpu->layout.data_off || !m->meta->nr_subbufs)
 		return map__fail(tcpu, m, "meta page", -EINVAL);
 	/* The meta is authoritative: buffer_subbuf_size_kb may have changed since the open. */
-	if (m->meta->subbuf_size != l->subbuf_size) {
-		int err = tracefs_cpu__set_subbuf_size(tcpu, m->meta->subbuf_size);
-
-		if (err)
-			return map__fail(tcpu, m, "sub-buffer size", err);
-	}
+	m->subbuf_size = m->meta->subbuf_size;
 	m->nr_subbufs = m->meta->nr_subbufs;
-	m->data_len = (size_t)l->subbuf_size * m->nr_subbufs;
+	m->data_len = (size_t)m->subbuf_size * m->nr_subbufs;
 	p = mmap(NULL, m->data_len, PROT_READ, MAP_SHARED, tcpu->fd, m->meta->meta_page_size);
 	if (p == MAP_FAILED)
 		return map__fail(tcpu, m, "sub-buffers", -errno);
@@ -265,19 +244,19 @@ int trace_map__new(struct tracefs_cpu *tcpu)
 	m->first = m->off == 0;
 	m->events = m->meta->read;
 	m->overrun = m->meta->overrun;
-	tcpu->map = m;
+	*mapp = m;
 	return 0;
 }
 
-void trace_map__delete(struct tracefs_cpu *tcpu)
+bool trace_map__delete(struct trace_map *m, const struct rb_layout *l, const void *zeros,
+		       char *dst)
 {
-	const struct rb_layout *l = &tcpu->layout;
-	struct trace_map *m = tcpu->map;
+	bool copied = false;
 
 	if (!m)
-		return;
+		return false;
 	/* Bytes the kernel counted as read but nobody took yet: keep a copy, lose nothing. */
-	if (m->off < m->read && !tcpu->held) {
+	if (dst && m->off < m->read) {
 		const char *page = map__page(m, l, m->id);
 		uint32_t commit = rb_page__commit(page, l);
 
@@ -287,18 +266,22 @@ void trace_map__delete(struct tracefs_cpu *tcpu)
 
 			ring_window__reset(&win);
 			map__piece(m, page, commit);
-			rb_piece__window(&m->piece, l, tcpu->zeros, &win);
-			ring_sink_memory__init(&copy, tcpu->buffer, l->subbuf_size);
+			rb_piece__window(&m->piece, l, zeros, &win);
+			ring_sink_memory__init(&copy, dst, l->subbuf_size);
 			copy.sink.push(&copy.sink, win.iov, win.iovcnt);
-			tcpu->held = tcpu->buffer;
-			tcpu->held_live = false;
+			copied = true;
 		}
 	}
-	tcpu->map = NULL;
 	map__unmap(m);
+	return copied;
 }
 
-uint64_t trace_map__events_read(const struct tracefs_cpu *tcpu)
+unsigned int trace_map__subbuf_size(const struct trace_map *m)
 {
-	return tcpu->map->events;
+	return m->subbuf_size;
+}
+
+uint64_t trace_map__events_read(const struct trace_map *m)
+{
+	return m->events;
 }

@@ -1,24 +1,18 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * The unmapped ring adapters of a tracefs_cpu: read(2) of trace_pipe_raw, and splice(2)
- * through a pipe of our own. Both hand out whole standalone sub-buffers that the kernel
- * already gave us: a sub-buffer no sink took stays "held" and is offered first next time,
- * before anything newer (also by the mapped adapter, so switching paths keeps the order).
+ * The unmapped paths of a tracefs_cpu: read(2) of trace_pipe_raw, and splice(2) through a
+ * pipe of our own. Both hand out whole standalone sub-buffers that the kernel already gave
+ * us: a sub-buffer no sink took stays "held" and is offered first next time, before anything
+ * newer (also before the mapping's pages, so switching paths keeps the order).
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <internal/lib.h>
 #include "tracefs-internal.h"
-
-static struct tracefs_cpu *ring__tcpu(struct ring *ring)
-{
-	return container_of(ring, struct tracefs_cpu, ring);
-}
 
 /* Read exactly n bytes from the splice pipe, where splice put whole sub-buffers. */
 static int pipe__read(struct tracefs_cpu *tcpu, char *dst, size_t n)
@@ -30,7 +24,7 @@ static int pipe__read(struct tracefs_cpu *tcpu, char *dst, size_t n)
 	return (size_t)got < n ? -EIO : 0;
 }
 
-/* Bytes of the sub-buffer at the front of our pipe that a short write already sent. */
+/* Bytes of the sub-buffer at the front of our pipe that a short splice already sent. */
 static size_t pipe__sent(const struct tracefs_cpu *tcpu)
 {
 	size_t size = tcpu->layout.subbuf_size;
@@ -38,82 +32,95 @@ static size_t pipe__sent(const struct tracefs_cpu *tcpu)
 	return (size - tcpu->buffered % size) % size;
 }
 
-int tracefs_cpu__peek_held(struct tracefs_cpu *tcpu, struct ring_window *win)
+/* The whole pipe as one window, for a sink that splices. */
+static int pipe__window(struct tracefs_cpu *tcpu, struct ring_window *win)
+{
+	win->splice_fd = tcpu->splice_pipe[0];
+	win->bytes = tcpu->buffered;
+	win->priv = &tcpu->buffered;
+	return 1;
+}
+
+int tracefs_cpu__peek_held(struct tracefs_cpu *tcpu, const struct tracefs_cpu_request *rd,
+			   struct ring_window *win)
 {
 	size_t size = tcpu->layout.subbuf_size;
 
 	if (!tcpu->held && tcpu->buffered) {
 		int err;
 
+		if (rd->req.sink_splices)
+			return pipe__window(tcpu, win);
 		if (pipe__sent(tcpu)) {
-			/* its start is in wfd already: only the same stream can take the rest */
+			/* its start is in an output already: only the same stream can take the rest */
 			pr_err("tracefs cpu%d: the splice pipe holds the rest of a sub-buffer that a failed tracefs_cpu_write() began: call tracefs_cpu_write() again to finish it\n",
 			       tcpu->cpu);
 			return -EIO;
 		}
-		err = pipe__read(tcpu, tcpu->target, size);
+		err = pipe__read(tcpu, rd->target, size);
 		if (err)
 			return err;
 		tcpu->buffered -= size;
-		tcpu->held = tcpu->target;
+		tcpu->held = rd->target;
 		tcpu->held_live = false;	/* splice refuses the page the writer is on */
 	}
 	if (!tcpu->held)
 		return 0;
 	ring__add_iov(win, tcpu->held, size);
+	win->edge = tcpu->held_live;
 	win->priv = &tcpu->held;
 	return 1;
 }
 
-int tracefs_cpu__commit_held(struct tracefs_cpu *tcpu)
+bool tracefs_cpu__is_read_window(const struct tracefs_cpu *tcpu, const struct ring_window *win)
 {
-	uint32_t commit = rb_page__commit(tcpu->held, &tcpu->layout);
-
-	if (commit & RB_MISSED_EVENTS)
-		ring__account_loss(&tcpu->ring, rb_page__lost(tcpu->held, &tcpu->layout, commit));
-	tcpu->at_edge = tcpu->held_live;
-	tcpu->held = NULL;
-	return 0;
+	return win->priv == &tcpu->held || win->priv == &tcpu->buffered;
 }
 
-static int read__peek(struct ring *ring, struct ring_window *win)
+void tracefs_cpu__commit_read(struct tracefs_cpu *tcpu, struct ring_window *win, size_t taken)
 {
-	struct tracefs_cpu *tcpu = ring__tcpu(ring);
+	uint32_t commit;
+
+	if (win->priv == &tcpu->buffered) {
+		/* sub-buffers completed by this splice, the one a short splice began included */
+		win->chunks = (pipe__sent(tcpu) + taken) / tcpu->layout.subbuf_size;
+		tcpu->buffered -= taken;
+		return;
+	}
+	commit = rb_page__commit(tcpu->held, &tcpu->layout);
+	if (commit & RB_MISSED_EVENTS)
+		ring__account_loss(&tcpu->ring, rb_page__lost(tcpu->held, &tcpu->layout, commit));
+	tcpu->held = NULL;
+}
+
+int tracefs_cpu__peek_read(struct tracefs_cpu *tcpu, const struct tracefs_cpu_request *rd,
+			   struct ring_window *win)
+{
 	size_t size = tcpu->layout.subbuf_size;
 	ssize_t n;
-	int ret = tracefs_cpu__peek_held(tcpu, win);
 
-	if (ret)
-		return ret;
-	if (tcpu->stop_at_edge && tcpu->at_edge)
-		return 0;
 	do {
 		tcpu->sys.reads++;
-		n = read(tcpu->fd, tcpu->target, size);
+		n = read(tcpu->fd, rd->target, size);
 	} while (n < 0 && errno == EINTR);
 	if (n < 0)
 		return errno == EAGAIN ? 0 : -errno;
 	if (n == 0)
 		return 0;
 	/* the kernel fills whole sub-buffers; keep the contract if it ever does not */
-	memset(tcpu->target + n, 0, size - n);
-	tcpu->held = tcpu->target;
+	memset(rd->target + n, 0, size - n);
+	tcpu->held = rd->target;
 	tcpu->held_live = rb_page__maybe_live(tcpu->held, &tcpu->layout,
 					      rb_page__commit(tcpu->held, &tcpu->layout));
-	return tracefs_cpu__peek_held(tcpu, win);
+	return tracefs_cpu__peek_held(tcpu, rd, win);
 }
-
-static int held__commit(struct ring *ring, const struct ring_window *win)
-{
-	(void)win;
-	return tracefs_cpu__commit_held(ring__tcpu(ring));
-}
-
-const struct ring_ops tracefs_read_ops = { .peek = read__peek, .commit = held__commit };
 
 /*
  * As large as the system allows (fewer splices per wakeup), at least one sub-buffer, and a
  * whole number of them: splice moves whole sub-buffers. F_SETPIPE_SZ takes an int by value.
+ * The pipe blocks: filling it never waits (SPLICE_F_NONBLOCK, and we never ask for more than
+ * the room left), and a splice out of it must wait for room in a blocking output, which the
+ * kernel would refuse if our end were O_NONBLOCK.
  */
 static int pipe__open(struct tracefs_cpu *tcpu)
 {
@@ -121,7 +128,7 @@ static int pipe__open(struct tracefs_cpu *tcpu)
 	unsigned long long max = 0;
 	int got;
 
-	if (pipe2(tcpu->splice_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+	if (pipe2(tcpu->splice_pipe, O_CLOEXEC) < 0)
 		return libauxtrace__err(-errno);
 	if (libauxtrace__read_u64("/proc/sys/fs/pipe-max-size", &max) == 0 &&
 	    max > (unsigned long long)size && max <= 1ULL << 30)
@@ -165,136 +172,12 @@ static ssize_t pipe__fill(struct tracefs_cpu *tcpu)
 	return n;
 }
 
-static int splice__peek(struct ring *ring, struct ring_window *win)
+int tracefs_cpu__peek_splice(struct tracefs_cpu *tcpu, const struct tracefs_cpu_request *rd,
+			     struct ring_window *win)
 {
-	struct tracefs_cpu *tcpu = ring__tcpu(ring);
-	ssize_t n;
-	int ret = tracefs_cpu__peek_held(tcpu, win);
+	ssize_t n = pipe__fill(tcpu);
 
-	if (ret)
-		return ret;
-	n = pipe__fill(tcpu);
 	if (n <= 0)
 		return (int)n;
-	return tracefs_cpu__peek_held(tcpu, win);
-}
-
-const struct ring_ops tracefs_splice_ops = { .peek = splice__peek, .commit = held__commit };
-
-/*
- * splice(2) up to n bytes from in to out: the bytes moved, short only when out failed after
- * taking some; -errno when it took none (-EINVAL: out cannot take a splice).
- */
-static ssize_t splice__all(struct tracefs_cpu *tcpu, int in, int out, size_t n)
-{
-	size_t done = 0;
-
-	while (done < n) {
-		ssize_t r = splice(in, NULL, out, NULL, n - done, SPLICE_F_MOVE);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			if (done)
-				break;
-			return r < 0 ? -errno : -EIO;
-		}
-		tcpu->sys.splices++;
-		done += r;
-	}
-	return done;
-}
-
-/*
- * Empty our pipe into wfd: by splice, or through the buffer when wfd refuses splices (then
- * the core counts what moved; a splice we count here). A short splice leaves the rest in
- * the pipe, accounted, for the next write to finish.
- */
-static ssize_t pipe__drain_to(struct tracefs_cpu *tcpu, int wfd)
-{
-	size_t sent = pipe__sent(tcpu);
-	ssize_t n = splice__all(tcpu, tcpu->splice_pipe[0], wfd, tcpu->buffered);
-	struct ring_sink_fd out;
-
-	if (n != -EINVAL) {
-		if (n > 0) {
-			tcpu->buffered -= n;
-			tcpu->ring.stats.bytes += n;
-			tcpu->ring.stats.chunks += (sent + n) / tcpu->layout.subbuf_size;
-		}
-		return n;
-	}
-	ring_sink_fd__init(&out, wfd);
-	tcpu->ring.ops = &tracefs_read_ops;	/* held first, then the pipe's sub-buffers */
-	n = 0;
-	while (tcpu->buffered) {
-		ssize_t one = ring__drain_one(&tcpu->ring, &out.sink);
-
-		if (one <= 0)
-			return one < 0 ? one : n;
-		n += one;
-	}
-	return n;
-}
-
-/* Unmapped tracefs_cpu_write: whole sub-buffers kernel -> pipe -> wfd, never through user memory. */
-ssize_t tracefs_cpu__splice_to(struct tracefs_cpu *tcpu, int wfd)
-{
-	ssize_t total = 0, n;
-
-	if (tcpu->held) {
-		struct ring_sink_fd out;
-
-		ring_sink_fd__init(&out, wfd);
-		tcpu->ring.ops = &tracefs_read_ops;
-		n = ring__drain_one(&tcpu->ring, &out.sink);
-		if (n < 0)
-			return n;
-		total += n;
-	}
-	for (;;) {
-		n = pipe__fill(tcpu);
-		if (n < 0)
-			return total ? total : n;
-		if (!tcpu->buffered)
-			break;
-		n = pipe__drain_to(tcpu, wfd);
-		if (n < 0)
-			return total ? total : n;
-		total += n;
-		if (tcpu->buffered)
-			break;		/* wfd took less: it failed, say so next time */
-	}
-	return total;
-}
-
-/* Unmapped tracefs_cpu_pipe: straight from the kernel into the caller's pipe. */
-ssize_t tracefs_cpu__splice_pipe(struct tracefs_cpu *tcpu, int wfd)
-{
-	size_t size = tcpu->layout.subbuf_size;
-	int room = fcntl(wfd, F_GETPIPE_SZ), queued;
-	ssize_t n;
-
-	if (room < 0)
-		return libauxtrace__err(-errno);	/* EBADF, or wfd is no pipe */
-	if (tcpu->held || tcpu->buffered)
-		return tracefs_cpu__splice_to(tcpu, wfd);	/* older data goes first */
-	if ((size_t)room < size)
-		return libauxtrace__err(-ENOSPC);
-	do {
-		tcpu->sys.splices++;
-		/* no SPLICE_F_NONBLOCK: whether a full pipe waits is for wfd's O_NONBLOCK to say */
-		n = splice(tcpu->fd, NULL, wfd, NULL, room - room % size, SPLICE_F_MOVE);
-	} while (n < 0 && errno == EINTR);
-	if (n < 0 && errno == EAGAIN) {
-		/* the same EAGAIN for a full pipe as for an empty buffer: a full pipe is no "no data" */
-		if (ioctl(wfd, FIONREAD, &queued) == 0 && room - queued < (int)size)
-			return -EAGAIN;
-		return 0;
-	}
-	if (n < 0)
-		return libauxtrace__err(-errno);
-	tcpu->ring.stats.bytes += n;
-	tcpu->ring.stats.chunks += n / size;
-	return n;
+	return tracefs_cpu__peek_held(tcpu, rd, win);
 }

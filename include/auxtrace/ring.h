@@ -28,12 +28,20 @@ extern "C" {
  */
 struct ring_sink {
 	ssize_t (*push)(struct ring_sink *sink, const struct iovec *iov, int iovcnt);
+	/*
+	 * Optional (NULL: the ring offers only iovecs). Move the first len bytes of pipe_fd
+	 * into the sink with splice(2), never through user memory. Returns the bytes moved,
+	 * fewer than len only when the output failed after taking some (the rest stays in the
+	 * pipe and goes first next time), or -errno when it took none: -EINVAL says the output
+	 * cannot take a splice, and the ring then offers the same bytes as iovecs.
+	 */
+	ssize_t (*splice)(struct ring_sink *sink, int pipe_fd, size_t len);
 };
 
 /*
  * writev() to a file, pipe or socket, retrying short writes and EINTR. A full non-blocking
  * fd: -EAGAIN when not a byte went out (the ring keeps the window), else it waits for room
- * and finishes, so no window is ever written in part.
+ * and finishes, so no window is ever written in part. Splices where the fd takes them.
  */
 struct ring_sink_fd {
 	struct ring_sink sink;
