@@ -264,6 +264,16 @@ static ssize_t auxtrace_mmaps__read_all(struct auxtrace_mmaps *aux, struct ring_
 	return total;
 }
 
+ssize_t auxtrace_mmaps__read_idx(struct auxtrace_mmaps *aux, int idx, struct ring_sink *sink)
+{
+	struct auxtrace_mmap *mm = auxtrace_mmaps__at(aux, idx);
+
+	/* an overwrite area is copied when a snapshot is taken, never drained */
+	if (!mm || aux->overwrite)
+		return 0;
+	return auxtrace_mmap__read(mm, aux->itr, sink);
+}
+
 ssize_t auxtrace_mmaps__read(struct auxtrace_mmaps *aux, struct ring_sink *sink)
 {
 	return auxtrace_mmaps__read_all(aux, sink, false, 0);

@@ -145,6 +145,12 @@ AUXTRACE_API const struct evlist_mmap_hooks *auxtrace_mmaps__hooks(struct auxtra
 AUXTRACE_API int auxtrace_mmaps__nr(const struct auxtrace_mmaps *aux);
 /* The AUX area of idx, NULL when that idx has none (not an AUX owner, or len 0). */
 AUXTRACE_API struct auxtrace_mmap *auxtrace_mmaps__at(const struct auxtrace_mmaps *aux, int idx);
+/*
+ * auxtrace_mmap__read() of the AUX area at idx: bytes, 0 when idx has none or the areas are
+ * in overwrite (snapshot) mode, or -errno.
+ */
+AUXTRACE_API ssize_t auxtrace_mmaps__read_idx(struct auxtrace_mmaps *aux, int idx,
+					      struct ring_sink *sink);
 /* auxtrace_mmap__read() of every mapped AUX area into one sink. Bytes or the first -errno. */
 AUXTRACE_API ssize_t auxtrace_mmaps__read(struct auxtrace_mmaps *aux, struct ring_sink *sink);
 /* auxtrace_mmap__read_snapshot() of every mapped AUX area. Bytes or the first -errno. */

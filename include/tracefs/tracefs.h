@@ -42,6 +42,7 @@
 #include <kbuffer.h>
 #include <auxtrace/core.h>
 #include <auxtrace/ring.h>
+#include <auxtrace/ring-set.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -221,6 +222,15 @@ AUXTRACE_API int tracefs_cpu_fd(struct tracefs_cpu *tcpu);
 AUXTRACE_API ssize_t tracefs_cpu_drain(struct tracefs_cpu *tcpu, struct ring_sink *sink);
 AUXTRACE_API ssize_t tracefs_cpu_buffered_drain(struct tracefs_cpu *tcpu, struct ring_sink *sink);
 AUXTRACE_API ssize_t tracefs_cpu_flush_drain(struct tracefs_cpu *tcpu, struct ring_sink *sink);
+
+/*
+ * Let a ring set (auxtrace/ring-set.h) drain tcpu into sink whenever its fd is ready, as
+ * tracefs_cpu_buffered_drain (buffered: splice, the cheapest way into a file) or
+ * tracefs_cpu_drain, and with tracefs_cpu_flush_drain at ring_set__drain_all(set, true).
+ * Its stats count as RING_SOURCE_FTRACE on its CPU. tcpu and sink must outlive the set.
+ */
+AUXTRACE_API int tracefs_cpu_add_to_ring_set(struct tracefs_cpu *tcpu, struct ring_set *set,
+					     bool buffered, struct ring_sink *sink);
 
 /*
  * What this tcpu delivered: bytes, chunks (sub-buffers), lost / lost_reports / lost_unknown

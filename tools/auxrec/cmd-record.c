@@ -24,22 +24,22 @@
 #include "record.h"
 
 
-static struct evlist *signal_evlist;
+static struct ring_set *signal_set;
 static volatile sig_atomic_t snapshot_requested;
 
 static void record__sig_stop(int sig)
 {
 	(void)sig;
-	if (signal_evlist)
-		evlist__stop(signal_evlist);
+	if (signal_set)
+		ring_set__stop(signal_set);
 }
 
 static void record__sig_snapshot(int sig)
 {
 	(void)sig;
 	snapshot_requested = 1;
-	if (signal_evlist)
-		evlist__stop(signal_evlist);	/* wake the loop; it resumes after the copy */
+	if (signal_set)
+		ring_set__stop(signal_set);	/* wake the loop; it resumes after the copy */
 }
 
 static const char record_usage[] =
@@ -342,21 +342,21 @@ static ssize_t record__count_sink(void *ctx, const struct iovec *iov, int iovcnt
 	return n;
 }
 
-static int record__drain(struct record *rec, struct ring_sink *sink, bool final)
+/* One ring set over every ring: perf data rings with their AUX areas, ftrace CPUs. */
+static int record__setup_ring_set(struct record *rec, struct ring_sink *sink)
 {
-	int nr = evlist__nr_mmaps(rec->evlist), err = 0;
+	bool full_trace = rec->aux && !rec->opts.auxtrace_snapshot_mode &&
+			  !rec->opts.auxtrace_sample_mode;
+	int err = 0;
 
-	for (int idx = 0; idx < nr; idx++) {
-		struct perf_mmap *map = evlist__mmap_at(rec->evlist, idx);
-
-		if (map && perf_mmap__push(map, sink) < 0 && !err)
-			err = -errno;
-	}
-	if (rec->aux && !rec->opts.auxtrace_snapshot_mode && !rec->opts.auxtrace_sample_mode &&
-	    auxtrace_mmaps__read(rec->aux, sink) < 0 && !err)
-		err = -errno;
-	if (rec->ftrace && ftrace_session__drain(rec->ftrace, sink, final) < 0 && !err)
-		err = -errno;
+	rec->set = ring_set__new(NULL);
+	if (!rec->set)
+		return -errno;
+	if (evlist__nr_mmaps(rec->evlist))
+		err = ring_set__add_evlist(rec->set, rec->evlist, full_trace ? rec->aux : NULL,
+					   sink, sink);
+	if (!err && rec->ftrace)
+		err = ftrace_session__add_to_ring_set(rec->ftrace, rec->set, sink);
 	return err;
 }
 
@@ -398,19 +398,15 @@ static int record__loop(struct record *rec, struct ring_sink *sink)
 			if (left * 1000 < timeout)
 				timeout = (int)(left * 1000) + 1;
 		}
-		n = evlist__poll(rec->evlist, timeout);
+		n = ring_set__poll(rec->set, timeout);
 		if (n < 0 && n != -ECANCELED && n != -EINTR) {
-			auxrec_error("poll: %s", strerror(-n));
-			return n;
-		}
-		err = record__drain(rec, sink, false);
-		if (err) {
-			auxrec_error("draining the rings failed: %s", strerror(-err));
+			auxrec_error("draining the rings failed: %s", strerror(-n));
+			err = n;
 			break;
 		}
 		if (snapshot_requested && rec->aux && rec->opts.auxtrace_snapshot_mode) {
 			snapshot_requested = 0;
-			evlist__resume(rec->evlist);
+			ring_set__resume(rec->set);
 			err = record__snapshot(rec, sink, false);
 			if (err) {
 				auxrec_error("AUX area tracing snapshot failed: %s", strerror(-err));
@@ -451,7 +447,7 @@ static int record__run(struct record *rec)
 	err = record__set_maps(rec);
 	if (!err)
 		err = record__setup_auxtrace(rec);
-	/* --ftrace alone has no perf events: the evlist then only serves as the poll set. */
+	/* --ftrace alone has no perf events: nothing to open or map. */
 	if (!err && evlist__nr_entries(rec->evlist))
 		err = evlist__open(rec->evlist);
 	if (!err && evlist__nr_entries(rec->evlist))
@@ -459,15 +455,16 @@ static int record__run(struct record *rec)
 	if (!err && rec->nr_ftrace_events) {
 		rec->ftrace = ftrace_session__new(rec->ftrace_events, rec->nr_ftrace_events,
 						  rec->ftrace_mode,
-						  rec->cpu_list ? evlist__all_cpus(rec->evlist) : NULL,
-						  rec->evlist);
+						  rec->cpu_list ? evlist__all_cpus(rec->evlist) : NULL);
 		if (!rec->ftrace)
 			err = -EINVAL;
 	}
+	if (!err)
+		err = record__setup_ring_set(rec, &sink.sink);
 	if (err)
 		return err;
 
-	signal_evlist = rec->evlist;
+	signal_set = rec->set;
 	signal(SIGINT, record__sig_stop);
 	signal(SIGTERM, record__sig_stop);
 	signal(SIGCHLD, record__sig_stop);
@@ -491,7 +488,8 @@ static int record__run(struct record *rec)
 	if (rec->ftrace)
 		ftrace_session__enable(rec->ftrace, false);
 	/* What was captured before a stop or an error is still delivered. */
-	if (!record__drain(rec, &sink.sink, true) && rec->aux && rec->opts.auxtrace_snapshot_on_exit)
+	if (ring_set__drain_all(rec->set, true) >= 0 && rec->aux &&
+	    rec->opts.auxtrace_snapshot_on_exit)
 		err = err ? err : record__snapshot(rec, &sink.sink, true);
 	record__print_stats(rec);
 	if (rec->have_workload) {
@@ -505,9 +503,10 @@ static int record__run(struct record *rec)
 
 static void record__cleanup(struct record *rec)
 {
-	signal_evlist = NULL;
+	signal_set = NULL;
 	if (rec->have_workload)
 		workload__kill(&rec->workload);
+	ring_set__delete(rec->set);
 	if (rec->ftrace)
 		ftrace_session__delete(rec->ftrace);
 	if (rec->evlist)

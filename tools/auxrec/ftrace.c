@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1
 /* auxrec's ftrace side: events in a tracefs instance of its own, drained per CPU. */
 #include <errno.h>
-#include <sys/epoll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +52,7 @@ static struct tracefs_cpu *ftrace_session__open_cpu(struct ftrace_session *fs, i
 }
 
 struct ftrace_session *ftrace_session__new(char **events, int nr_events, enum ftrace_mode mode,
-					   struct perf_cpu_map *cpus, struct evlist *poll_set)
+					   struct perf_cpu_map *cpus)
 {
 	struct ftrace_session *fs = calloc(1, sizeof(*fs));
 	struct perf_cpu_map *online = cpus ? perf_cpu_map__get(cpus) :
@@ -92,8 +91,6 @@ struct ftrace_session *ftrace_session__new(char **events, int nr_events, enum ft
 			goto fail;
 		}
 		fs->all_mapped &= tracefs_cpu_is_mapped(fs->tcpus[i]);
-		if (evlist__add_pollfd(poll_set, tracefs_cpu_fd(fs->tcpus[i]), EPOLLIN) < 0)
-			goto fail;
 	}
 	perf_cpu_map__put(online);
 	return fs;
@@ -108,35 +105,17 @@ int ftrace_session__enable(struct ftrace_session *fs, bool on)
 	return on ? tracefs_trace_on(fs->instance) : tracefs_trace_off(fs->instance);
 }
 
-int ftrace_session__drain(struct ftrace_session *fs, struct ring_sink *sink, bool final)
-{
-	int err = 0;
-
-	for (int i = 0; i < fs->nr_cpus; i++) {
-		struct tracefs_cpu *tcpu = fs->tcpus[i];
-		ssize_t n;
-
-		if (final)
-			n = tracefs_cpu_flush_drain(tcpu, sink);
-		else if (fs->mode == FTRACE_SPLICE)
-			n = tracefs_cpu_buffered_drain(tcpu, sink);
-		else
-			n = tracefs_cpu_drain(tcpu, sink);
-		if (n < 0 && !err)
-			err = (int)n;
-	}
-	return err;
-}
-
-bool ftrace_session__stats(struct ftrace_session *fs, int cpu, struct ring_stats *stats)
+int ftrace_session__add_to_ring_set(struct ftrace_session *fs, struct ring_set *set,
+				    struct ring_sink *sink)
 {
 	for (int i = 0; i < fs->nr_cpus; i++) {
-		if (fs->cpus[i] == cpu) {
-			*stats = *tracefs_cpu_stats(fs->tcpus[i]);
-			return true;
-		}
+		int err = tracefs_cpu_add_to_ring_set(fs->tcpus[i], set, fs->mode == FTRACE_SPLICE,
+						      sink);
+
+		if (err < 0)
+			return err;
 	}
-	return false;
+	return 0;
 }
 
 const char *ftrace_session__mode(const struct ftrace_session *fs)

@@ -93,7 +93,8 @@ void record__print_stats(struct record *rec)
 					record__idx_row(rec, idx, &row);
 			}
 			row.has_ftrace = rec->ftrace &&
-					 ftrace_session__stats(rec->ftrace, cpu, &row.ftrace);
+					 !ring_set__stats(rec->set, RING_SOURCE_FTRACE, cpu,
+							  &row.ftrace);
 			if (!row.has_perf && !row.has_ftrace)
 				continue;	/* a CPU outside -C */
 			snprintf(label, sizeof(label), "%d", cpu);
@@ -103,17 +104,9 @@ void record__print_stats(struct record *rec)
 		record_row__add(&total.aux, &row.aux);
 		record_row__add(&total.ftrace, &row.ftrace);
 	}
-	if (per_thread && rec->ftrace) {
-		/* ftrace rings are per CPU: their totals only. */
-		perf_cpu_map__put(cpus);
-		cpus = perf_cpu_map__new_online_cpus();
-		for (int i = 0; i < perf_cpu_map__nr(cpus); i++) {
-			struct ring_stats fs;
-
-			if (ftrace_session__stats(rec->ftrace, perf_cpu_map__cpu(cpus, i).cpu, &fs))
-				record_row__add(&total.ftrace, &fs);
-		}
-	}
+	/* ftrace rings are per CPU: in per-thread sessions, their totals only */
+	if (per_thread && rec->ftrace)
+		ring_set__stats(rec->set, RING_SOURCE_FTRACE, -1, &total.ftrace);
 	record__print_row(rec, "total", &total);
 	perf_cpu_map__put(cpus);
 	if (rec->ftrace)

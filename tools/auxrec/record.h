@@ -30,6 +30,7 @@ struct record {
 	struct auxtrace_opts opts;
 	struct auxtrace_mmaps *aux;
 	struct ftrace_session *ftrace;
+	struct ring_set *set;		/* every ring above, drained when ready */
 	struct workload workload;
 	bool have_workload;
 };
