@@ -257,8 +257,12 @@ int ring_set__poll(struct ring_set *set, int timeout_ms)
 	if (ring_set__stopped(set))
 		return libauxtrace__err(-ECANCELED);
 	n = epoll_wait(set->epoll_fd, ev, ARRAY_SIZE(ev), timeout_ms);
-	if (n < 0)
-		return libauxtrace__err(-errno);	/* EINTR: the caller's signal */
+	if (n < 0) {
+		/* a handler that called ring_set__stop may be why the wait was interrupted */
+		int err = ring_set__stopped(set) ? -ECANCELED : -errno;
+
+		return libauxtrace__err(err);
+	}
 	for (int i = 0; i < n; i++) {
 		struct ring_watch *w = ev[i].data.ptr;
 		struct ring_entry *e;
