@@ -36,14 +36,24 @@ BASE_CFLAGS = -std=gnu11 $(WARN) $(SAN) -D_GNU_SOURCE -Iinclude -Iinclude/tracef
 LIB_CFLAGS  = $(BASE_CFLAGS) -I. -fPIC -fvisibility=hidden -DLIBAUXTRACE_VERSION=\"$(VERSION)\"
 LDFLAGS  += $(SAN)
 
-LIB_DIRS := lib cpumap evsel ring mmap auxtrace tracefs
-LIB_SRCS := $(sort $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)))
-LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+# libauxtrace: the perf side and the consumer core. libauxtrace-tracefs: the
+# libtracefs-compatible layer, a library of its own built on libauxtrace, so that
+# libauxtrace exports no tracefs_* name and can live beside the system's libtracefs.
+LIB_DIRS     := lib cpumap evsel ring mmap auxtrace
+TRACEFS_DIRS := tracefs
+LIB_SRCS     := $(sort $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)))
+TRACEFS_SRCS := $(sort $(foreach d,$(TRACEFS_DIRS),$(wildcard $(d)/*.c)))
+LIB_OBJS     := $(LIB_SRCS:%.c=$(B)/%.o)
+TRACEFS_OBJS := $(TRACEFS_SRCS:%.c=$(B)/%.o)
 PUB_HDRS := $(wildcard include/auxtrace/*.h include/tracefs/*.h)
 ALL_HDRS  = $(PUB_HDRS) $(wildcard internal/*.h */*.h)
 
 STATIC   := $(B)/libauxtrace.a
 SHARED   := $(B)/libauxtrace.so.$(VERSION)
+TRACEFS_STATIC := $(B)/libauxtrace-tracefs.a
+TRACEFS_SHARED := $(B)/libauxtrace-tracefs.so.$(VERSION)
+# Static link order: the tracefs layer before the core it builds on.
+STATICS  := $(TRACEFS_STATIC) $(STATIC)
 
 AUXREC_SRCS := $(wildcard tools/auxrec/*.c)
 AUXREC      := $(B)/auxrec
@@ -61,7 +71,7 @@ TEST_PROG_BINS := $(TEST_PROGS:tests/progs/%.c=$(B)/tests/progs/%)
 .PHONY: all lib tools test check-suites bench run install uninstall clean deps
 all: lib tools
 
-lib: $(STATIC) $(SHARED)
+lib: $(STATIC) $(SHARED) $(TRACEFS_STATIC) $(TRACEFS_SHARED)
 tools: $(AUXREC)
 
 $(B)/%.o: %.c $(ALL_HDRS) Makefile
@@ -78,25 +88,37 @@ $(SHARED): $(LIB_OBJS) libauxtrace.map
 	ln -sf libauxtrace.so.$(VERSION) $(B)/libauxtrace.so.$(SONAME_MAJOR)
 	ln -sf libauxtrace.so.$(SONAME_MAJOR) $(B)/libauxtrace.so
 
+$(TRACEFS_STATIC): $(TRACEFS_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(TRACEFS_SHARED): $(TRACEFS_OBJS) libauxtrace-tracefs.map $(SHARED)
+	$(CC) -shared -o $@ $(TRACEFS_OBJS) $(LDFLAGS) \
+		-Wl,-soname,libauxtrace-tracefs.so.$(SONAME_MAJOR) \
+		-Wl,--version-script=libauxtrace-tracefs.map -Wl,--no-undefined \
+		-L$(B) -lauxtrace $(DEP_LIBS)
+	ln -sf libauxtrace-tracefs.so.$(VERSION) $(B)/libauxtrace-tracefs.so.$(SONAME_MAJOR)
+	ln -sf libauxtrace-tracefs.so.$(SONAME_MAJOR) $(B)/libauxtrace-tracefs.so
+
 # The tool sees only the public headers (-Iinclude): it is the API's first user.
-$(AUXREC): $(AUXREC_SRCS) $(wildcard tools/auxrec/*.h) $(PUB_HDRS) $(STATIC)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $(AUXREC_SRCS) $(STATIC) $(LDFLAGS) $(DEP_LIBS)
+$(AUXREC): $(AUXREC_SRCS) $(wildcard tools/auxrec/*.h) $(PUB_HDRS) $(STATICS)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $(AUXREC_SRCS) $(STATICS) $(LDFLAGS) $(DEP_LIBS)
 
 # Tests may reach internals (-I.) and link the static library, where hidden symbols resolve.
-$(B)/tests/%: tests/%.c $(TEST_LIB) $(wildcard tests/lib/*.h) $(STATIC)
+$(B)/tests/%: tests/%.c $(TEST_LIB) $(wildcard tests/lib/*.h) $(STATICS)
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) -I. -Itests $(CFLAGS) $(shell pkg-config --cflags check) -o $@ $< \
-		$(TEST_LIB) $(STATIC) $(LDFLAGS) $(shell pkg-config --libs check) $(DEP_LIBS) \
+		$(TEST_LIB) $(STATICS) $(LDFLAGS) $(shell pkg-config --libs check) $(DEP_LIBS) \
 		$(TEST_EXTRA_LIBS)
 
-$(B)/tests/progs/%: tests/progs/%.c $(PUB_HDRS) $(STATIC)
+$(B)/tests/progs/%: tests/progs/%.c $(PUB_HDRS) $(STATICS)
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $< $(STATIC) $(LDFLAGS) $(DEP_LIBS)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $< $(STATICS) $(LDFLAGS) $(DEP_LIBS)
 
 # bench-aux runs the AUX suites' test producer: a bench's .c prerequisites are all linked.
 $(B)/bench-aux: tests/lib/aux-producer.c tests/lib/aux-producer.h
-$(B)/bench-%: tools/bench/bench-%.c $(BENCH_LIBS) $(wildcard tools/bench/*.h) $(STATIC)
-	$(CC) $(BASE_CFLAGS) -I. $(CFLAGS) -o $@ $(filter %.c,$^) $(STATIC) $(LDFLAGS) \
+$(B)/bench-%: tools/bench/bench-%.c $(BENCH_LIBS) $(wildcard tools/bench/*.h) $(STATICS)
+	$(CC) $(BASE_CFLAGS) -I. $(CFLAGS) -o $@ $(filter %.c,$^) $(STATICS) $(LDFLAGS) \
 		$(shell pkg-config --libs libbpf) $(DEP_LIBS)
 
 # libipt's encoder makes real Intel PT payloads for the AUX tests (no pkg-config file).
@@ -105,7 +127,7 @@ TEST_EXTRA_LIBS = -lipt
 deps:
 	@scripts/install-deps
 
-check-suites: $(TESTS) $(TEST_PROG_BINS) $(AUXREC) $(SHARED)
+check-suites: $(TESTS) $(TEST_PROG_BINS) $(AUXREC) $(SHARED) $(TRACEFS_SHARED)
 	@B=$(B) SANITIZE=$(SANITIZE) scripts/run-tests $(TESTS)
 
 test: deps
@@ -120,23 +142,30 @@ run: deps
 	$(AUXREC) info
 	$(AUXREC) record -a -e cpu-clock -e syscalls:sys_enter_getppid -- sleep 1
 
-install: lib tools auxtrace.pc.in
+# PC_SUBST: a .pc.in file to stdout with the install paths filled in.
+PC_SUBST = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	       -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|'
+
+install: lib tools auxtrace.pc.in auxtrace-tracefs.pc.in
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/auxtrace/tracefs \
 		$(DESTDIR)$(BINDIR)
-	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/
-	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/
-	ln -sf libauxtrace.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libauxtrace.so.$(SONAME_MAJOR)
-	ln -sf libauxtrace.so.$(SONAME_MAJOR) $(DESTDIR)$(LIBDIR)/libauxtrace.so
+	install -m 644 $(STATIC) $(TRACEFS_STATIC) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(SHARED) $(TRACEFS_SHARED) $(DESTDIR)$(LIBDIR)/
+	for l in libauxtrace libauxtrace-tracefs; do \
+		ln -sf $$l.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$$l.so.$(SONAME_MAJOR) && \
+		ln -sf $$l.so.$(SONAME_MAJOR) $(DESTDIR)$(LIBDIR)/$$l.so || exit 1; \
+	done
 	install -m 644 $(wildcard include/auxtrace/*.h) $(DESTDIR)$(INCLUDEDIR)/auxtrace/
 	install -m 644 $(wildcard include/tracefs/*.h) $(DESTDIR)$(INCLUDEDIR)/auxtrace/tracefs/
 	install -m 755 $(AUXREC) $(DESTDIR)$(BINDIR)/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
-	    auxtrace.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/auxtrace.pc
+	$(PC_SUBST) auxtrace.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/auxtrace.pc
+	$(PC_SUBST) auxtrace-tracefs.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/auxtrace-tracefs.pc
 
 uninstall:
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/auxtrace $(DESTDIR)$(LIBDIR)/pkgconfig/auxtrace.pc \
-		$(DESTDIR)$(LIBDIR)/libauxtrace.* $(DESTDIR)$(BINDIR)/auxrec
+		$(DESTDIR)$(LIBDIR)/pkgconfig/auxtrace-tracefs.pc \
+		$(DESTDIR)$(LIBDIR)/libauxtrace.* $(DESTDIR)$(LIBDIR)/libauxtrace-tracefs.* \
+		$(DESTDIR)$(BINDIR)/auxrec
 
 clean:
 	rm -rf build build-san

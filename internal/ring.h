@@ -87,7 +87,8 @@ static inline void ring__init(struct ring *ring, const struct ring_ops *ops)
  * Returns the bytes the sink took, or -errno from the ring or the sink (then the stats still
  * count what moved before the error).
  */
-ssize_t ring__drain(struct ring *ring, struct ring_request *req, struct ring_sink *sink);
+AUXTRACE_PRIVATE ssize_t ring__drain(struct ring *ring, struct ring_request *req,
+				     struct ring_sink *sink);
 
 /*
  * Producer/consumer positions, as the kernel's perf_event_mmap_page declares them (__u64).

@@ -2,7 +2,6 @@
 /* Where tracefs is mounted, paths inside it, and whole-file reads and writes. */
 #include <fcntl.h>
 #include <limits.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,60 +11,13 @@
 #include <internal/lib.h>
 #include "tracefs-internal.h"
 
-static char tracing_dir[PATH_MAX];
-static pthread_once_t tracing_dir_once = PTHREAD_ONCE_INIT;
-
-static bool is_tracing_dir(const char *dir)
-{
-	char path[PATH_MAX + sizeof("/trace")];
-	struct stat st;
-
-	snprintf(path, sizeof(path), "%s/trace", dir);
-	return stat(path, &st) == 0;
-}
-
-/* tracefs itself first, then the tracing directory inside an old-style debugfs. */
-static bool find_in_mounts(const char *want_type, const char *suffix)
-{
-	char dev[256], mnt[PATH_MAX - sizeof("/tracing")], type[64];
-	bool found = false;
-	FILE *f = fopen("/proc/mounts", "re");
-
-	if (!f)
-		return false;
-	while (!found && fscanf(f, "%255s %4086s %63s %*[^\n]", dev, mnt, type) == 3) {
-		if (strcmp(type, want_type))
-			continue;
-		snprintf(tracing_dir, sizeof(tracing_dir), "%s%s", mnt, suffix);
-		found = is_tracing_dir(tracing_dir);
-	}
-	fclose(f);
-	return found;
-}
-
-static void tracing_dir__find(void)
-{
-	static const char *const fallbacks[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-
-	if (find_in_mounts("tracefs", "") || find_in_mounts("debugfs", "/tracing"))
-		return;
-	for (size_t i = 0; i < ARRAY_SIZE(fallbacks); i++) {
-		if (is_tracing_dir(fallbacks[i])) {
-			snprintf(tracing_dir, sizeof(tracing_dir), "%s", fallbacks[i]);
-			return;
-		}
-	}
-	tracing_dir[0] = '\0';
-}
-
 const char *tracefs_tracing_dir(void)
 {
-	pthread_once(&tracing_dir_once, tracing_dir__find);
-	if (!tracing_dir[0]) {
+	const char *dir = libauxtrace__tracing_dir();
+
+	if (!dir)
 		pr_err("tracefs is not mounted: mount it with 'mount -t tracefs nodev /sys/kernel/tracing'\n");
-		return libauxtrace__ptr_err(-ENODEV);
-	}
-	return tracing_dir;
+	return dir;
 }
 
 const char *tracefs__dir(struct tracefs_instance *instance)

@@ -53,7 +53,7 @@ struct parse_events_event {
 
 struct parse_events_opts {
 	const char *sysfs_root;		/* NULL: libauxtrace's default (/sys, $AUXTRACE_SYSFS) */
-	const char *tracefs_root;	/* NULL: tracefs_tracing_dir() (tracefs.h) */
+	const char *tracefs_root;	/* NULL: where tracefs is mounted */
 	/*
 	 * A PMU's default terms, applied before the string's own ("tsc,mtc,psb_period=3" for
 	 * intel_pt: AUX backends know them); NULL or "" for none. Optional.
