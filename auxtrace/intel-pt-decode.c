@@ -29,6 +29,7 @@ struct intel_pt_flow {
 	struct decode_where where;
 	struct pt_insn prev;		/* the last instruction, when have_prev */
 	bool have_prev;
+	uint64_t last_ip;		/* of the last instruction or event: errors name it */
 };
 
 struct intel_pt_decoder *intel_pt_decoder__new(const struct auxtrace_decode_opts *opts)
@@ -150,6 +151,7 @@ static int intel_pt_flow__event(struct intel_pt_flow *flow, const struct pt_even
 	switch (ev->type) {
 	case ptev_enabled:
 		flow->have_prev = false;
+		flow->last_ip = ev->variant.enabled.ip;
 		if (ev->variant.enabled.resumed)
 			return 0;
 		return intel_pt_flow__branch(flow, ev, 0, ev->variant.enabled.ip,
@@ -217,6 +219,7 @@ static int intel_pt_flow__insn(struct intel_pt_flow *flow, const struct pt_insn 
 	}
 	flow->prev = *insn;
 	flow->have_prev = true;
+	flow->last_ip = insn->ip;
 	return 0;
 }
 
@@ -226,13 +229,13 @@ static int intel_pt_flow__insn(struct intel_pt_flow *flow, const struct pt_insn 
  */
 static int intel_pt_flow__recover(struct intel_pt_flow *flow, int status, int *cb_err)
 {
-	uint64_t ip = flow->have_prev ? flow->prev.ip : 0, before = 0, after = 0;
+	uint64_t before = 0, after = 0;
 	bool synced = pt_insn_get_sync_offset(flow->insn_dec, &before) >= 0;
 	enum pt_error_code code = pt_errcode(status);
 
 	*cb_err = decode_synth__error(&flow->dec->synth, intel_pt_flow__where(flow, NULL),
 				      code == pte_nomap ? AUXTRACE_DECODE_ERR_NOINSN :
-				      AUXTRACE_DECODE_ERR_TRACE, code, ip, "libipt: %s%s",
+				      AUXTRACE_DECODE_ERR_TRACE, code, flow->last_ip, "libipt: %s%s",
 				      pt_errstr(code), code == pte_nomap ?
 				      ": the image has no code there" : "");
 	flow->have_prev = false;
