@@ -19,6 +19,7 @@
 
 #define BASE	0x7f1234500000ULL	/* where the test ELF is "loaded" */
 #define TSC	0x123457ULL
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 #define CALLER	0x7f1234400010ULL	/* where f returns to: outside the traced code */
 
 #define JCC	(AUXTRACE_IP_FLAG_BRANCH | AUXTRACE_IP_FLAG_CONDITIONAL)
@@ -426,12 +427,14 @@ START_TEST(test_pt_dump)
 	second = s.len;
 	for (i = 0; i < sizeof(pkts) / sizeof(pkts[0]); i++)
 		pt_stream__put(&s, &pkts[i]);
+	pt_stream__put(&s, &pkts[0]);	/* a PSB to go on from after the bad packet */
+	pt_stream__put(&s, &pkts[ARRAY_LEN(pkts) - 1]);
 	s.buf[second + 16] = 0x02;	/* the second TSC becomes an unknown extended opcode */
 	s.buf[second + 17] = 0x00;
 	ck_assert_uint_eq(second, 0x30);
 	ck_assert_int_eq(intel_pt_decoder__dump(s.buf, s.len, decode_collect__dump, &c), 0);
 	ck_assert_str_eq(c.dump,
-		". ... Intel Processor Trace data: size 95 bytes\n"
+		". ... Intel Processor Trace data: size 112 bytes\n"
 		"[0: 1 bytes before the first PSB skipped: no sync point]\n"
 		"0000000000000001  psb\n"
 		"0000000000000011  tsc        1234\n"
@@ -445,7 +448,9 @@ START_TEST(test_pt_dump)
 		"000000000000002d  mtc        12\n"
 		"000000000000002f  tip.pgd    0: ????????????????\n"
 		"0000000000000030  psb\n"
-		"[40: error decoding packet: unknown opcode]\n");
+		"[40: error decoding packet: unknown opcode]\n"
+		"000000000000005f  psb\n"
+		"000000000000006f  tip.pgd    0: ????????????????\n");
 	decode_collect__free(&c);
 
 	/* no sync point at all */
