@@ -20,7 +20,8 @@ AR       ?= ar
 PKG_DEPS := libtraceevent libelf
 # Lazy (=) on purpose: evaluated only in recipes, after install-deps had its chance.
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKG_DEPS))
-DEP_LIBS   = $(shell pkg-config --libs $(PKG_DEPS)) -lpthread
+# libipt (Intel PT decoding) has no pkg-config file.
+DEP_LIBS   = $(shell pkg-config --libs $(PKG_DEPS)) -lipt -lpthread
 
 ifeq ($(SANITIZE),1)
 B        ?= build-san
@@ -96,7 +97,7 @@ $(TRACEFS_SHARED): $(TRACEFS_OBJS) libauxtrace-tracefs.map $(SHARED)
 	$(CC) -shared -o $@ $(TRACEFS_OBJS) $(LDFLAGS) \
 		-Wl,-soname,libauxtrace-tracefs.so.$(SONAME_MAJOR) \
 		-Wl,--version-script=libauxtrace-tracefs.map -Wl,--no-undefined \
-		-L$(B) -lauxtrace $(DEP_LIBS)
+		-L$(B) -lauxtrace $(shell pkg-config --libs libtraceevent)
 	ln -sf libauxtrace-tracefs.so.$(VERSION) $(B)/libauxtrace-tracefs.so.$(SONAME_MAJOR)
 	ln -sf libauxtrace-tracefs.so.$(SONAME_MAJOR) $(B)/libauxtrace-tracefs.so
 
@@ -121,8 +122,6 @@ $(B)/bench-%: tools/bench/bench-%.c $(BENCH_LIBS) $(wildcard tools/bench/*.h) $(
 	$(CC) $(BASE_CFLAGS) -I. $(CFLAGS) -o $@ $(filter %.c,$^) $(STATICS) $(LDFLAGS) \
 		$(shell pkg-config --libs libbpf) $(DEP_LIBS)
 
-# libipt's encoder makes real Intel PT payloads for the AUX tests (no pkg-config file).
-TEST_EXTRA_LIBS = -lipt
 
 deps:
 	@scripts/install-deps
