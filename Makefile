@@ -64,7 +64,10 @@ BENCH_LIBS  := $(filter-out tools/bench/bench-%.c,$(BENCH_SRCS))
 BENCHES     := $(BENCH_MAINS:tools/bench/%.c=$(B)/%)
 
 TEST_SRCS   := $(wildcard tests/test-*.c)
-TEST_LIB    := $(wildcard tests/lib/*.c)
+# The test-support library: suite helpers, fake sysfs trees, and the AUX test producer that
+# the suites and the benchmarks both link.
+TESTSUPPORT_SRCS := $(wildcard tests/lib/*.c)
+TESTSUPPORT      := $(B)/tests/libtestsupport.a
 TESTS       := $(TEST_SRCS:tests/%.c=$(B)/tests/%)
 TEST_PROGS  := $(wildcard tests/progs/*.c)
 TEST_PROG_BINS := $(TEST_PROGS:tests/progs/%.c=$(B)/tests/progs/%)
@@ -105,22 +108,31 @@ $(TRACEFS_SHARED): $(TRACEFS_OBJS) libauxtrace-tracefs.map $(SHARED)
 $(AUXREC): $(AUXREC_SRCS) $(wildcard tools/auxrec/*.h) $(PUB_HDRS) $(STATICS)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $(AUXREC_SRCS) $(STATICS) $(LDFLAGS) $(DEP_LIBS)
 
-# Tests may reach internals (-I.) and link the static library, where hidden symbols resolve.
-$(B)/tests/%: tests/%.c $(TEST_LIB) $(wildcard tests/lib/*.h) $(STATICS)
+# Tests may reach internals (-I.) and link the static libraries, where hidden symbols resolve.
+TEST_CFLAGS = $(BASE_CFLAGS) -I. -Itests $(CFLAGS) $(shell pkg-config --cflags check)
+
+$(B)/tests/lib/%.o: tests/lib/%.c $(wildcard tests/lib/*.h) $(PUB_HDRS) Makefile
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) -I. -Itests $(CFLAGS) $(shell pkg-config --cflags check) -o $@ $< \
-		$(TEST_LIB) $(STATICS) $(LDFLAGS) $(shell pkg-config --libs check) $(DEP_LIBS) \
-		$(TEST_EXTRA_LIBS)
+	$(CC) $(TEST_CFLAGS) -c -o $@ $<
+
+$(TESTSUPPORT): $(TESTSUPPORT_SRCS:%.c=$(B)/%.o)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/tests/%: tests/%.c $(TESTSUPPORT) $(wildcard tests/lib/*.h) $(STATICS)
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(TESTSUPPORT) $(STATICS) $(LDFLAGS) \
+		$(shell pkg-config --libs check) $(DEP_LIBS) $(TEST_EXTRA_LIBS)
 
 $(B)/tests/progs/%: tests/progs/%.c $(PUB_HDRS) $(STATICS)
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $< $(STATICS) $(LDFLAGS) $(DEP_LIBS)
 
-# bench-aux runs the AUX suites' test producer: a bench's .c prerequisites are all linked.
-$(B)/bench-aux: tests/lib/aux-producer.c tests/lib/aux-producer.h
-$(B)/bench-%: tools/bench/bench-%.c $(BENCH_LIBS) $(wildcard tools/bench/*.h) $(STATICS)
-	$(CC) $(BASE_CFLAGS) -I. $(CFLAGS) -o $@ $(filter %.c,$^) $(STATICS) $(LDFLAGS) \
-		$(shell pkg-config --libs libbpf) $(DEP_LIBS)
+# Benchmarks see the public headers, the kernel ABI copies in internal/ (for their bare
+# loops) and the test-support library (bench-aux drives the AUX test producer).
+$(B)/bench-%: tools/bench/bench-%.c $(BENCH_LIBS) $(wildcard tools/bench/*.h) $(TESTSUPPORT) $(STATICS)
+	$(CC) $(BASE_CFLAGS) -I. $(CFLAGS) -o $@ $(filter %.c,$^) $(TESTSUPPORT) $(STATICS) \
+		$(LDFLAGS) $(shell pkg-config --libs libbpf) $(DEP_LIBS)
 
 
 deps:

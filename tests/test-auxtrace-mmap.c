@@ -56,7 +56,7 @@ static int fixture_map(struct fixture *f, struct aux_producer_config cfg, size_t
 	ck_assert_ptr_nonnull(f->map);
 	f->mm = auxtrace_mmap__new();
 	ck_assert_ptr_nonnull(f->mm);
-	auxtrace_mmap__set_ops(f->mm, aux_producer__ops(f->p));
+	aux_producer__route_mmap(f->p, f->mm);
 	auxtrace_mmap_params__init(&f->mp, perf_mmap__mmap_len(f->map), aux_pages, overwrite);
 	/* What __set_idx would give idx 3 of a per-CPU session on CPU 1 with one thread. */
 	f->mp.idx = 3;
@@ -225,7 +225,7 @@ START_TEST(test_not_needed_maps_nothing)
 	f.p = aux_producer__new(&cfg);
 	f.map = perf_mmap__new(aux_producer__fd(f.p), (struct perf_cpu){ 1 }, DATA_PAGES, false);
 	f.mm = auxtrace_mmap__new();
-	auxtrace_mmap__set_ops(f.mm, aux_producer__ops(f.p));
+	aux_producer__route_mmap(f.p, f.mm);
 	/* A side-band owner, then a session without AUX pages: nothing is mapped. */
 	auxtrace_mmap_params__init(&f.mp, perf_mmap__mmap_len(f.map), 1, false);
 	f.mp.mmap_needed = false;

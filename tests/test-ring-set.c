@@ -207,7 +207,7 @@ START_TEST(test_data_ring_and_aux_area_together)
 		TEST_SKIP("no syscalls:sys_enter_getppid tracepoint");
 	evsel__set_needs_auxtrace_mmap(evlist__first(evlist), true);
 	aux = auxtrace_mmaps__new(evlist, NULL, 16, false);
-	auxtrace_mmaps__set_ops(aux, aux_producer__ops(p));
+	aux_producer__route_mmaps(p, aux);
 	ck_assert_int_eq(evlist__mmap_ex(evlist, 4, auxtrace_mmaps__hooks(aux)), 0);
 	set = ring_set__new(NULL);
 	ring_sink_memory__init(&data, data_out, sizeof(data_out));
