@@ -13,6 +13,7 @@
 #include <auxtrace/pmu.h>
 #include <internal/auxtrace-mmap.h>
 #include <internal/lib.h>
+#include <internal/ring.h>
 
 struct auxtrace_mmaps {
 	struct evlist *evlist;
@@ -200,6 +201,7 @@ struct auxtrace_mmaps *auxtrace_mmaps__new(struct evlist *evlist, struct auxtrac
 	aux->overwrite = overwrite;
 	aux->ops = &auxtrace_mmap_ops__kernel;
 	aux->hooks = (struct evlist_mmap_hooks){
+		.sz = sizeof(aux->hooks),
 		.idx = auxtrace_mmaps__idx_hook,
 		.mmap = auxtrace_mmaps__mmap_hook,
 		.munmap = auxtrace_mmaps__munmap_hook,
@@ -285,22 +287,25 @@ ssize_t auxtrace_mmaps__read_snapshot(struct auxtrace_mmaps *aux, struct ring_si
 	return auxtrace_mmaps__read_all(aux, sink, true, snapshot_size);
 }
 
-int auxtrace_mmaps__stats(const struct auxtrace_mmaps *aux, int idx, struct ring_stats *stats)
+int auxtrace_mmaps__stats_sz(const struct auxtrace_mmaps *aux, int idx, struct ring_stats *out,
+			     size_t sz)
 {
 	/* An unmapped area keeps its counters until the next mapping of the evlist. */
 	const struct auxtrace_mmap *mm = idx >= 0 && idx < aux->nr ? aux->mm[idx] : NULL;
 	const struct perf_mmap *map = evlist__mmap_at(aux->evlist, idx);
-	const struct ring_stats *data;
+	struct ring_stats stats = { .sz = sizeof(stats) };
 
 	if (!mm && !map)
 		return libauxtrace__err(-ENOENT);
-	*stats = mm ? *auxtrace_mmap__stats(mm) : (struct ring_stats){ 0 };
+	if (mm)
+		stats = *auxtrace_mmap__stats(mm);
 	if (map) {
 		/* The kernel reports AUX losses as PERF_RECORD_AUX in the data ring. */
-		data = perf_mmap__stats(map);
-		stats->aux_truncated = data->aux_truncated;
-		stats->aux_partial = data->aux_partial;
-		stats->aux_collision = data->aux_collision;
+		const struct ring_stats *data = perf_mmap__stats(map);
+
+		stats.aux_truncated = data->aux_truncated;
+		stats.aux_partial = data->aux_partial;
+		stats.aux_collision = data->aux_collision;
 	}
-	return 0;
+	return ring_stats__copy_out(out, sz, &stats);
 }

@@ -170,6 +170,8 @@ int auxtrace_record__options(struct auxtrace_record *itr, struct evlist *evlist,
 {
 	if (!itr || !itr->recording_options)
 		return 0;
+	if (auxtrace_opts__check(opts))
+		return -EINVAL;
 	return libauxtrace__err(itr->recording_options(itr, evlist, opts));
 }
 

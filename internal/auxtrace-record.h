@@ -67,6 +67,9 @@ extern const struct auxtrace_record intel_bts_record_ops;
 extern const struct auxtrace_record arm_spe_record_ops;
 extern const struct auxtrace_record cs_etm_record_ops;
 
+/* 0 when opts was filled by auxtrace_opts__init(), else -EINVAL (logged). */
+int auxtrace_opts__check(const struct auxtrace_opts *opts);
+
 static inline size_t auxtrace__page_size(void)
 {
 	return (size_t)sysconf(_SC_PAGESIZE);

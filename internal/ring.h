@@ -79,7 +79,7 @@ struct ring {
 static inline void ring__init(struct ring *ring, const struct ring_ops *ops)
 {
 	ring->ops = ops;
-	ring->stats = (struct ring_stats){ 0 };
+	ring->stats = (struct ring_stats){ .sz = sizeof(ring->stats) };
 }
 
 /*
@@ -144,6 +144,15 @@ static inline void ring_window__reset(struct ring_window *win)
 {
 	*win = (struct ring_window){ .splice_fd = -1, .chunks = 1 };
 }
+
+/*
+ * Copy stats into a caller's struct of sz bytes: as much as both know, with out->sz saying
+ * how much that was. 0, or -EINVAL when sz cannot hold even the size field.
+ */
+int ring_stats__copy_out(struct ring_stats *out, size_t sz, const struct ring_stats *in);
+
+/* Add every counter of s to sum. */
+void ring_stats__add(struct ring_stats *sum, const struct ring_stats *s);
 
 /* Loss bookkeeping shared by every ring kind. count < 0: a loss of unknown size. */
 static inline void ring__account_loss(struct ring *ring, int64_t count)

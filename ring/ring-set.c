@@ -17,6 +17,7 @@
 #include <auxtrace/ring-set.h>
 #include <internal/evlist.h>
 #include <internal/lib.h>
+#include <internal/ring.h>
 
 struct ring_entry {
 	enum ring_source_kind kind;
@@ -346,23 +347,6 @@ int ring_set__nr_rings(const struct ring_set *set)
 	return set->nr_entries;
 }
 
-static void ring_stats__add(struct ring_stats *sum, const struct ring_stats *s)
-{
-	sum->bytes += s->bytes;
-	sum->chunks += s->chunks;
-	sum->records += s->records;
-	sum->drains += s->drains;
-	sum->empty += s->empty;
-	sum->sink_errors += s->sink_errors;
-	sum->lost += s->lost;
-	sum->lost_reports += s->lost_reports;
-	sum->lost_unknown += s->lost_unknown;
-	sum->overruns += s->overruns;
-	sum->aux_truncated += s->aux_truncated;
-	sum->aux_partial += s->aux_partial;
-	sum->aux_collision += s->aux_collision;
-}
-
 /* The stats of entry e as a source of kind: its data ring, or the AUX area beside it. */
 static bool ring_entry__stats(const struct ring_entry *e, enum ring_source_kind kind,
 			      struct ring_stats *out)
@@ -370,7 +354,7 @@ static bool ring_entry__stats(const struct ring_entry *e, enum ring_source_kind 
 	const struct ring_stats *s;
 
 	if (kind == RING_SOURCE_AUX)
-		return e->aux && auxtrace_mmaps__stats(e->aux, e->idx, out) == 0;
+		return e->aux && auxtrace_mmaps__stats(e->aux, e->idx, out) == 0;	/* full size */
 	if (e->kind != kind)
 		return false;
 	s = e->ops ? (e->ops->stats ? e->ops->stats(e->ctx) : NULL) : perf_mmap__stats(e->map);
@@ -378,20 +362,22 @@ static bool ring_entry__stats(const struct ring_entry *e, enum ring_source_kind 
 	return true;
 }
 
-int ring_set__stats(const struct ring_set *set, enum ring_source_kind kind, int cpu,
-		    struct ring_stats *out)
+int ring_set__stats_sz(const struct ring_set *set, enum ring_source_kind kind, int cpu,
+		       struct ring_stats *out, size_t sz)
 {
+	struct ring_stats sum = { .sz = sizeof(sum) };
 	bool found = false;
 
-	*out = (struct ring_stats){ 0 };
 	for (int i = 0; i < set->nr_entries; i++) {
 		const struct ring_entry *e = &set->entries[i];
 		struct ring_stats s;
 
 		if ((cpu >= 0 && e->cpu != cpu) || !ring_entry__stats(e, kind, &s))
 			continue;
-		ring_stats__add(out, &s);
+		ring_stats__add(&sum, &s);
 		found = true;
 	}
-	return found ? 0 : libauxtrace__err(-ENOENT);
+	if (!found)
+		return libauxtrace__err(-ENOENT);
+	return ring_stats__copy_out(out, sz, &sum);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1
 /* The buffer-consumer core: the one loop that moves bytes from a ring to a sink. */
 #include <errno.h>
+#include <string.h>
 
 #include <internal/lib.h>
 #include <internal/ring.h>
@@ -108,4 +109,32 @@ ssize_t ring__drain(struct ring *ring, struct ring_request *req, struct ring_sin
 	else
 		ring->stats.empty++;
 	return moved;
+}
+
+int ring_stats__copy_out(struct ring_stats *out, size_t sz, const struct ring_stats *in)
+{
+	size_t n = sz < sizeof(*in) ? sz : sizeof(*in);
+
+	if (!out || sz < sizeof(out->sz))
+		return libauxtrace__err(-EINVAL);
+	memcpy(out, in, n);
+	out->sz = n;
+	return 0;
+}
+
+void ring_stats__add(struct ring_stats *sum, const struct ring_stats *s)
+{
+	sum->bytes += s->bytes;
+	sum->chunks += s->chunks;
+	sum->records += s->records;
+	sum->drains += s->drains;
+	sum->empty += s->empty;
+	sum->sink_errors += s->sink_errors;
+	sum->lost += s->lost;
+	sum->lost_reports += s->lost_reports;
+	sum->lost_unknown += s->lost_unknown;
+	sum->overruns += s->overruns;
+	sum->aux_truncated += s->aux_truncated;
+	sum->aux_partial += s->aux_partial;
+	sum->aux_collision += s->aux_collision;
 }

@@ -225,7 +225,7 @@ END_TEST
 START_TEST(test_null_itr_wrappers)
 {
 	struct perf_record_auxtrace_info info = { 0 };
-	struct auxtrace_opts opts = { .mmap_pages = 3 };
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .mmap_pages = 3 };
 	struct evlist *evlist = evlist__new();
 	uint64_t head = 5, old = 7;
 
@@ -331,6 +331,7 @@ START_TEST(test_options_sizes)
 {
 	const struct size_case *c = &size_cases[_i];
 	struct auxtrace_opts opts = {
+		.sz = sizeof(opts),
 		.privileged = c->privileged,
 		.auxtrace_snapshot_mode = c->snapshot,
 		.auxtrace_sample_mode = c->sample,
@@ -368,7 +369,7 @@ END_TEST
 
 START_TEST(test_options_tracking_event)
 {
-	struct auxtrace_opts opts = { .privileged = true };
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
 	struct perf_event_attr *t;
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
@@ -394,7 +395,7 @@ END_TEST
 
 START_TEST(test_options_one_event_per_pmu)
 {
-	struct auxtrace_opts opts = { .privileged = true };
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
 	struct evsel *aux;
@@ -411,7 +412,7 @@ END_TEST
 
 START_TEST(test_options_aux_output_once)
 {
-	struct auxtrace_opts opts = { .privileged = true };
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
 	struct evsel *aux;
@@ -454,7 +455,7 @@ static const struct pt_config_case {
 START_TEST(test_options_pt_config)
 {
 	const struct pt_config_case *c = &pt_config_cases[_i];
-	struct auxtrace_opts opts = { .privileged = true };
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
 	struct evsel *aux;
@@ -475,7 +476,7 @@ END_TEST
 
 START_TEST(test_options_pt_small_snapshot_warns)
 {
-	struct auxtrace_opts opts = { .privileged = true, .auxtrace_snapshot_mode = true,
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true, .auxtrace_snapshot_mode = true,
 				      .auxtrace_snapshot_size = 4096 };
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
@@ -537,7 +538,7 @@ static void tsc_ctc_ratio(uint64_t *n, uint64_t *d)
 
 START_TEST(test_info_intel_pt)
 {
-	struct auxtrace_opts opts = { .privileged = true };
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
 	struct perf_record_auxtrace_info *info;
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
@@ -564,7 +565,7 @@ END_TEST
 
 START_TEST(test_info_intel_pt_per_thread_snapshot)
 {
-	struct auxtrace_opts opts = { .privileged = true, .auxtrace_snapshot_mode = true };
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true, .auxtrace_snapshot_mode = true };
 	struct perf_record_auxtrace_info *info;
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
@@ -641,7 +642,7 @@ END_TEST
 
 START_TEST(test_info_intel_bts)
 {
-	struct auxtrace_opts opts = { .privileged = true, .auxtrace_snapshot_mode = true };
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true, .auxtrace_snapshot_mode = true };
 	const uint64_t want[6] = { BTS, 10, 123456, 987654321, 1, 1 };
 	struct perf_record_auxtrace_info *info;
 	struct auxtrace_record *itr;
@@ -684,7 +685,7 @@ END_TEST
 
 START_TEST(test_info_cs_etm)
 {
-	struct auxtrace_opts opts = { .privileged = true };
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
 	const uint64_t cfg4 = BIT(4) | BIT(11);		/* TRCCONFIGR: cycacc, timestamp */
 	const uint64_t want[] = {
 		1, (uint64_t)CS << 32 | 3, 0,
@@ -760,7 +761,7 @@ START_TEST(test_options_arm_spe)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct auxtrace_opts opts = { .privileged = true };
+		struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
 		struct auxtrace_record *itr;
 		struct evlist *evlist;
 		struct evsel *aux;
@@ -787,7 +788,7 @@ END_TEST
 
 START_TEST(test_options_arm_spe_discard)
 {
-	struct auxtrace_opts opts = { .privileged = true };
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
 	struct evsel *aux;
@@ -1053,7 +1054,7 @@ static bool runs(struct evsel *evsel)
 static struct auxtrace_record *real_backend(const char *name, const char *cpus,
 					    struct evlist **evlist, struct evsel **aux)
 {
-	struct auxtrace_opts opts = { .privileged = true };
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK,
 		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING,

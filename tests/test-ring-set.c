@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -96,6 +97,18 @@ START_TEST(test_only_ready_rings_are_drained)
 	ck_assert_int_eq(ring_set__stats(set, RING_SOURCE_OTHER, 0, &st), 0);
 	ck_assert_uint_eq(st.bytes, 0);
 	ck_assert_int_eq(ring_set__stats(set, RING_SOURCE_FTRACE, -1, &st), -ENOENT);
+	/* an older caller's smaller struct: filled as far as it reaches, and no further */
+	{
+		struct ring_stats older[2];
+		size_t sz = offsetof(struct ring_stats, chunks);
+
+		memset(older, 0x5a, sizeof(older));
+		ck_assert_int_eq(ring_set__stats_sz(set, RING_SOURCE_OTHER, 1, older, sz), 0);
+		ck_assert_uint_eq(older[0].sz, sz);
+		ck_assert_uint_eq(older[0].bytes, 5);
+		ck_assert_uint_eq(older[0].chunks, 0x5a5a5a5a5a5a5a5aull);
+		ck_assert_int_eq(ring_set__stats_sz(set, RING_SOURCE_OTHER, 1, older, 2), -EINVAL);
+	}
 	ck_assert_int_eq(ring_set__nr_alive(set), -1);	/* no task-bound fd */
 	/* drain_all asks every ring, ready or not */
 	ck_assert_int_eq(ring_set__drain_all(set, true), 0);
@@ -304,7 +317,7 @@ START_TEST(test_tracefs_cpu_source)
 	struct tracefs_cpu *tcpu;
 	struct ring_stats st;
 	struct ring_set *set;
-	char name[128];
+	char name[128], filter[64];
 
 	TEST_REQUIRE_ROOT();
 	if (!testlib_tracefs())
@@ -313,7 +326,11 @@ START_TEST(test_tracefs_cpu_source)
 	inst = tracefs_instance_create(name);
 	ck_assert_ptr_nonnull(inst);
 	ck_assert_int_eq(tracefs_instance_set_buffer_percent(inst, 0), 0);
-	if (tracefs_event_enable(inst, "syscalls", "sys_enter_getppid") < 0)
+	/* our calls only: other processes on CPU 0 make getppid calls too */
+	snprintf(filter, sizeof(filter), "common_pid == %d", (int)getpid());
+	if (tracefs_instance_file_write(inst, "events/syscalls/sys_enter_getppid/filter",
+					filter) < 0 ||
+	    tracefs_event_enable(inst, "syscalls", "sys_enter_getppid") < 0)
 		TEST_SKIP("no syscalls:sys_enter_getppid ftrace event");
 	ck_assert_int_eq(testlib_pin_cpu(0), 0);
 	tcpu = tracefs_cpu_open(inst, 0, true);

@@ -118,7 +118,8 @@ AUXTRACE_API void auxtrace_record__set_user_disabled(struct auxtrace_record *itr
  * Options. __init zeroes opts and sets privileged (CAP_PERFMON or CAP_SYS_ADMIN, or
  * perf_event_paranoid -1): it decides the default sizes.
  */
-AUXTRACE_API void auxtrace_opts__init(struct auxtrace_opts *opts);
+AUXTRACE_API void auxtrace_opts__init_sz(struct auxtrace_opts *opts, size_t sz);
+#define auxtrace_opts__init(opts) auxtrace_opts__init_sz((opts), sizeof(*(opts)))
 
 /*
  * One -m part: a page count ("16") or a size with a B/K/M/G suffix ("64K", rounded up to

@@ -160,11 +160,18 @@ AUXTRACE_API ssize_t auxtrace_mmaps__read_snapshot(struct auxtrace_mmaps *aux,
  * What idx delivered and lost: the AUX area's counters plus the PERF_RECORD_AUX flags
  * (aux_truncated/partial/collision) that idx's data ring counted. 0 or -ENOENT.
  */
-AUXTRACE_API int auxtrace_mmaps__stats(const struct auxtrace_mmaps *aux, int idx,
-				       struct ring_stats *stats);
+AUXTRACE_API int auxtrace_mmaps__stats_sz(const struct auxtrace_mmaps *aux, int idx,
+					  struct ring_stats *out, size_t sz);
+#define auxtrace_mmaps__stats(aux, idx, out) \
+	auxtrace_mmaps__stats_sz((aux), (idx), (out), sizeof(*(out)))
 
 /* Options a recording session gives its AUX backend (perf's record_opts, AUX part). */
 struct auxtrace_opts {
+	/*
+	 * sizeof(struct auxtrace_opts) as the caller was compiled: auxtrace_opts__init() sets
+	 * it, so a newer library never reads or writes fields an older caller has no room for.
+	 */
+	size_t sz;
 	unsigned int mmap_pages;	/* data ring pages; 0: not set by the user */
 	unsigned int auxtrace_mmap_pages;	/* AUX pages; 0: not set (backend default) */
 	bool full_auxtrace;		/* an AUX event is present (set by the backend) */

@@ -114,8 +114,10 @@ AUXTRACE_API int ring_set__nr_rings(const struct ring_set *set);
  * The sum of the stats of every ring of this kind on cpu (-1: every CPU, and the rings that
  * have none: per-thread ones). 0, or -ENOENT when the set has no such ring.
  */
-AUXTRACE_API int ring_set__stats(const struct ring_set *set, enum ring_source_kind kind, int cpu,
-				 struct ring_stats *out);
+AUXTRACE_API int ring_set__stats_sz(const struct ring_set *set, enum ring_source_kind kind,
+				    int cpu, struct ring_stats *out, size_t sz);
+#define ring_set__stats(set, kind, cpu, out) \
+	ring_set__stats_sz((set), (kind), (cpu), (out), sizeof(*(out)))
 
 #ifdef __cplusplus
 }

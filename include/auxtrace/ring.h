@@ -74,6 +74,13 @@ AUXTRACE_API void ring_sink_callback__init(struct ring_sink_callback *s,
  * that apply to it and leaves the others 0.
  */
 struct ring_stats {
+	/*
+	 * The bytes of this struct the library filled: sizeof(struct ring_stats) as the
+	 * library knows it, or the caller's size, whichever is smaller. Functions that fill
+	 * a caller's ring_stats take the caller's sizeof through a macro, so counters a newer
+	 * library adds never write past an older caller's struct.
+	 */
+	size_t sz;
 	uint64_t bytes;		/* bytes taken by sinks (AUX: framing and padding included) */
 	uint64_t chunks;	/* windows handed out: spans, AUX records, sub-buffers */
 	uint64_t records;	/* perf records or ftrace events seen, where counted */
