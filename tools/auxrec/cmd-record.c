@@ -5,7 +5,6 @@
  * arrived and what was lost. (Writing perf.data and trace.dat comes with the data/ room.)
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,152 +22,6 @@
 #include "ftrace.h"
 #include "record.h"
 
-
-static struct ring_set *signal_set;
-static volatile sig_atomic_t snapshot_requested;
-
-static void record__sig_stop(int sig)
-{
-	(void)sig;
-	if (signal_set)
-		ring_set__stop(signal_set);
-}
-
-static void record__sig_snapshot(int sig)
-{
-	(void)sig;
-	snapshot_requested = 1;
-	if (signal_set)
-		ring_set__stop(signal_set);	/* wake the loop; it resumes after the copy */
-}
-
-static const char record_usage[] =
-	"usage: auxrec record [options] [-- command [args]]\n"
-	"\n"
-	"  -e, --event EVENT       perf event: cpu-clock, dummy, sched:sched_switch,\n"
-	"                          pmu/term=value,.../ukh (repeatable, comma lists allowed)\n"
-	"      --ftrace SYS:EVENT  ftrace event, read from a tracefs instance of auxrec's own\n"
-	"      --ftrace-mode MODE  mapped (default), read or splice\n"
-	"  -a, --all-cpus          every online CPU\n"
-	"  -C, --cpu CPUS          these CPUs (\"0-1,3\")\n"
-	"  -p, --pid PID           the threads of a running process\n"
-	"      --per-thread        one ring per thread instead of one per CPU\n"
-	"  -m, --mmap-pages D[,A]  data ring and AUX area sizes: pages or 4K/2M sizes\n"
-	"  -S, --snapshot[=e][SIZE] AUX snapshot mode: copy the AUX area on SIGUSR2 (e: and at exit)\n"
-	"  -d, --duration SECONDS  stop after this long (default: when the command exits, or ^C)\n"
-	"\n"
-	"With a command and neither -a nor -C, the command's threads are recorded on every CPU.\n";
-
-enum { OPT_FTRACE = 256, OPT_FTRACE_MODE, OPT_PER_THREAD };
-
-static int record__add(char ***list, int *nr, char *item)
-{
-	char **n = realloc(*list, (*nr + 1) * sizeof(**list));
-
-	if (!n)
-		return -ENOMEM;
-	n[(*nr)++] = item;
-	*list = n;
-	return 0;
-}
-
-static int record__parse_args(struct record *rec, int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "ftrace", required_argument, NULL, OPT_FTRACE },
-		{ "ftrace-mode", required_argument, NULL, OPT_FTRACE_MODE },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
-		{ "mmap-pages", required_argument, NULL, 'm' },
-		{ "snapshot", optional_argument, NULL, 'S' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char *end;
-	int c;
-
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "+e:aC:p:m:S::d:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			if (record__add(&rec->events, &rec->nr_events, optarg))
-				return -ENOMEM;
-			break;
-		case OPT_FTRACE:
-			if (record__add(&rec->ftrace_events, &rec->nr_ftrace_events, optarg))
-				return -ENOMEM;
-			break;
-		case OPT_FTRACE_MODE:
-			if (!strcmp(optarg, "mapped"))
-				rec->ftrace_mode = FTRACE_MAPPED;
-			else if (!strcmp(optarg, "read"))
-				rec->ftrace_mode = FTRACE_READ;
-			else if (!strcmp(optarg, "splice"))
-				rec->ftrace_mode = FTRACE_SPLICE;
-			else {
-				auxrec_error("--ftrace-mode '%s': use mapped, read or splice", optarg);
-				return -EINVAL;
-			}
-			break;
-		case 'a':
-			rec->system_wide = true;
-			break;
-		case 'C':
-			rec->cpu_list = optarg;
-			break;
-		case 'p':
-			rec->pid = (pid_t)strtol(optarg, &end, 10);
-			if (*end || rec->pid <= 0) {
-				auxrec_error("-p '%s': not a process id", optarg);
-				return -EINVAL;
-			}
-			break;
-		case OPT_PER_THREAD:
-			rec->per_thread = true;
-			break;
-		case 'm':
-			rec->mmap_pages = optarg;
-			break;
-		case 'S':
-			rec->snapshot = optarg ? optarg : "";
-			break;
-		case 'd':
-			rec->duration = strtod(optarg, &end);
-			if (*end || rec->duration <= 0) {
-				auxrec_error("-d '%s': give a positive number of seconds", optarg);
-				return -EINVAL;
-			}
-			break;
-		case 'h':
-			fputs(record_usage, stdout);
-			exit(0);
-		default:
-			fputs(record_usage, stderr);
-			return -EINVAL;
-		}
-	}
-	if (optind < argc)
-		rec->argv = argv + optind;
-	if (!rec->nr_events && !rec->nr_ftrace_events) {
-		static char default_event[] = "cpu-clock";
-
-		if (record__add(&rec->events, &rec->nr_events, default_event))
-			return -ENOMEM;
-	}
-	if (!rec->argv && !rec->system_wide && !rec->cpu_list && !rec->pid) {
-		auxrec_error("nothing to record: give a command (-- cmd), -a, -C CPUS or -p PID");
-		return -EINVAL;
-	}
-	if (rec->pid && rec->argv) {
-		auxrec_error("-p and a command exclude each other");
-		return -EINVAL;
-	}
-	return 0;
-}
 
 /* Asked for hardware trace that is not there: say what this machine can trace instead. */
 static void record__explain_aux_pmus(const char *event)
@@ -382,10 +235,20 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Why the loop ended, for the summary: a signal, the duration, the workload, the targets. */
+static void record__note_end(struct record *rec, const char *why)
+{
+	rec->end_reason = why;
+}
+
+/*
+ * Wake up per ring set poll; a wakeup that is not data is a signal: a snapshot request, a
+ * child that exited, or a stop. Ends on a stop, the duration, the workload's exit, or when
+ * every traced task is gone (-p).
+ */
 static int record__loop(struct record *rec, struct ring_sink *sink)
 {
 	double deadline = rec->duration > 0 ? now() + rec->duration : 0;
-	int err = 0;
 
 	for (;;) {
 		int timeout = 1000, n;
@@ -393,32 +256,104 @@ static int record__loop(struct record *rec, struct ring_sink *sink)
 		if (deadline) {
 			double left = deadline - now();
 
-			if (left <= 0)
-				break;
+			if (left <= 0) {
+				record__note_end(rec, "the duration (-d) ran out");
+				return 0;
+			}
 			if (left * 1000 < timeout)
 				timeout = (int)(left * 1000) + 1;
 		}
 		n = ring_set__poll(rec->set, timeout);
 		if (n < 0 && n != -ECANCELED && n != -EINTR) {
 			auxrec_error("draining the rings failed: %s", strerror(-n));
-			err = n;
-			break;
-		}
-		if (snapshot_requested && rec->aux && rec->opts.auxtrace_snapshot_mode) {
-			snapshot_requested = 0;
-			ring_set__resume(rec->set);
-			err = record__snapshot(rec, sink, false);
-			if (err) {
-				auxrec_error("AUX area tracing snapshot failed: %s", strerror(-err));
-				break;
-			}
-			continue;
+			return n;
 		}
 		if (n == -ECANCELED)
-			break;	/* SIGINT, SIGTERM or the command exited */
-		if (rec->have_workload && workload__poll_exit(&rec->workload))
-			break;
+			ring_set__resume(rec->set);
+		if (record__take_snapshot_request() && rec->aux && rec->opts.auxtrace_snapshot_mode) {
+			int err = record__snapshot(rec, sink, false);
+
+			if (err) {
+				auxrec_error("AUX area tracing snapshot failed: %s", strerror(-err));
+				return err;
+			}
+		}
+		if (record__stop_requested()) {
+			record__note_end(rec, strsignal(record__stop_signal()));
+			return 0;
+		}
+		if (rec->have_workload && workload__poll_exit(&rec->workload)) {
+			record__note_end(rec, "the command exited");
+			return 0;
+		}
+		if (rec->pid && ring_set__nr_alive(rec->set) == 0) {
+			record__note_end(rec, "every traced thread exited");
+			return 0;
+		}
 	}
+}
+
+/* Start what records: the ftrace instance, the events, then the workload. */
+static int record__start(struct record *rec)
+{
+	int err;
+
+	if (rec->ftrace && (err = ftrace_session__enable(rec->ftrace, true)) < 0) {
+		auxrec_error("cannot turn tracing on in auxrec's tracefs instance: %s%s",
+			     strerror(-err), err == -EMFILE || err == -ENFILE ?
+			     " (out of file descriptors: raise ulimit -n)" : "");
+		return err;
+	}
+	err = evlist__enable(rec->evlist);
+	if (err) {
+		auxrec_error("cannot enable the events: %s", strerror(-err));
+		return err;
+	}
+	if (rec->have_workload) {
+		err = workload__start(&rec->workload);
+		if (err) {
+			auxrec_error("cannot run '%s': %s", rec->argv[0], strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* Open and map everything; a stop requested meanwhile ends the setup early. */
+static int record__setup(struct record *rec, struct ring_sink *sink)
+{
+	int err;
+
+	rec->evlist = evlist__new();
+	if (!rec->evlist)
+		return -ENOMEM;
+	err = record__parse_events(rec);
+	if (!err && rec->argv) {
+		err = workload__prepare(&rec->workload, rec->argv);
+		if (err)
+			auxrec_error("cannot start '%s': %s", rec->argv[0], strerror(-err));
+		rec->have_workload = !err;
+	}
+	if (!err) {
+		record__config_evsels(rec);
+		err = record__set_maps(rec);
+	}
+	if (!err)
+		err = record__setup_auxtrace(rec);
+	/* --ftrace alone has no perf events: nothing to open or map. */
+	if (!err && evlist__nr_entries(rec->evlist) && !record__stop_requested())
+		err = evlist__open(rec->evlist);
+	if (!err && evlist__nr_entries(rec->evlist) && !record__stop_requested())
+		err = record__mmap(rec);
+	if (!err && rec->nr_ftrace_events && !record__stop_requested()) {
+		rec->ftrace = ftrace_session__new(rec->ftrace_events, rec->nr_ftrace_events,
+						  rec->ftrace_mode,
+						  rec->cpu_list ? evlist__all_cpus(rec->evlist) : NULL);
+		if (!rec->ftrace)
+			err = -EINVAL;
+	}
+	if (!err)
+		err = record__setup_ring_set(rec, sink);
 	return err;
 }
 
@@ -429,66 +364,22 @@ static int record__run(struct record *rec)
 	int err;
 
 	ring_sink_callback__init(&sink, record__count_sink, &total);
-	rec->evlist = evlist__new();
-	if (!rec->evlist)
-		return -ENOMEM;
-	err = record__parse_events(rec);
+	err = record__setup(rec, &sink.sink);
 	if (err)
 		return err;
-	if (rec->argv) {
-		err = workload__prepare(&rec->workload, rec->argv);
-		if (err) {
-			auxrec_error("cannot start '%s': %s", rec->argv[0], strerror(-err));
-			return err;
-		}
-		rec->have_workload = true;
-	}
-	record__config_evsels(rec);
-	err = record__set_maps(rec);
-	if (!err)
-		err = record__setup_auxtrace(rec);
-	/* --ftrace alone has no perf events: nothing to open or map. */
-	if (!err && evlist__nr_entries(rec->evlist))
-		err = evlist__open(rec->evlist);
-	if (!err && evlist__nr_entries(rec->evlist))
-		err = record__mmap(rec);
-	if (!err && rec->nr_ftrace_events) {
-		rec->ftrace = ftrace_session__new(rec->ftrace_events, rec->nr_ftrace_events,
-						  rec->ftrace_mode,
-						  rec->cpu_list ? evlist__all_cpus(rec->evlist) : NULL);
-		if (!rec->ftrace)
-			err = -EINVAL;
-	}
-	if (!err)
-		err = record__setup_ring_set(rec, &sink.sink);
-	if (err)
-		return err;
-
-	signal_set = rec->set;
-	signal(SIGINT, record__sig_stop);
-	signal(SIGTERM, record__sig_stop);
-	signal(SIGCHLD, record__sig_stop);
-	if (rec->opts.auxtrace_snapshot_mode)
-		signal(SIGUSR2, record__sig_snapshot);
-
-	if (rec->ftrace && ftrace_session__enable(rec->ftrace, true) < 0)
-		return -EIO;
-	err = evlist__enable(rec->evlist);
-	if (err)
-		return err;
-	if (rec->have_workload) {
-		err = workload__start(&rec->workload);
-		if (err) {
-			auxrec_error("cannot run '%s': %s", rec->argv[0], strerror(-err));
-			return err;
-		}
-	}
-	err = record__loop(rec, &sink.sink);
+	record__signals_wake(rec->set);
+	record__signals_take_snapshots(rec->opts.auxtrace_snapshot_mode);
+	if (!record__stop_requested())
+		err = record__start(rec);
+	if (!err && !record__stop_requested())
+		err = record__loop(rec, &sink.sink);
+	else if (!err)
+		record__note_end(rec, strsignal(record__stop_signal()));
 	evlist__disable(rec->evlist);
 	if (rec->ftrace)
 		ftrace_session__enable(rec->ftrace, false);
-	/* What was captured before a stop or an error is still delivered. */
-	if (ring_set__drain_all(rec->set, true) >= 0 && rec->aux &&
+	/* What was captured before a stop or an error is still delivered, unless aborted. */
+	if (!record__abort_requested() && ring_set__drain_all(rec->set, true) >= 0 && rec->aux &&
 	    rec->opts.auxtrace_snapshot_on_exit)
 		err = err ? err : record__snapshot(rec, &sink.sink, true);
 	record__print_stats(rec);
@@ -503,7 +394,7 @@ static int record__run(struct record *rec)
 
 static void record__cleanup(struct record *rec)
 {
-	signal_set = NULL;
+	record__signals_wake(NULL);
 	if (rec->have_workload)
 		workload__kill(&rec->workload);
 	ring_set__delete(rec->set);
@@ -520,11 +411,22 @@ static void record__cleanup(struct record *rec)
 
 int cmd_record(int argc, char **argv)
 {
-	struct record rec = { .ftrace_mode = FTRACE_MAPPED };
-	int err = record__parse_args(&rec, argc, argv);
+	struct record rec = { .ftrace_mode = FTRACE_SPLICE };
+	int err;
 
-	if (!err)
+	/* first of all: a signal from now on stops us cleanly, even during the setup */
+	if (record__install_signals() < 0) {
+		auxrec_error("cannot install signal handlers: %s", strerror(errno));
+		return 1;
+	}
+	err = record__parse_args(&rec, argc, argv);
+	if (!err && !rec.help)
 		err = record__run(&rec);
 	record__cleanup(&rec);
+	/* finalized and clean: now die of the signal that stopped us, as the shell expects */
+	if (record__stop_signal()) {
+		signal(record__stop_signal(), SIG_DFL);
+		raise(record__stop_signal());
+	}
 	return err ? 1 : 0;
 }

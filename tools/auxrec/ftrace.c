@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1
 /* auxrec's ftrace side: events in a tracefs instance of its own, drained per CPU. */
+#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +46,59 @@ static int ftrace_session__enable_events(struct ftrace_session *fs, char **event
 	return 0;
 }
 
+/* Whether pid is a live auxrec: the owner of an instance named after it. */
+static bool ftrace__owner_alive(long pid)
+{
+	char path[64], comm[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = '\0';
+	fclose(f);
+	return !strcmp(comm, "auxrec\n");
+}
+
+/*
+ * Instances of ours whose auxrec is gone (SIGKILL leaves them, tracing on): remove them, and
+ * say so. One whose pid now belongs to another program is ours all the same.
+ */
+static void ftrace__remove_stale_instances(const char *tracing)
+{
+	char dir[PATH_MAX];
+	struct dirent *d;
+	DIR *dp;
+
+	snprintf(dir, sizeof(dir), "%s/instances", tracing);
+	dp = opendir(dir);
+	if (!dp)
+		return;
+	while ((d = readdir(dp)) != NULL) {
+		struct tracefs_instance *stale;
+		char *end;
+		long pid;
+
+		if (strncmp(d->d_name, "auxrec-", 7))
+			continue;
+		pid = strtol(d->d_name + 7, &end, 10);
+		if (*end || pid <= 0 || ftrace__owner_alive(pid))
+			continue;
+		stale = tracefs_instance_create(d->d_name);
+		if (stale && tracefs_instance_destroy(stale) == 0)
+			fprintf(stderr, "auxrec: removed tracefs instance %s, left behind by an "
+				"auxrec that is gone (killed with SIGKILL?)\n", d->d_name);
+		else
+			auxrec_error("tracefs instance %s was left by an auxrec that is gone, and "
+				     "cannot be removed: %s; remove it with rmdir %s/%s", d->d_name,
+				     strerror(errno), dir, d->d_name);
+		tracefs_instance_free(stale);
+	}
+	closedir(dp);
+}
+
 static struct tracefs_cpu *ftrace_session__open_cpu(struct ftrace_session *fs, int cpu)
 {
 	if (fs->mode == FTRACE_MAPPED)
@@ -65,6 +120,7 @@ struct ftrace_session *ftrace_session__new(char **events, int nr_events, enum ft
 		auxrec_error("tracefs is not mounted: as root, mount -t tracefs nodev /sys/kernel/tracing");
 		goto fail;
 	}
+	ftrace__remove_stale_instances(tracefs_tracing_dir());
 	snprintf(name, sizeof(name), "auxrec-%d", (int)getpid());
 	fs->instance = tracefs_instance_create(name);
 	if (!fs->instance) {
