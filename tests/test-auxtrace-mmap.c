@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <auxtrace/auxtrace.h>
+#include <auxtrace/evlist.h>
 #include <auxtrace/mmap.h>
 #include <internal/auxtrace-mmap.h>
 #include <internal/auxtrace-record.h>
@@ -349,6 +350,59 @@ START_TEST(test_record_tid)
 	ck_assert_int_eq((pid_t)fr.ev.tid, rows[_i].want);
 	ck_assert_int_eq((int)fr.ev.cpu, rows[_i].cpu);
 	fixture_teardown(&f);
+	free(c);
+}
+END_TEST
+
+/*
+ * Mapped straight from __set_idx's params, each kind of session records the tid perf 6.1
+ * writes, as the evlist's hooks do with the same params (test-auxtrace-evlist).
+ */
+START_TEST(test_record_tid_from_set_idx)
+{
+	static const pid_t tids[] = { 1001, 1002 };
+	static const struct {
+		const char *cpus;	/* "": per-thread */
+		int nr_threads;		/* 0: the dummy thread */
+		int idx;
+		pid_t want;
+	} rows[] = {
+		{ "0", 0, 0, -1 },	/* every thread of the CPU */
+		{ "0", 1, 0, 1001 },
+		{ "0", 2, 0, 1001 },	/* shared by two: the map's first thread, not 0 */
+		{ "", 2, 1, 1002 },	/* a thread's ring */
+	};
+	struct perf_event_attr attr = { .type = PERF_TYPE_SOFTWARE, .size = sizeof(attr) };
+	struct perf_cpu_map *cpus = perf_cpu_map__new(rows[_i].cpus);
+	struct perf_thread_map *threads = rows[_i].nr_threads ?
+		perf_thread_map__new_array(rows[_i].nr_threads, tids) :
+		perf_thread_map__new_dummy();
+	struct evlist *evlist = evlist__new();
+	struct evsel *evsel = evsel__new(&attr);
+	struct capture *c = capture_new();
+	struct fixture f;
+	struct frame fr;
+
+	evsel__set_needs_auxtrace_mmap(evsel, true);
+	evlist__add(evlist, evsel);
+	ck_assert_int_eq(evlist__set_maps(evlist, cpus, threads), 0);
+	fixture_setup(&f, (struct aux_producer_config){ 0 }, 1, false);
+	auxtrace_mmap__munmap(f.mm);
+	auxtrace_mmap_params__init(&f.mp, perf_mmap__mmap_len(f.map), 1, false);
+	auxtrace_mmap_params__set_idx(&f.mp, evlist, evsel, rows[_i].idx);
+	ck_assert(f.mp.mmap_needed);
+	ck_assert_int_eq(auxtrace_mmap__mmap(f.mm, &f.mp, perf_mmap__userpg(f.map),
+					     perf_mmap__fd(f.map)), 0);
+	ck_assert_int_eq(auxtrace_mmap__tid(f.mm), rows[_i].want);
+	ck_assert_uint_eq(produce(f.p, 0, 8), 8);
+	ck_assert_int_eq(auxtrace_mmap__read(f.mm, NULL, &c->cb.sink), HDR + 8);
+	fr = one_frame(c, 0, 0, 8);
+	ck_assert_int_eq((pid_t)fr.ev.tid, rows[_i].want);
+	ck_assert_int_eq((int)fr.ev.cpu, f.mp.cpu.cpu);
+	fixture_teardown(&f);
+	evlist__delete(evlist);
+	perf_cpu_map__put(cpus);
+	perf_thread_map__put(threads);
 	free(c);
 }
 END_TEST
@@ -948,6 +1002,7 @@ static Suite *auxtrace_mmap_suite(void)
 	tcase_add_test(tc, test_geometry_in_control_page);
 	tcase_add_test(tc, test_contiguous);
 	tcase_add_loop_test(tc, test_record_tid, 0, 4);
+	tcase_add_loop_test(tc, test_record_tid_from_set_idx, 0, 4);
 	tcase_add_test(tc, test_wrapped);
 	tcase_add_test(tc, test_exactly_full);
 	tcase_add_test(tc, test_padding_and_offsets);
