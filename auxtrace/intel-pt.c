@@ -149,10 +149,28 @@ static uint64_t intel_pt_psb_bytes(struct auxtrace_backend *be)
 	return val < 40 ? 1ULL << (val + 11) : UINT64_MAX;
 }
 
+/*
+ * Bytes of the window that tells whether a snapshot buffer wrapped again since the last
+ * snapshot (perf's rule): two PSB periods, at most 256 KiB. None, so that the sticky test
+ * applies, when the snapshot size asked with -S is 64 KiB or less or was left to the
+ * default, or when the window would not be smaller than the area and half a snapshot.
+ */
+static size_t intel_pt_snapshot_ref_size(struct auxtrace_backend *be, size_t asked,
+					 size_t aux_bytes)
+{
+	uint64_t psb = intel_pt_psb_bytes(be);
+	size_t ref = psb > (128 << 10) ? 256 << 10 : 2 * psb;
+
+	if (asked <= 64 << 10 || ref >= aux_bytes || ref >= asked / 2)
+		return 0;
+	return ref;
+}
+
 static int intel_pt_recording_options(struct auxtrace_record *itr, struct evlist *evlist,
 				      struct auxtrace_opts *opts)
 {
 	struct auxtrace_backend *be = auxtrace_backend(itr);
+	size_t asked_snapshot_size = opts->auxtrace_snapshot_size;
 	const struct perf_event_attr *attr;
 	bool switch_events;
 	int err;
@@ -175,6 +193,9 @@ static int intel_pt_recording_options(struct auxtrace_record *itr, struct evlist
 		pr_warn("intel_pt: snapshot size %zu bytes may hold no PSB packet, so the "
 			"snapshot may not decode: ask for more (-S<size>)\n",
 			opts->auxtrace_snapshot_size);
+	if (opts->auxtrace_snapshot_mode)
+		be->snapshot_ref_size = intel_pt_snapshot_ref_size(be, asked_snapshot_size,
+				(size_t)opts->auxtrace_mmap_pages * auxtrace__page_size());
 
 	/*
 	 * With time stamps, per-CPU traces of user space need context switches to tell
