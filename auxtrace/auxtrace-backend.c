@@ -18,6 +18,7 @@
 #include <auxtrace/mmap.h>
 
 #include <internal/auxtrace-record.h>
+#include <internal/evsel.h>
 #include <internal/lib.h>
 
 #define KiB(x) ((size_t)(x) << 10)
@@ -263,6 +264,20 @@ uint64_t auxtrace_backend__config_value(const struct auxtrace_backend *be, const
 	if (perf_pmu__format(be->itr.pmu, term, &fmt))
 		return 0;
 	return perf_pmu__format_decode(&fmt, config);
+}
+
+void auxtrace_backend__set_config_if_unset(struct auxtrace_backend *be, const char *term,
+					   uint64_t value)
+{
+	struct perf_pmu_format fmt;
+	uint64_t config;
+
+	if (perf_pmu__format(be->itr.pmu, term, &fmt) || fmt.config ||
+	    (be->evsel->user_config[0] & fmt.bits))
+		return;
+	config = evsel__attr(be->evsel)->config & ~fmt.bits;
+	if (!perf_pmu__format_encode(&fmt, value, &config))
+		evsel__attr(be->evsel)->config = config;
 }
 
 int auxtrace_time_conv__from_userpg(const struct perf_event_mmap_page *pc,

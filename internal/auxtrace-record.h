@@ -135,6 +135,19 @@ uint64_t auxtrace_backend__format_mask(const struct auxtrace_backend *be, const 
 /* The value of term in config (0 when the PMU lacks it). */
 uint64_t auxtrace_backend__config_value(const struct auxtrace_backend *be, const char *term,
 					uint64_t config);
+/*
+ * A default that depends on the session: term (a term of config) of the AUX event set to
+ * value, unless its event string set any of the term's bits. Nothing when the PMU lacks it.
+ */
+void auxtrace_backend__set_config_if_unset(struct auxtrace_backend *be, const char *term,
+					   uint64_t value);
+
+/*
+ * perf's default terms for the events of an Intel PT or Arm SPE PMU, as a term list into
+ * buf: its length (0: none), or -ENOSPC when size is too small.
+ */
+int intel_pt_default_terms(const struct perf_pmu *pmu, char *buf, size_t size);
+int arm_spe_default_terms(const struct perf_pmu *pmu, char *buf, size_t size);
 
 /* A consistent copy of pc's time fields (the page's seqlock). -EINVAL when time_mult is 0. */
 int auxtrace_time_conv__from_userpg(const struct perf_event_mmap_page *pc,
