@@ -326,6 +326,23 @@ START_TEST(test_contiguous)
 }
 END_TEST
 
+/* Map f's AUX area anew with f->mp: its records must carry tid want and the params' CPU. */
+static void remap_check_record_tid(struct fixture *f, pid_t want)
+{
+	struct capture *c = capture_new();
+	struct frame fr;
+
+	ck_assert_int_eq(auxtrace_mmap__mmap(f->mm, &f->mp, perf_mmap__userpg(f->map),
+					     perf_mmap__fd(f->map)), 0);
+	ck_assert_int_eq(auxtrace_mmap__tid(f->mm), want);
+	ck_assert_uint_eq(produce(f->p, 0, 8), 8);
+	ck_assert_int_eq(auxtrace_mmap__read(f->mm, NULL, &c->cb.sink), HDR + 8);
+	fr = one_frame(c, 0, 0, 8);
+	ck_assert_int_eq((pid_t)fr.ev.tid, want);
+	ck_assert_int_eq((int)fr.ev.cpu, f->mp.cpu.cpu);
+	free(c);
+}
+
 /* The tid of the params as records carry it: never 0 for a CPU's ring. */
 START_TEST(test_record_tid)
 {
@@ -335,24 +352,14 @@ START_TEST(test_record_tid)
 		{ 1, 4242, 4242 },	/* a CPU's ring with one thread */
 		{ -1, 77, 77 },		/* a thread's ring */
 	};
-	struct capture *c = capture_new();
 	struct fixture f;
-	struct frame fr;
 
 	fixture_setup(&f, (struct aux_producer_config){ 0 }, 1, false);
 	auxtrace_mmap__munmap(f.mm);
 	f.mp.cpu.cpu = rows[_i].cpu;
 	f.mp.tid = rows[_i].tid;
-	ck_assert_int_eq(auxtrace_mmap__mmap(f.mm, &f.mp, perf_mmap__userpg(f.map),
-					     perf_mmap__fd(f.map)), 0);
-	ck_assert_int_eq(auxtrace_mmap__tid(f.mm), rows[_i].want);
-	ck_assert_uint_eq(produce(f.p, 0, 8), 8);
-	ck_assert_int_eq(auxtrace_mmap__read(f.mm, NULL, &c->cb.sink), HDR + 8);
-	fr = one_frame(c, 0, 0, 8);
-	ck_assert_int_eq((pid_t)fr.ev.tid, rows[_i].want);
-	ck_assert_int_eq((int)fr.ev.cpu, rows[_i].cpu);
+	remap_check_record_tid(&f, rows[_i].want);
 	fixture_teardown(&f);
-	free(c);
 }
 END_TEST
 
@@ -381,9 +388,7 @@ START_TEST(test_record_tid_from_set_idx)
 		perf_thread_map__new_dummy();
 	struct evlist *evlist = evlist__new();
 	struct evsel *evsel = evsel__new(&attr);
-	struct capture *c = capture_new();
 	struct fixture f;
-	struct frame fr;
 
 	evsel__set_needs_auxtrace_mmap(evsel, true);
 	evlist__add(evlist, evsel);
@@ -393,19 +398,11 @@ START_TEST(test_record_tid_from_set_idx)
 	auxtrace_mmap_params__init(&f.mp, perf_mmap__mmap_len(f.map), 1, false);
 	auxtrace_mmap_params__set_idx(&f.mp, evlist, evsel, rows[_i].idx);
 	ck_assert(f.mp.mmap_needed);
-	ck_assert_int_eq(auxtrace_mmap__mmap(f.mm, &f.mp, perf_mmap__userpg(f.map),
-					     perf_mmap__fd(f.map)), 0);
-	ck_assert_int_eq(auxtrace_mmap__tid(f.mm), rows[_i].want);
-	ck_assert_uint_eq(produce(f.p, 0, 8), 8);
-	ck_assert_int_eq(auxtrace_mmap__read(f.mm, NULL, &c->cb.sink), HDR + 8);
-	fr = one_frame(c, 0, 0, 8);
-	ck_assert_int_eq((pid_t)fr.ev.tid, rows[_i].want);
-	ck_assert_int_eq((int)fr.ev.cpu, f.mp.cpu.cpu);
+	remap_check_record_tid(&f, rows[_i].want);
 	fixture_teardown(&f);
 	evlist__delete(evlist);
 	perf_cpu_map__put(cpus);
 	perf_thread_map__put(threads);
-	free(c);
 }
 END_TEST
 
