@@ -150,27 +150,21 @@ static int auxtrace_mmaps__mmap_hook(struct evlist *evlist, struct evsel *evsel,
 				     struct perf_mmap *map, int idx, void *ctx)
 {
 	struct auxtrace_mmaps *aux = ctx;
-	struct auxtrace_mmap_params mp = aux->mp[idx];
+	const struct auxtrace_mmap_params *mp = &aux->mp[idx];
 	int err;
 
-	if (!mp.len || !mp.mmap_needed)
+	(void)evlist;
+	if (!mp->len || !mp->mmap_needed)
 		return 0;
-	/*
-	 * perf 6.1 gives every AUX area of a per-CPU session the first thread of the map as
-	 * its tid (-1 for the any-thread map), several threads or not, and writes it into each
-	 * PERF_RECORD_AUXTRACE: its decoders look the process up by it. Do the same.
-	 */
-	if (!evlist__per_thread(evlist))
-		mp.tid = perf_thread_map__pid(evlist__threads(evlist), 0);
 	if (!aux->mm[idx]) {
 		aux->mm[idx] = auxtrace_mmap__new();
 		if (!aux->mm[idx])
 			return -ENOMEM;
 		auxtrace_mmap__set_ops(aux->mm[idx], aux->ops);
 	}
-	err = auxtrace_mmap__mmap(aux->mm[idx], &mp, perf_mmap__userpg(map), perf_mmap__fd(map));
+	err = auxtrace_mmap__mmap(aux->mm[idx], mp, perf_mmap__userpg(map), perf_mmap__fd(map));
 	if (err)
-		auxtrace_mmaps__log_error(aux, evsel, &mp, err);
+		auxtrace_mmaps__log_error(aux, evsel, mp, err);
 	return err;
 }
 

@@ -103,11 +103,7 @@ int auxtrace_mmap__mmap(struct auxtrace_mmap *mm, const struct auxtrace_mmap_par
 	mm->len = mp->len;
 	mm->prev = 0;
 	mm->idx = mp->idx;
-	/*
-	 * The params give 0 for a CPU's ring that several threads share. In a record, 0 would
-	 * name the idle task; perf's decoders take -1 as "look at the switch records".
-	 */
-	mm->tid = mp->cpu.cpu >= 0 && !mp->tid ? -1 : mp->tid;
+	mm->tid = auxtrace_mmap_params__record_tid(mp);
 	mm->cpu = mp->cpu;
 	mm->fd = fd;
 	mm->prot = mp->prot;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <auxtrace/parse-events.h>
+#include <internal/evsel.h>
 #include <internal/lib.h>
 
 struct parser {
@@ -791,6 +792,7 @@ static int evsels__make(const struct parser *p, const struct parsed_list *l,
 			ret = -errno;
 			break;
 		}
+		memcpy(evsels[i]->user_config, pe->ev.user_config, sizeof(pe->ev.user_config));
 		ret = evsel__set_name(evsels[i], pe->ev.name);
 		if (!ret && pe->cpus)
 			evsel__set_pmu_cpus(evsels[i], pe->cpus);

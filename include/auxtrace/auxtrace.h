@@ -47,6 +47,9 @@ struct auxtrace_mmap_params {
 	bool mmap_needed;	/* false: the owner of this idx is not an AUX event */
 	struct perf_cpu cpu;	/* a CPU's ring (also a side-band one in a per-thread
 				   session): that CPU; a thread's ring: -1 */
+	pid_t first_tid;	/* the first thread of the evlist's map (-1: the dummy
+				   thread, or unknown): what a CPU's ring with tid 0
+				   records, as perf 6.1 does */
 };
 
 AUXTRACE_API void auxtrace_mmap_params__init(struct auxtrace_mmap_params *mp,
@@ -77,9 +80,10 @@ AUXTRACE_API void auxtrace_mmap__delete(struct auxtrace_mmap *mm);
  * control page, mapped writable) and map len bytes of fd at mp->offset with mp->prot.
  * Resets the position and the statistics. 0 or -errno (EBUSY: already mapped; EINVAL: a
  * mask that is neither 0 nor len - 1); a failed mapping leaves aux_offset/aux_size 0.
- * idx, tid and cpu go into every PERF_RECORD_AUXTRACE. A CPU's ring with tid 0 (several
- * threads) records -1, which perf's decoders read as "unknown"; auxtrace_mmaps records the
- * first thread of the evlist's map on every CPU's ring instead, as perf 6.1 does.
+ * idx, tid and cpu go into every PERF_RECORD_AUXTRACE, taken from mp alone whoever maps:
+ * tid is mp->tid, except on a CPU's ring shared by several threads (mp->tid 0, which would
+ * name the idle task), which records mp->first_tid, the first thread of the map, as perf
+ * 6.1 writes on every CPU's ring (-1 when the params do not know it).
  */
 AUXTRACE_API int auxtrace_mmap__mmap(struct auxtrace_mmap *mm,
 				     const struct auxtrace_mmap_params *mp, void *userpg, int fd);

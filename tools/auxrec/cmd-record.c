@@ -52,10 +52,14 @@ static void record__explain_aux_pmus(const char *event)
 
 static int record__parse_events(struct record *rec)
 {
+	struct auxtrace_pmu_terms terms;
+	/* AUX PMUs' events get perf's default terms, under the user's own. */
+	struct parse_events_opts opts = { .default_terms = auxtrace_pmu__default_terms,
+					  .ctx = &terms };
 	struct parse_events_error err;
 
 	for (int i = 0; i < rec->nr_events; i++) {
-		if (parse_events(rec->evlist, rec->events[i], NULL, &err) < 0) {
+		if (parse_events(rec->evlist, rec->events[i], &opts, &err) < 0) {
 			auxrec_error("event '%s': %s", rec->events[i], err.msg);
 			if (err.idx >= 0)
 				fprintf(stderr, "        %s\n        %*s^\n", rec->events[i],
