@@ -705,7 +705,7 @@ static struct auxtrace_record *snapshot_backend(const struct snapshot_case *c,
 						const char *sysfs, struct evlist **evlist)
 {
 	struct perf_event_attr attr = { .type = c->type, .config = c->type == 8 };	/* pt */
-	struct auxtrace_opts opts = {
+	struct auxtrace_opts opts = { .sz = sizeof(opts),
 		.privileged = true, .per_thread = true, .auxtrace_snapshot_mode = true,
 		.auxtrace_snapshot_size = c->asked, .auxtrace_mmap_pages = SNAP_LEN / PAGE,
 	};

@@ -1277,7 +1277,7 @@ static const struct config_case {
 START_TEST(test_default_config_after_options)
 {
 	const struct config_case *c = &config_cases[_i];
-	struct auxtrace_opts opts = { .privileged = true, .per_thread = !c->cpus };
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true, .per_thread = !c->cpus };
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
 	struct evsel *aux;
