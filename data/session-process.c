@@ -42,7 +42,7 @@ static int perf_session__auxtrace_info(struct perf_session *s, union perf_event 
 	if (!s->opts.decoders)
 		return 0;	/* nothing to decode with: payloads reach only the tool */
 	if (s->auxtrace) {
-		pr_warn("%s: a second AUXTRACE_INFO at %#llx: ignored, the first chose the "
+		pr_warn("%s: a second AUXTRACE_INFO at 0x%llx: ignored, the first chose the "
 			"decoder\n", s->path, (unsigned long long)offset);
 		return 0;
 	}
@@ -54,7 +54,7 @@ static int perf_session__auxtrace_info(struct perf_session *s, union perf_event 
 		snprintf(names + len, sizeof(names) - len, "%s%s", len ? ", " : "", (*d)->name);
 	}
 	if (!*d) {
-		pr_err("%s: the AUXTRACE_INFO at %#llx is of type %u (%s), which none of the "
+		pr_err("%s: the AUXTRACE_INFO at 0x%llx is of type %u (%s), which none of the "
 		       "decoders given reads (%s): add its decoder, or read without decoders\n",
 		       s->path, (unsigned long long)offset, info->type,
 		       auxtrace_type__name(info->type), names[0] ? names : "none");
@@ -64,7 +64,7 @@ static int perf_session__auxtrace_info(struct perf_session *s, union perf_event 
 	if (!aux) {
 		int err = errno ? -errno : -EINVAL;
 
-		pr_err("%s: the %s decoder refused the AUXTRACE_INFO at %#llx (%s)\n", s->path,
+		pr_err("%s: the %s decoder refused the AUXTRACE_INFO at 0x%llx (%s)\n", s->path,
 		       (*d)->name, (unsigned long long)offset, strerror(-err));
 		return libauxtrace__err(err);
 	}
@@ -85,7 +85,7 @@ static int perf_session__header_feature(struct perf_session *s, union perf_event
 					     "the %d there can be", (unsigned long long)feat,
 					     HEADER_FEAT_BITS);
 	if (s->feat_data[feat]) {
-		pr_warn("%s: feature %llu comes a second time at %#llx: ignored\n", s->path,
+		pr_warn("%s: feature %llu comes a second time at 0x%llx: ignored\n", s->path,
 			(unsigned long long)feat, (unsigned long long)offset);
 		return 0;
 	}
@@ -189,7 +189,7 @@ int perf_session__process_user_event(struct perf_session *s, struct perf_tool *t
 		err = perf_session__event_update(s, event, offset);
 		break;
 	case PERF_RECORD_COMPRESSED:
-		pr_err("%s: a COMPRESSED record at %#llx: this reader does not decompress perf's "
+		pr_err("%s: a COMPRESSED record at 0x%llx: this reader does not decompress perf's "
 		       "zstd records; record without -z\n", s->path, (unsigned long long)offset);
 		return libauxtrace__err(-EOPNOTSUPP);
 	default:
@@ -250,7 +250,7 @@ static int perf_session__deliver(struct perf_session *s, struct perf_tool *tool,
 static int perf_session__unknown_id(struct perf_session *s, uint64_t offset)
 {
 	if (!s->stats.nr_unknown_id++)
-		pr_warn("%s: the record at %#llx has a sample ID of no attr: skipped (and any "
+		pr_warn("%s: the record at 0x%llx has a sample ID of no attr: skipped (and any "
 			"more, counted in nr_unknown_id)\n", s->path, (unsigned long long)offset);
 	return 0;
 }
@@ -311,7 +311,7 @@ static int perf_session__process_kernel_event(struct perf_session *s, struct per
 	err = ordered_events__queue(s->oe, event, sample.time, offset,
 				    !perf_session__map_offset(s, event, &in_map));
 	if (err == 1 && !s->stats.nr_unordered_events++)
-		pr_warn("%s: the record at %#llx has a time (%llu) older than records already "
+		pr_warn("%s: the record at 0x%llx has a time (%llu) older than records already "
 			"delivered: its ring was read late; it goes out late (counted in "
 			"nr_unordered_events)\n", s->path, (unsigned long long)offset,
 			(unsigned long long)sample.time);

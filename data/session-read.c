@@ -292,7 +292,7 @@ int perf_session__read_event(struct perf_session *s, union perf_event **event,
 		    !perf_event__has_layout((*event)->header.type)) {
 			char name[32];
 
-			pr_debug("%s: a %s record at %#llx cannot be swapped: skipped\n", s->path,
+			pr_debug("%s: a %s record at 0x%llx cannot be swapped: skipped\n", s->path,
 				 perf_event__name((*event)->header.type, name, sizeof(name)),
 				 (unsigned long long)*file_offset);
 			s->stats.nr_unknown_events++;

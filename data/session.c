@@ -25,7 +25,7 @@ int perf_session__corrupt(const struct perf_session *s, uint64_t offset, const c
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	pr_err("%s: at file offset %#llx: %s: the file is damaged or truncated\n", s->path,
+	pr_err("%s: at file offset 0x%llx: %s: the file is damaged or truncated\n", s->path,
 	       (unsigned long long)offset, msg);
 	return libauxtrace__err(-EINVAL);
 }
