@@ -252,7 +252,6 @@ static int auxtrace_queues__process_index(struct auxtrace_queues *q, struct perf
 {
 	const struct auxtrace_index *index = s->auxtrace_index;
 	size_t i, nr = auxtrace_index__nr(index);
-	int queued = 0;
 
 	for (i = 0; i < nr; i++) {
 		const struct auxtrace_index_entry *e = auxtrace_index__entry(index, i);
@@ -289,9 +288,8 @@ static int auxtrace_queues__process_index(struct auxtrace_queues *q, struct perf
 		err = auxtrace_queues__add_event(q, s, &ev, e->file_offset + e->sz, NULL);
 		if (err)
 			return err;
-		queued++;
 	}
-	return queued;
+	return 0;
 }
 
 static bool perf_session__has_aux_samples(const struct perf_session *s)
@@ -319,7 +317,7 @@ static int auxtrace_queues__walk(struct auxtrace_queues *q, struct perf_session 
 	const void *payload = s->payload;
 	uint64_t payload_offset = s->payload_offset, payload_size = s->payload_size;
 	union perf_event *event;
-	int queued = 0, err;
+	int err;
 
 	s->scratch = malloc(64 * 1024 + 8);
 	if (!s->scratch) {
@@ -331,21 +329,17 @@ static int auxtrace_queues__walk(struct auxtrace_queues *q, struct perf_session 
 		struct perf_sample sample;
 		struct evsel *evsel;
 
+		err = 0;
 		if (event->header.type == PERF_RECORD_ID_INDEX) {
 			err = perf_session__process_id_index(s, event, offset);
 		} else if (event->header.type == PERF_RECORD_AUXTRACE && events) {
 			err = auxtrace_queues__add_event(q, s, event, s->payload_offset, NULL);
-			queued += !err;
 		} else if (event->header.type == PERF_RECORD_SAMPLE && samples) {
 			err = perf_session__parse_sample(s, event, &sample, &evsel, offset);
-			if (err == -ENOENT)
-				err = 0;
-			else if (!err && sample.aux_sample.size) {
+			if (!err && sample.aux_sample.size)
 				err = auxtrace_queues__add_sample(q, s, &sample, 0);
-				queued += !err;
-				if (err == -ENOENT || err == -EINVAL)
-					err = 0;	/* no ring to queue it on: not data for us */
-			}
+			if (err == -ENOENT || err == -EINVAL)
+				err = 0;	/* no attr or no ring to queue it on: not ours */
 		}
 		if (err)
 			break;
@@ -357,27 +351,26 @@ static int auxtrace_queues__walk(struct auxtrace_queues *q, struct perf_session 
 	s->payload_offset = payload_offset;
 	s->payload_size = payload_size;
 	s->stats = stats;
-	return err < 0 ? err : queued;
+	return err;
 }
 
 int auxtrace_queues__populate(struct auxtrace_queues *q, struct perf_session *s)
 {
 	bool from_index = s->auxtrace_index && auxtrace_index__nr(s->auxtrace_index);
 	bool samples = perf_session__has_aux_samples(s);
-	int queued = 0, walked;
+	uint64_t before = q->next_buffer_nr;
+	int err = 0;
 
 	if (!s->map)
 		return 0;
 	if (from_index)
-		queued = auxtrace_queues__process_index(q, s);
-	if (queued >= 0 && (!from_index || samples)) {
-		walked = auxtrace_queues__walk(q, s, !from_index, samples);
-		queued = walked < 0 ? walked : queued + walked;
-	}
-	if (queued < 0)
-		return libauxtrace__err(queued);
+		err = auxtrace_queues__process_index(q, s);
+	if (!err && (!from_index || samples))
+		err = auxtrace_queues__walk(q, s, !from_index, samples);
+	if (err < 0)
+		return libauxtrace__err(err);
 	q->data_queued = true;
-	return queued;
+	return (int)(q->next_buffer_nr - before);
 }
 
 bool auxtrace_queues__data_queued(const struct auxtrace_queues *q)
