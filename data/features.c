@@ -193,13 +193,15 @@ static int feat__event_desc(struct feat_cursor *c, struct perf_env *env)
 	return c->err;
 }
 
-int perf_env__add_build_id(struct perf_session *s, const struct perf_record_header_build_id *b,
-			   size_t size, bool swap)
+/* Read through byte offsets: a record inside a feature section need not be aligned. */
+int perf_env__add_build_id(struct perf_session *s, const void *record, size_t size, bool swap)
 {
+	const unsigned char *raw = record;
+	const size_t name_at = offsetof(struct perf_record_header_build_id, filename);
+	uint16_t misc = perf_u16(raw + offsetof(struct perf_event_header, misc), swap);
+	uint8_t id_size = raw[offsetof(struct perf_record_header_build_id, size)];
 	struct perf_env *env = &s->env;
 	struct perf_env_build_id *ids, *e;
-	size_t name_len = size - offsetof(struct perf_record_header_build_id, filename);
-	uint16_t misc = perf_u16(&b->header.misc, swap);
 
 	ids = realloc((void *)env->build_ids, (env->nr_build_ids + 1) * sizeof(*ids));
 	if (!ids)
@@ -207,13 +209,14 @@ int perf_env__add_build_id(struct perf_session *s, const struct perf_record_head
 	env->build_ids = ids;
 	e = &ids[env->nr_build_ids];
 	memset(e, 0, sizeof(*e));
-	e->filename = strndup(b->filename, name_len);
+	e->filename = strndup((const char *)raw + name_at, size - name_at);
 	if (!e->filename)
 		return -ENOMEM;
-	e->pid = (int32_t)perf_u32(&b->pid, swap);
+	e->pid = (int32_t)perf_u32(raw + offsetof(struct perf_record_header_build_id, pid), swap);
 	e->cpumode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	e->size = (misc & PERF_RECORD_MISC_BUILD_ID_SIZE) && b->size <= 20 ? b->size : 20;
-	memcpy(e->build_id, b->data, sizeof(e->build_id));
+	e->size = (misc & PERF_RECORD_MISC_BUILD_ID_SIZE) && id_size <= 20 ? id_size : 20;
+	memcpy(e->build_id, raw + offsetof(struct perf_record_header_build_id, build_id),
+	       sizeof(e->build_id));
 	env->nr_build_ids++;
 	return 0;
 }
@@ -224,7 +227,6 @@ static int feat__build_ids(struct feat_cursor *c)
 	const size_t min = offsetof(struct perf_record_header_build_id, filename) + 1;
 
 	while (!c->err && c->p < c->end) {
-		const struct perf_record_header_build_id *b = (const void *)c->p;
 		uint16_t size;
 
 		if (!feat__need(c, min, "build ID record"))
@@ -232,9 +234,9 @@ static int feat__build_ids(struct feat_cursor *c)
 		size = perf_u16(c->p + offsetof(struct perf_event_header, size), c->s->needs_swap);
 		if (size < min || !feat__need(c, size, "build ID record"))
 			return c->err ?: feat__need(c, UINT64_MAX, "build ID record size");
-		if (!memchr(b->filename, 0, size - (min - 1)))
+		if (!memchr(c->p + min - 1, 0, size - (min - 1)))
 			return feat__need(c, UINT64_MAX, "build ID file name");
-		if (perf_env__add_build_id(c->s, b, size, c->s->needs_swap))
+		if (perf_env__add_build_id(c->s, c->p, size, c->s->needs_swap))
 			return -ENOMEM;
 		c->p += size;
 	}

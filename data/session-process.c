@@ -157,7 +157,7 @@ int perf_session__process_user_event(struct perf_session *s, struct perf_tool *t
 		err = perf_session__header_feature(s, event, offset);
 		break;
 	case PERF_RECORD_HEADER_BUILD_ID:
-		err = perf_env__add_build_id(s, &event->build_id, event->header.size, false);
+		err = perf_env__add_build_id(s, event, event->header.size, false);
 		break;
 	case PERF_RECORD_FINISHED_ROUND:
 		if (tool && tool->ordered_events)

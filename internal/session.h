@@ -189,8 +189,7 @@ int perf_session__process_feature(struct perf_session *s, int feat, const void *
 				  uint64_t size, uint64_t offset);
 void perf_env__exit(struct perf_session *s);
 /* Append a build ID record's entry (size bytes; swap: its fields are in the writer's order). */
-int perf_env__add_build_id(struct perf_session *s, const struct perf_record_header_build_id *b,
-			   size_t size, bool swap);
+int perf_env__add_build_id(struct perf_session *s, const void *record, size_t size, bool swap);
 int perf_session__set_evsel_name(struct perf_session *s, uint64_t id, size_t index,
 				 const char *name);
 

@@ -221,10 +221,12 @@ static void record_aux(int fd, bool pipe, struct recording *rec)
 	struct evlist *evlist = evlist__new();
 	struct evsel *evsel = evsel__new(&attr);
 	struct auxtrace_mmaps *aux;
+	/* AUXTRACE_INFO of Intel BTS: its 6 u64 of priv, time_mult 0x1234. */
 	struct {
-		struct perf_record_auxtrace_info info;
+		struct perf_event_header h;
+		uint32_t type, reserved;
 		uint64_t priv[6];
-	} info = { { { PERF_RECORD_AUXTRACE_INFO, 0, sizeof(info) }, PERF_AUXTRACE_INTEL_BTS, 0 },
+	} info = { { PERF_RECORD_AUXTRACE_INFO, 0, sizeof(info) }, PERF_AUXTRACE_INTEL_BTS, 0,
 		   { 10, 0, 0x1234, 0, 1, 0 } };
 	struct {
 		struct perf_event_header h;

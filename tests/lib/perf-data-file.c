@@ -63,7 +63,8 @@ void pd_file__add_attr(struct pd_file *f, const struct perf_event_attr *attr,
 	ck_assert(!f->started && f->nr_attrs < PD_MAX_ATTRS && nr_ids <= PD_MAX_IDS);
 	f->attrs[f->nr_attrs].attr = *attr;
 	f->attrs[f->nr_attrs].attr.size = sizeof(*attr);
-	memcpy(f->attrs[f->nr_attrs].ids, ids, nr_ids * sizeof(*ids));
+	if (nr_ids)
+		memcpy(f->attrs[f->nr_attrs].ids, ids, nr_ids * sizeof(*ids));
 	f->attrs[f->nr_attrs].nr = nr_ids;
 	f->nr_attrs++;
 }
