@@ -154,6 +154,7 @@ static void build_file(int fd, bool pipe, bool rounds)
 	pd_file__record(f, &ii);
 	pd_file__record(f, &tc);
 	put_comm(f, "fixture", 0, 0);
+	pd_file__auxtrace(f, 0, 0, 101, 0, 77, "AUX data", 8);
 	for (i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
 		if (!ids[i]) {
 			if (rounds)
@@ -240,7 +241,13 @@ START_TEST(test_built_file_header_and_features)
 	if (_i == 0) {
 		const struct auxtrace_index *index = perf_session__auxtrace_index(s);
 
-		ck_assert_ptr_null(index);	/* no AUXTRACE records, no index */
+		/* The index round trip: what the builder wrote with auxtrace_index__write. */
+		ck_assert_uint_eq(auxtrace_index__nr(index), 1);
+		ck_assert_uint_eq(auxtrace_index__entry(index, 0)->sz, 48);
+		ck_assert_uint_eq(auxtrace_index__entry(index, 0)->file_offset,
+				  perf_session__header(s)->data.offset + 112 + 56 + 64);
+	} else {
+		ck_assert_ptr_null(perf_session__auxtrace_index(s));	/* none in a pipe */
 	}
 	perf_session__delete(s);
 	close(fd);
@@ -267,6 +274,11 @@ START_TEST(test_built_file_ordering)
 	ck_assert_msg(log_captured("has a sample ID of no attr"), "%s", log_text);
 	ck_assert_uint_eq(st.nr_events[PERF_RECORD_SAMPLE], 8);
 	ck_assert_uint_eq(st.nr_events[PERF_RECORD_FINISHED_ROUND], 2);
+	ck_assert_int_eq(pd_log__count(&log, 'A', PERF_RECORD_AUXTRACE), 1);
+	ck_assert_uint_eq(st.auxtrace_bytes, 8);
+	for (int i = 0; i < log.n; i++)
+		if (log.e[i].kind == 'A')
+			ck_assert(!memcmp(log.e[i].copy + 48, "AUX data", 8));
 	ck_assert(st.first_time == 5 && st.last_time == 40);
 	/* The synthesized COMM has time 0: it goes out at once, before every sample. */
 	ck_assert_int_eq(log.e[2].kind, 'E');
@@ -493,6 +505,56 @@ START_TEST(test_every_sample_field)
 		close(cut_fd);
 	}
 	close(fd);
+}
+END_TEST
+
+/* Fixed fields and strings of side-band records are checked before anyone reads them. */
+START_TEST(test_record_layouts_checked)
+{
+	struct perf_event_attr attr = { .type = PERF_TYPE_SOFTWARE, .sample_type = PERF_SAMPLE_IP };
+	struct {
+		struct perf_event_header h;
+		uint32_t pid, tid;
+		char comm[8];
+	} comm = { { PERF_RECORD_COMM, 0, sizeof(comm) }, 1, 1, "12345678" };
+	struct {
+		struct perf_event_header h;
+		uint32_t pid, tid;
+		uint64_t start;
+	} mmap = { { PERF_RECORD_MMAP, 0, sizeof(mmap) }, 1, 1, 0 };
+	struct {
+		struct perf_event_header h;
+		uint64_t size;
+	} aux = { { PERF_RECORD_AUXTRACE, 0, sizeof(aux) }, 0 };
+	const struct {
+		const void *rec;
+		const char *says;
+	} cases[] = {
+		{ &comm, "the string of a COMM record of 24 bytes has no terminating NUL" },
+		{ &mmap, "a MMAP record of 24 bytes is shorter than its fields (40 bytes)" },
+		{ &aux, "a AUXTRACE record of 16 bytes is shorter than its fields (48 bytes)" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int fd = memfd_create("layout", MFD_CLOEXEC), err;
+		struct pd_file *f = pd_file__new(fd, false);
+		struct pd_log log;
+
+		pd_file__add_attr(f, &attr, NULL, 0);
+		pd_file__start(f);
+		pd_file__record(f, cases[i].rec);
+		pd_file__finish(f, false);
+		ck_assert_int_eq(lseek(fd, 0, SEEK_SET), 0);
+		log_capture_start();
+		err = pd_log__read(&log, NULL, fd, false, NULL, NULL);
+		log_capture_stop();
+		ck_assert_int_eq(err, -EINVAL);
+		ck_assert_int_eq(log.n, 0);
+		ck_assert_msg(log_captured(cases[i].says), "case %zu: %s", i, log_text);
+		pd_log__exit(&log);
+		close(fd);
+	}
 }
 END_TEST
 
@@ -906,6 +968,7 @@ int main(void)
 	tcase_add_test(tc, test_every_sample_field);
 	tcase_add_test(tc, test_file_format_through_a_pipe);
 	tcase_add_test(tc, test_compressed_refused);
+	tcase_add_test(tc, test_record_layouts_checked);
 	tcase_add_test(tc, test_not_a_file);
 	suite_add_tcase(s, tc);
 	tcase_add_loop_test(damage, test_every_truncation, 0, 2);

@@ -248,7 +248,8 @@ struct perf_tool {
 	int (*user_event)(struct perf_tool *tool, struct perf_session *session,
 			  union perf_event *event, uint64_t file_offset);
 	/* PERF_RECORD_AUXTRACE, after the decoder had it: data is the payload (event->auxtrace.size
-	 * bytes at data_offset), in the file mapping or a copy from the pipe. */
+	 * bytes at data_offset; NULL when that is 0), in the file mapping or a copy from the
+	 * pipe. */
 	int (*auxtrace)(struct perf_tool *tool, struct perf_session *session,
 			union perf_event *event, uint64_t data_offset, const void *data);
 };

@@ -717,7 +717,7 @@ static int pd_log__auxtrace(struct perf_tool *tool, struct perf_session *s,
 			    union perf_event *event, uint64_t data_offset, const void *data)
 {
 	(void)s;
-	ck_assert_ptr_nonnull(data);
+	ck_assert(data || !event->auxtrace.size);
 	pd_log__add((struct pd_log *)tool, 'A', event, data_offset, data, event->auxtrace.size);
 	return 0;
 }
