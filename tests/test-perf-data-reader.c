@@ -353,36 +353,64 @@ START_TEST(test_built_file_pipe_and_stream_agree)
 }
 END_TEST
 
-/* A file from a machine of the other byte order reads as the same records. */
-START_TEST(test_built_file_swapped)
+/*
+ * A file and its byte-swapped twin deliver the same records byte for byte, but for those
+ * this reader cannot swap (THREAD_MAP, CPU_MAP): skipped and counted. Returns the twin's fd.
+ */
+static int assert_swapped_reads_same(int fd)
 {
-	int fd = built_memfd(false, true), sfd;
-	struct perf_session *s;
+	struct perf_session_stats st;
 	struct pd_log a, b;
 	unsigned char *buf;
 	size_t size;
+	int sfd, i, k;
 
 	buf = pd_read_all(fd, &size);
 	pd_swap_file(buf, size);
 	sfd = pd_memfd(buf, size);
-	s = perf_session__new_fd(sfd, &(struct perf_session_opts){ .sz = sizeof(struct perf_session_opts) });
+	free(buf);
+	ck_assert_int_eq(pd_log__read(&a, NULL, fd, true, NULL, NULL), 0);
+	ck_assert_int_eq(pd_log__read(&b, NULL, sfd, true, NULL, &st), 0);
+	ck_assert_uint_eq(st.nr_unknown_events, pd_log__count(&a, 'U', PERF_RECORD_THREAD_MAP) +
+			  pd_log__count(&a, 'U', PERF_RECORD_CPU_MAP));
+	for (i = 0, k = 0; i < a.n; i++) {
+		if (a.e[i].type == PERF_RECORD_THREAD_MAP || a.e[i].type == PERF_RECORD_CPU_MAP)
+			continue;
+		ck_assert_int_lt(k, b.n);
+		ck_assert_msg(a.e[i].kind == b.e[k].kind && a.e[i].time == b.e[k].time &&
+			      a.e[i].offset == b.e[k].offset && a.e[i].size == b.e[k].size &&
+			      !memcmp(a.e[i].copy, b.e[k].copy, a.e[i].size),
+			      "record %d (type %u) differs", i, a.e[i].type);
+		k++;
+	}
+	ck_assert_int_eq(k, b.n);
+	pd_log__exit(&a);
+	pd_log__exit(&b);
+	return sfd;
+}
+
+/* A file from a machine of the other byte order reads as the same records. */
+START_TEST(test_built_file_swapped)
+{
+	int fd = built_memfd(false, true), sfd = assert_swapped_reads_same(fd);
+	struct perf_session *s = perf_session__new_fd(sfd, &(struct perf_session_opts){
+		.sz = sizeof(struct perf_session_opts) });
+	const struct perf_file_header *h;
+	struct evsel *first;
+
 	ck_assert_ptr_nonnull(s);
 	ck_assert(perf_session__needs_swap(s));
-	ck_assert_uint_eq(perf_session__header(s)->data.offset,
-			  perf_session__header(s)->attrs.offset + 2 * perf_session__header(s)->attr_size + 24);
+	h = perf_session__header(s);
+	ck_assert_uint_eq(h->data.offset, h->attrs.offset + 2 * h->attr_size + 3 * 8);
 	ck_assert_str_eq(perf_session__env(s)->hostname, "fixture-host");
 	ck_assert_uint_eq(perf_session__env(s)->nr_cpus_avail, 8);
 	ck_assert_str_eq(perf_session__env(s)->cmdline[1], "record");
-	ck_assert_str_eq(evsel__name(evlist__first(perf_session__evlist(s))), "clk");
-	ck_assert_uint_eq(evsel__attr(evlist__first(perf_session__evlist(s)))->sample_type, ST);
-	ck_assert_int_eq(evsel__attr(evlist__first(perf_session__evlist(s)))->sample_id_all, 1);
+	ck_assert_uint_eq(auxtrace_index__entry(perf_session__auxtrace_index(s), 0)->sz, 48);
+	first = evlist__first(perf_session__evlist(s));
+	ck_assert_str_eq(evsel__name(first), "clk");
+	ck_assert_uint_eq(evsel__attr(first)->sample_type, ST);
+	ck_assert_int_eq(evsel__attr(first)->sample_id_all, 1);	/* a bit-field */
 	perf_session__delete(s);
-	ck_assert_int_eq(pd_log__read(&a, NULL, fd, true, NULL, NULL), 0);
-	ck_assert_int_eq(pd_log__read(&b, NULL, sfd, true, NULL, NULL), 0);
-	pd_log__assert_same(&a, &b, true);
-	pd_log__exit(&a);
-	pd_log__exit(&b);
-	free(buf);
 	close(fd);
 	close(sfd);
 }
@@ -555,6 +583,67 @@ START_TEST(test_record_layouts_checked)
 		pd_log__exit(&log);
 		close(fd);
 	}
+}
+END_TEST
+
+/* Rss of this process's mapping of a memfd named name, in KiB (smaps). */
+static long mapping_rss_kb(const char *name)
+{
+	FILE *f = fopen("/proc/self/smaps", "r");
+	char line[512];
+	bool in = false;
+	long kb = -1;
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (strchr(line, '-') && strchr(line, '-') < strchr(line, ' '))
+			in = strstr(line, name) != NULL;	/* a mapping's first line */
+		else if (in && sscanf(line, "Rss: %ld kB", &kb) == 1)
+			break;
+	}
+	fclose(f);
+	return kb;
+}
+
+/*
+ * A 64 MiB file read in order: the pages of records already delivered are given back, so
+ * the mapping's resident size stays near the 32 MiB step, not the file's size.
+ */
+START_TEST(test_mapping_given_back)
+{
+	const size_t nr = (64 << 20) / 24, round = 10000;
+	struct perf_event_attr attr = { .type = PERF_TYPE_SOFTWARE,
+					.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TIME };
+	uint64_t *recs = malloc(nr * 24 + (nr / round + 1) * 8), *p = recs;
+	int fd = memfd_create("big.data", MFD_CLOEXEC);
+	struct perf_tool tool = { .sz = sizeof(tool), .ordered_events = _i == 0 };
+	struct perf_session *s;
+	struct pd_file *f;
+	size_t i;
+	long rss;
+
+	for (i = 0; i < nr; i++) {
+		*p++ = PERF_RECORD_SAMPLE | (uint64_t)24 << 48;
+		*p++ = 0x400000;
+		*p++ = i + 1;
+		if (i % round == round - 1)
+			*p++ = PERF_RECORD_FINISHED_ROUND | (uint64_t)8 << 48;
+	}
+	f = pd_file__new(fd, false);
+	pd_file__add_attr(f, &attr, NULL, 0);
+	pd_file__start(f);
+	pd_file__bytes(f, recs, (p - recs) * 8);
+	pd_file__finish(f, false);
+	free(recs);
+	s = perf_session__new_fd(fd, &(struct perf_session_opts){
+		.sz = sizeof(struct perf_session_opts) });
+	ck_assert_ptr_nonnull(s);
+	ck_assert_int_eq(perf_session__process_events(s, &tool), 0);
+	ck_assert_uint_eq(perf_session__stats(s)->nr_events[PERF_RECORD_SAMPLE], nr);
+	rss = mapping_rss_kb("big.data");
+	ck_assert_msg(rss >= 0 && rss < 40 * 1024, "the mapping holds %ld KiB", rss);
+	perf_session__delete(s);
+	close(fd);
 }
 END_TEST
 
@@ -882,16 +971,11 @@ START_TEST(test_perf_record_pipe)
 }
 END_TEST
 
-/* perf's own file, byte-swapped: the records this reader can swap come out identical; the
- * two it cannot (THREAD_MAP, CPU_MAP) are skipped and counted. */
+/* perf's own file, byte-swapped. */
 START_TEST(test_perf_record_swapped)
 {
 	char path[128];
-	struct perf_session_stats st;
-	struct pd_log a, b;
-	unsigned char *buf;
-	size_t size;
-	int fd, sfd, i, k;
+	int fd;
 
 	if (!have_perf())
 		TEST_SKIP("perf is not installed");
@@ -899,28 +983,8 @@ START_TEST(test_perf_record_swapped)
 	perf_record(path, false);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	ck_assert_int_ge(fd, 0);
-	buf = pd_read_all(fd, &size);
-	pd_swap_file(buf, size);
-	sfd = pd_memfd(buf, size);
-	ck_assert_int_eq(pd_log__read(&a, NULL, fd, true, NULL, NULL), 0);
-	ck_assert_int_eq(pd_log__read(&b, NULL, sfd, true, NULL, &st), 0);
-	ck_assert_uint_eq(st.nr_unknown_events, pd_log__count(&a, 'U', PERF_RECORD_THREAD_MAP) +
-			  pd_log__count(&a, 'U', PERF_RECORD_CPU_MAP));
-	for (i = 0, k = 0; i < a.n; i++) {
-		if (a.e[i].type == PERF_RECORD_THREAD_MAP || a.e[i].type == PERF_RECORD_CPU_MAP)
-			continue;
-		ck_assert_int_lt(k, b.n);
-		ck_assert_msg(a.e[i].type == b.e[k].type && a.e[i].size == b.e[k].size &&
-			      !memcmp(a.e[i].copy, b.e[k].copy, a.e[i].size),
-			      "record %d (type %u) differs", i, a.e[i].type);
-		k++;
-	}
-	ck_assert_int_eq(k, b.n);
-	pd_log__exit(&a);
-	pd_log__exit(&b);
-	free(buf);
+	close(assert_swapped_reads_same(fd));
 	close(fd);
-	close(sfd);
 }
 END_TEST
 
@@ -969,6 +1033,7 @@ int main(void)
 	tcase_add_test(tc, test_file_format_through_a_pipe);
 	tcase_add_test(tc, test_compressed_refused);
 	tcase_add_test(tc, test_record_layouts_checked);
+	tcase_add_loop_test(tc, test_mapping_given_back, 0, 2);
 	tcase_add_test(tc, test_not_a_file);
 	suite_add_tcase(s, tc);
 	tcase_add_loop_test(damage, test_every_truncation, 0, 2);
