@@ -15,10 +15,13 @@
  * then costs memory for what is in flight, not for the file's size. */
 #define PERF_SESSION_DROP_STEP (32ull * 1024 * 1024)
 
-struct perf_deliver_ctx {
-	struct perf_session *s;
-	struct perf_tool *tool;
-};
+/* A caller's struct of sz bytes into this build's (missing fields zero): callbacks a
+ * caller built against an older header lacks are NULL, not garbage. */
+#define COPY_SIZED(dst, src)							\
+	do {									\
+		memset(&(dst), 0, sizeof(dst));					\
+		memcpy(&(dst), (src), (src)->sz < sizeof(dst) ? (src)->sz : sizeof(dst)); \
+	} while (0)
 
 static const char *auxtrace_type__name(uint32_t type)
 {
@@ -49,7 +52,8 @@ static int perf_session__auxtrace_info(struct perf_session *s, union perf_event 
 	for (d = s->opts.decoders; *d; d++) {
 		size_t len = strlen(names);
 
-		if ((*d)->type == info->type)
+		if ((*d)->sz >= offsetof(struct auxtrace_decoder, new) + sizeof((*d)->new) &&
+		    (*d)->type == info->type)
 			break;
 		snprintf(names + len, sizeof(names) - len, "%s%s", len ? ", " : "", (*d)->name);
 	}
@@ -60,6 +64,7 @@ static int perf_session__auxtrace_info(struct perf_session *s, union perf_event 
 		       auxtrace_type__name(info->type), names[0] ? names : "none");
 		return libauxtrace__err(-EINVAL);
 	}
+	errno = 0;
 	aux = (*d)->new(s, info);
 	if (!aux) {
 		int err = errno ? -errno : -EINVAL;
@@ -69,6 +74,7 @@ static int perf_session__auxtrace_info(struct perf_session *s, union perf_event 
 		return libauxtrace__err(err);
 	}
 	s->auxtrace = aux;
+	COPY_SIZED(s->aux_ops, aux);
 	return 0;
 }
 
@@ -139,12 +145,12 @@ static int perf_session__event_update(struct perf_session *s, union perf_event *
 	return perf_session__set_evsel_name(s, ev->id, SIZE_MAX, ev->data);
 }
 
-static int perf_session__flush_round(struct perf_session *s, struct perf_tool *tool);
+static int perf_session__flush_round(struct perf_session *s);
 
-int perf_session__process_user_event(struct perf_session *s, struct perf_tool *tool,
-				     union perf_event *event, uint64_t offset)
+int perf_session__process_user_event(struct perf_session *s, union perf_event *event,
+				     uint64_t offset)
 {
-	struct auxtrace *aux = s->auxtrace;
+	const struct perf_tool *tool = s->tool ? &s->tool_ops : NULL;
 	int err = 0;
 
 	if (event->header.type < PERF_SESSION_NR_TYPES)
@@ -161,7 +167,7 @@ int perf_session__process_user_event(struct perf_session *s, struct perf_tool *t
 		break;
 	case PERF_RECORD_FINISHED_ROUND:
 		if (tool && tool->ordered_events)
-			err = perf_session__flush_round(s, tool);
+			err = perf_session__flush_round(s);
 		break;
 	case PERF_RECORD_ID_INDEX:
 		err = perf_session__process_id_index(s, event, offset);
@@ -171,10 +177,11 @@ int perf_session__process_user_event(struct perf_session *s, struct perf_tool *t
 		break;
 	case PERF_RECORD_AUXTRACE:
 		s->stats.auxtrace_bytes += s->payload_size;
-		if (aux && aux->process_auxtrace_event)
-			err = aux->process_auxtrace_event(aux, s, event, s->payload_offset);
+		if (s->auxtrace && s->aux_ops.process_auxtrace_event)
+			err = s->aux_ops.process_auxtrace_event(s->auxtrace, s, event,
+								s->payload_offset);
 		if (!err && tool && tool->auxtrace)
-			err = tool->auxtrace(tool, s, event, s->payload_offset, s->payload);
+			err = tool->auxtrace(s->tool, s, event, s->payload_offset, s->payload);
 		return err;
 	case PERF_RECORD_AUXTRACE_ERROR:
 		s->stats.nr_auxtrace_errors++;
@@ -196,7 +203,7 @@ int perf_session__process_user_event(struct perf_session *s, struct perf_tool *t
 		break;
 	}
 	if (!err && tool && tool->user_event)
-		err = tool->user_event(tool, s, event, offset);
+		err = tool->user_event(s->tool, s, event, offset);
 	return err;
 }
 
@@ -230,21 +237,20 @@ static void perf_session__account(struct perf_session *s, const union perf_event
 	}
 }
 
-static int perf_session__deliver(struct perf_session *s, struct perf_tool *tool,
-				 union perf_event *event, struct perf_sample *sample,
-				 struct evsel *evsel)
+static int perf_session__deliver(struct perf_session *s, union perf_event *event,
+				 struct perf_sample *sample, struct evsel *evsel)
 {
-	struct auxtrace *aux = s->auxtrace;
+	const struct perf_tool *tool = &s->tool_ops;
 	int err = 0;
 
 	perf_session__account(s, event, sample);
-	if (aux && aux->process_event)
-		err = aux->process_event(aux, s, event, sample, evsel);
+	if (s->auxtrace && s->aux_ops.process_event)
+		err = s->aux_ops.process_event(s->auxtrace, s, event, sample, evsel);
 	if (err)
 		return err;
 	if (event->header.type == PERF_RECORD_SAMPLE)
-		return tool->sample ? tool->sample(tool, s, event, sample, evsel) : 0;
-	return tool->event ? tool->event(tool, s, event, sample, evsel) : 0;
+		return tool->sample ? tool->sample(s->tool, s, event, sample, evsel) : 0;
+	return tool->event ? tool->event(s->tool, s, event, sample, evsel) : 0;
 }
 
 static int perf_session__unknown_id(struct perf_session *s, uint64_t offset)
@@ -258,12 +264,12 @@ static int perf_session__unknown_id(struct perf_session *s, uint64_t offset)
 /* An event the ordered queue hands back: it was checked when read. */
 static int perf_session__deliver_queued(void *ctx, union perf_event *event, uint64_t offset)
 {
-	struct perf_deliver_ctx *d = ctx;
+	struct perf_session *s = ctx;
 	struct perf_sample sample;
 	struct evsel *evsel;
-	int err = perf_session__parse_sample(d->s, event, &sample, &evsel, offset);
+	int err = perf_session__parse_sample(s, event, &sample, &evsel, offset);
 
-	return err ? err : perf_session__deliver(d->s, d->tool, event, &sample, evsel);
+	return err ? err : perf_session__deliver(s, event, &sample, evsel);
 }
 
 /* madvise() only hints: a failure leaves the pages mapped, which costs memory, not data. */
@@ -278,10 +284,9 @@ static void perf_session__drop_behind(struct perf_session *s, uint64_t upto)
 	s->dropped_to = upto;
 }
 
-static int perf_session__flush_round(struct perf_session *s, struct perf_tool *tool)
+static int perf_session__flush_round(struct perf_session *s)
 {
-	struct perf_deliver_ctx ctx = { s, tool };
-	int err = ordered_events__flush_round(s->oe, perf_session__deliver_queued, &ctx);
+	int err = ordered_events__flush_round(s->oe, perf_session__deliver_queued, s);
 	uint64_t queued = ordered_events__min_offset(s->oe);
 
 	if (!err)
@@ -289,9 +294,10 @@ static int perf_session__flush_round(struct perf_session *s, struct perf_tool *t
 	return err;
 }
 
-static int perf_session__process_kernel_event(struct perf_session *s, struct perf_tool *tool,
-					      union perf_event *event, uint64_t offset)
+static int perf_session__process_kernel_event(struct perf_session *s, union perf_event *event,
+					      uint64_t offset)
 {
+	const struct perf_tool *tool = &s->tool_ops;
 	struct perf_sample sample;
 	struct evsel *evsel;
 	int err = perf_session__parse_sample(s, event, &sample, &evsel, offset);
@@ -303,7 +309,7 @@ static int perf_session__process_kernel_event(struct perf_session *s, struct per
 		return err;
 	/* perf's rule: a record without a time (or with 0) cannot be sorted: it goes now. */
 	if (!tool->ordered_events || !sample.time || sample.time == (uint64_t)-1) {
-		err = perf_session__deliver(s, tool, event, &sample, evsel);
+		err = perf_session__deliver(s, event, &sample, evsel);
 		if (!err && !tool->ordered_events)
 			perf_session__drop_behind(s, s->pos);
 		return err;
@@ -320,13 +326,11 @@ static int perf_session__process_kernel_event(struct perf_session *s, struct per
 
 int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 {
-	struct perf_deliver_ctx ctx = { s, tool };
-	struct auxtrace *aux;
 	union perf_event *event;
 	uint64_t offset;
 	int err;
 
-	if (!tool || tool->sz < offsetof(struct perf_tool, auxtrace) + sizeof(tool->auxtrace)) {
+	if (!tool || tool->sz <= offsetof(struct perf_tool, ordered_events)) {
 		pr_err("perf_session__process_events: set tool->sz to sizeof(struct perf_tool)\n");
 		return libauxtrace__err(-EINVAL);
 	}
@@ -335,21 +339,23 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 		return libauxtrace__err(-EBUSY);
 	}
 	s->processed = true;
+	s->tool = tool;
+	COPY_SIZED(s->tool_ops, tool);
 	while ((err = perf_session__read_event(s, &event, &offset)) > 0) {
 		if (event->header.type >= PERF_RECORD_USER_TYPE_START)
-			err = perf_session__process_user_event(s, tool, event, offset);
+			err = perf_session__process_user_event(s, event, offset);
 		else
-			err = perf_session__process_kernel_event(s, tool, event, offset);
+			err = perf_session__process_kernel_event(s, event, offset);
 		perf_session__release_payload(s);
 		if (err)
 			break;
 	}
 	if (!err)
-		err = ordered_events__flush_all(s->oe, perf_session__deliver_queued, &ctx);
-	aux = s->auxtrace;
-	if (!err && aux && aux->flush_events)
-		err = aux->flush_events(aux, s);
-	if (aux && aux->free_events)
-		aux->free_events(aux, s);
+		err = ordered_events__flush_all(s->oe, perf_session__deliver_queued, s);
+	if (!err && s->auxtrace && s->aux_ops.flush_events)
+		err = s->aux_ops.flush_events(s->auxtrace, s);
+	if (s->auxtrace && s->aux_ops.free_events)
+		s->aux_ops.free_events(s->auxtrace, s);
+	s->tool = NULL;
 	return libauxtrace__err(err);
 }

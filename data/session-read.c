@@ -323,7 +323,7 @@ int perf_session__read_pipe_header(struct perf_session *s)
 		case PERF_RECORD_HEADER_ATTR:
 		case PERF_RECORD_HEADER_FEATURE:
 		case PERF_RECORD_HEADER_TRACING_DATA:
-			ret = perf_session__process_user_event(s, NULL, event, offset);
+			ret = perf_session__process_user_event(s, event, offset);
 			perf_session__release_payload(s);
 			if (ret)
 				return ret;

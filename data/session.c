@@ -552,8 +552,8 @@ void perf_session__delete(struct perf_session *s)
 
 	if (!s)
 		return;
-	if (s->auxtrace && s->auxtrace->free)
-		s->auxtrace->free(s->auxtrace, s);
+	if (s->auxtrace && s->aux_ops.free)
+		s->aux_ops.free(s->auxtrace, s);
 	perf_session__release_payload(s);
 	ordered_events__delete(s->oe);
 	for (i = 0; i < PERF_SID_BUCKETS; i++) {

@@ -98,7 +98,12 @@ struct perf_session {
 	struct perf_record_time_conv time_conv;
 	bool has_time_conv;
 	struct auxtrace_index *auxtrace_index;
+	/* The decoder, and its callbacks as far as its sz says it has them (the rest NULL). */
 	struct auxtrace *auxtrace;
+	struct auxtrace aux_ops;
+	/* The tool of process_events (NULL outside it), and its fields as far as its sz. */
+	struct perf_tool *tool;
+	struct perf_tool tool_ops;
 
 	/* The record being handed out: in place or in scratch (aligned, swapped). */
 	uint64_t *scratch;
@@ -193,9 +198,9 @@ int perf_env__add_build_id(struct perf_session *s, const void *record, size_t si
 int perf_session__set_evsel_name(struct perf_session *s, uint64_t id, size_t index,
 				 const char *name);
 
-/* A user record (type >= 64): what the session takes from it, then tool (may be NULL). */
-int perf_session__process_user_event(struct perf_session *s, struct perf_tool *tool,
-				     union perf_event *event, uint64_t offset);
+/* A user record (type >= 64): what the session takes from it, then s->tool if any. */
+int perf_session__process_user_event(struct perf_session *s, union perf_event *event,
+				     uint64_t offset);
 
 /*
  * Ordered delivery (data/ordered-events.c): events sorted by (time, arrival). An event

@@ -302,6 +302,44 @@ START_TEST(test_built_file_ordering)
 }
 END_TEST
 
+/* A tool built against an older, shorter struct perf_tool: what lies past its sz is not its. */
+static int never_called(struct perf_tool *t, struct perf_session *s, union perf_event *e,
+			struct perf_sample *sample, struct evsel *evsel)
+{
+	(void)t; (void)s; (void)e; (void)sample; (void)evsel;
+	ck_abort_msg("a callback past the tool's sz was called");
+	return -1;
+}
+
+struct counting_tool {
+	struct perf_tool tool;
+	int samples;
+};
+
+static int count_sample(struct perf_tool *t, struct perf_session *s, union perf_event *e,
+			struct perf_sample *sample, struct evsel *evsel)
+{
+	(void)s; (void)e; (void)sample; (void)evsel;
+	((struct counting_tool *)t)->samples++;
+	return 0;
+}
+
+START_TEST(test_tool_sz)
+{
+	struct counting_tool t = { { .sz = offsetof(struct perf_tool, event), .ordered_events = true,
+		  .sample = count_sample, .event = never_called }, 0 };
+	int fd = built_memfd(false, true);
+	struct perf_session *s = perf_session__new_fd(fd, &(struct perf_session_opts){
+		.sz = sizeof(struct perf_session_opts) });
+
+	ck_assert_int_eq(perf_session__process_events(s, &t.tool), 0);
+	ck_assert_int_eq(t.samples, 8);
+	ck_assert_int_eq(perf_session__process_events(s, &t.tool), -EBUSY);	/* once */
+	perf_session__delete(s);
+	close(fd);
+}
+END_TEST
+
 /* The same records come out of the file format, the pipe format mapped, and a real pipe. */
 static int pipe_from(const unsigned char *buf, size_t size, pid_t *pid)
 {
@@ -1033,6 +1071,7 @@ int main(void)
 	tcase_add_test(tc, test_file_format_through_a_pipe);
 	tcase_add_test(tc, test_compressed_refused);
 	tcase_add_test(tc, test_record_layouts_checked);
+	tcase_add_test(tc, test_tool_sz);
 	tcase_add_loop_test(tc, test_mapping_given_back, 0, 2);
 	tcase_add_test(tc, test_not_a_file);
 	suite_add_tcase(s, tc);

@@ -8,7 +8,9 @@
  * A buffer of a mapped session holds only where its payload is: auxtrace_buffer__get_data()
  * maps that part of the file when the decoder gets to it and auxtrace_buffer__put_data()
  * unmaps it again, so memory follows the buffers being decoded, not the file's size. A
- * buffer read from a pipe holds a copy.
+ * buffer read from a pipe holds a copy. Buffers map from their session's file: use them
+ * while the session lives (a decoder frees its queues in its free(), which
+ * perf_session__delete calls).
  */
 #ifndef AUXTRACE_AUXTRACE_QUEUES_H
 #define AUXTRACE_AUXTRACE_QUEUES_H
