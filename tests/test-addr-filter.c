@@ -457,11 +457,12 @@ END_TEST
 
 START_TEST(test_elf_duplicate_static)
 {
-	struct nm_sym d1, d2;
+	struct nm_sym d1, d2, call1;
 	char filter[256], *prog = path_of("prog");
 
 	nm("prog", "dup", 1, &d1);
 	nm("prog", "dup", 2, &d2);
+	nm("prog", "call1", 1, &call1);
 
 	snprintf(filter, sizeof(filter), "filter dup @%s", prog);
 	assert_refused(filter, NULL, EINVAL);
@@ -481,6 +482,11 @@ START_TEST(test_elf_duplicate_static)
 	snprintf(filter, sizeof(filter), "filter dup #1 @%s", prog);
 	assert_resolves(filter, kstr("filter 0x%" PRIx64 "/0x%" PRIx64 "@%s",
 				     d1.value - 0x400000, d1.size, prog));
+
+	/* #g: the global one of a name, here the only one. */
+	snprintf(filter, sizeof(filter), "filter call1 #g @%s", prog);
+	assert_resolves(filter, kstr("filter 0x%" PRIx64 "/0x%" PRIx64 "@%s",
+				     call1.value - 0x400000, call1.size, prog));
 
 	snprintf(filter, sizeof(filter), "filter dup #3 @%s", prog);
 	assert_refused(filter, NULL, EINVAL);
@@ -697,6 +703,8 @@ static const struct {
 	{ "filter weak_fn",		"filter 0xffffffff81000300/0xd00", NULL },
 	{ "filter mod_fn",		"filter 0xffffffffc0000000/0x100", NULL },
 	{ "filter _stext / global_fn",	"filter 0xffffffff81000000/0x200", NULL },
+	{ "filter global_fn, start weak_fn",
+	  "filter 0xffffffff81000180/0x80,start 0xffffffff81000300", NULL },
 	{ "filter _stext / 0x40, stop 0xffffffff81000010",
 	  "filter 0xffffffff81000000/0x40,stop 0xffffffff81000010", NULL },
 	/* The kernel from its first function to a page past the page of its last. */

@@ -305,6 +305,9 @@ START_TEST(test_sz)
 	ck_assert(!opts.branches && !opts.set);
 	ck_assert_int_eq(itrace_synth_opts__snprint(&opts, canon, sizeof(canon)), -EINVAL);
 	ck_assert_int_eq(itrace_synth_opts__set_default(NULL, false), -EINVAL);
+	opts.sz = sizeof(size_t) + sizeof(bool);	/* no version was ever this small */
+	ck_assert_int_eq(itrace_do_parse_synth_opts(&opts, "b", 0), -EINVAL);
+	ck_assert(!opts.set);
 	log_capture_stop();
 	ck_assert_msg(log_captured("set opts.sz = sizeof(opts)"), "%s", log_text);
 
