@@ -53,18 +53,11 @@ static const char addr_filter__format[] =
 static int __printf(3, 4) addr_filter_parse__fail(struct addr_filter_parse *ap,
 						  const char *at, const char *fmt, ...)
 {
-	char why[320], where[16];
 	va_list args;
 
 	va_start(args, fmt);
-	vsnprintf(why, sizeof(why), fmt, args);
+	libauxtrace__parse_error("Failed to parse address filter", ap->str, at, fmt, args);
 	va_end(args);
-	if (*at)
-		snprintf(where, sizeof(where), "'%c'", *at);
-	else
-		snprintf(where, sizeof(where), "the end");
-	pr_err("Failed to parse address filter '%s': at byte %zu (%s): %s\n", ap->str,
-	       (size_t)(at - ap->str), where, why);
 	pr_err("%s", addr_filter__format);
 	return -EINVAL;
 }

@@ -154,23 +154,15 @@ static void itrace_parse__explain_prefix(const struct itrace_parse *ip, size_t l
 static int __printf(3, 4) itrace_parse__fail(struct itrace_parse *ip, const char *at,
 					     const char *fmt, ...)
 {
-	size_t off = (size_t)(at - ip->str);
-	char why[320], where[16];
 	va_list ap;
 
 	if (ip->quiet)
 		return -EINVAL;
 	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
+	libauxtrace__parse_error("Bad Instruction Tracing options", ip->str, at, fmt, ap);
 	va_end(ap);
-	if (*at)
-		snprintf(where, sizeof(where), "'%c'", *at);
-	else
-		snprintf(where, sizeof(where), "the end");
-	pr_err("Bad Instruction Tracing options '%s': at byte %zu (%s): %s\n", ip->str, off,
-	       where, why);
-	if (off)
-		itrace_parse__explain_prefix(ip, off);
+	if (at > ip->str)
+		itrace_parse__explain_prefix(ip, (size_t)(at - ip->str));
 	return libauxtrace__err(-EINVAL);
 }
 
@@ -326,8 +318,8 @@ static int itrace_parse__unknown(struct itrace_parse *ip)
 	for (l = itrace_letters; l->letter; l++)
 		letters[n++] = l->letter;
 	letters[n] = '\0';
-	return itrace_parse__fail(ip, ip->p, "'%c' is not an itrace option; the options are %s",
-				  *ip->p, letters);
+	return itrace_parse__fail(ip, ip->p, "not an itrace option; the options are %s",
+				  letters);
 }
 
 static int itrace_parse__letter(struct itrace_parse *ip)

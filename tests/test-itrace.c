@@ -179,11 +179,15 @@ static const struct refused {
 	  "18446744073709552ms of 'i' (instructions) does not fit in 64 bits of nanoseconds\n"
 	  "EThe part before byte 1, 'i', reads as 'i'\n" },
 	{ "V",
-	  "EBad Instruction Tracing options 'V': at byte 0 ('V'): 'V' is not an itrace option; "
-	  "the options are iybcrxwpoIedfmtaMgGlLsqAZT\n" },
+	  "EBad Instruction Tracing options 'V': at byte 0 ('V'): not an itrace option; the "
+	  "options are iybcrxwpoIedfmtaMgGlLsqAZT\n" },
 	{ "b;",
-	  "EBad Instruction Tracing options 'b;': at byte 1 (';'): ';' is not an itrace option; "
-	  "the options are iybcrxwpoIedfmtaMgGlLsqAZT\n"
+	  "EBad Instruction Tracing options 'b;': at byte 1 (';'): not an itrace option; the "
+	  "options are iybcrxwpoIedfmtaMgGlLsqAZT\n"
+	  "EThe part before byte 1, 'b', reads as 'b'\n" },
+	{ "b\x01",
+	  "EBad Instruction Tracing options 'b\x01': at byte 1 (byte 0x01): not an itrace "
+	  "option; the options are iybcrxwpoIedfmtaMgGlLsqAZT\n"
 	  "EThe part before byte 1, 'b', reads as 'b'\n" },
 	{ "g0",
 	  "EBad Instruction Tracing options 'g0': at byte 1 ('0'): the size 0 of 'g' (callchain) "
