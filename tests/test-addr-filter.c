@@ -964,26 +964,28 @@ START_TEST(test_apply_refused_before_the_kernel)
 }
 END_TEST
 
+/* filter parses, and its kernel string is refused with exactly log. */
+static void assert_to_str_refused(const char *filter, const char *log)
+{
+	struct addr_filters filts;
+
+	parse_ok_into(&filts, filter);
+	log_capture_start();
+	assert_null_errno(addr_filters__to_str(&filts), EINVAL);
+	log_capture_stop();
+	ck_assert_str_eq(log_text, log);
+	addr_filters__exit(&filts);
+}
+
 START_TEST(test_to_str_errors)
 {
 	struct addr_filters filts;
 	char *str;
 
-	parse_ok_into(&filts, "filter main");
-	log_capture_start();
-	assert_null_errno(addr_filters__to_str(&filts), EINVAL);
-	log_capture_stop();
-	ck_assert_str_eq(log_text, "EAddress filter at byte 0 names symbols: call "
-				   "addr_filters__resolve() before making the kernel's string\n");
-	addr_filters__exit(&filts);
-
-	parse_ok_into(&filts, "start 1, filter 0x1000/0");
-	log_capture_start();
-	assert_null_errno(addr_filters__to_str(&filts), EINVAL);
-	log_capture_stop();
-	ck_assert_str_eq(log_text, "EAddress filter at byte 9: 'filter' needs a range of at "
-				   "least one byte, its size is 0\n");
-	addr_filters__exit(&filts);
+	assert_to_str_refused("filter main", "EAddress filter at byte 0 names symbols: call "
+			      "addr_filters__resolve() before making the kernel's string\n");
+	assert_to_str_refused("start 1, filter 0x1000/0", "EAddress filter at byte 9: 'filter' "
+			      "needs a range of at least one byte, its size is 0\n");
 
 	/* tracestop may be 0 long: the kernel decides; nothing gives "". */
 	parse_ok_into(&filts, "tracestop 0x1000/0");
