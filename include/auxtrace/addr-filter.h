@@ -94,9 +94,10 @@ AUXTRACE_API int addr_filters__parse_bare_filter(struct addr_filters *filts,
  * the file, through the program headers), or for kernel filters from kallsyms (NULL:
  * /proc/kallsyms; function symbols, t T w W; a size up to the next symbol). "*" is the
  * whole file, or the kernel from its first function to a page past its last one. A name
- * that several symbols share lists them and asks for #N; kallsyms with every address 0
- * (kernel.kptr_restrict) is refused. 0 or -errno (-EINVAL, -ENOENT for a missing file),
- * the filter and the cause logged; filters resolved before the failing one stay resolved.
+ * that several symbols share lists them and asks for #N. 0 or -errno, the filter and the
+ * cause logged: -EINVAL (no such function, ambiguous, no size, not ELF, stripped),
+ * -ENOENT (no such file), -EACCES (every kallsyms address is 0: kernel.kptr_restrict).
+ * Filters resolved before the failing one stay resolved.
  */
 AUXTRACE_API int addr_filters__resolve(struct addr_filters *filts, const char *kallsyms);
 
