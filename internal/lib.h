@@ -4,6 +4,7 @@
 #define AUXTRACE_INTERNAL_LIB_H
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <sys/types.h>
 #include <auxtrace/core.h>
@@ -41,6 +42,13 @@ static inline void *libauxtrace__ptr_err(int err)
 
 /* The tracefs mount point (or debugfs' tracing directory), or NULL with errno ENODEV. */
 AUXTRACE_PRIVATE const char *libauxtrace__tracing_dir(void);
+
+/*
+ * Log why an option string is refused: "<what> '<str>': at byte N ('c'): <why>", the byte
+ * shown as 'c', byte 0xNN (not printable) or the end. at points into str.
+ */
+void libauxtrace__parse_error(const char *what, const char *str, const char *at,
+			      const char *fmt, va_list ap) __printf(4, 0);
 
 /* The mounted sysfs root ("/sys"), or the fake tree named by AUXTRACE_SYSFS for tests. */
 const char *libauxtrace__sysfs_root(void);
