@@ -7,6 +7,7 @@
 #define AUXTRACE_EVENT_H
 
 #include <stdint.h>
+#include <linux/limits.h>
 #include <linux/perf_event.h>
 
 #ifdef __cplusplus
@@ -34,6 +35,92 @@ enum perf_user_event_type {
 	PERF_RECORD_HEADER_FEATURE	= 80,
 	PERF_RECORD_COMPRESSED		= 81,
 	PERF_RECORD_FINISHED_INIT	= 82,
+};
+
+/*
+ * Kernel records. Where the kernel appends a sample_id trailer (attr.sample_id_all), it
+ * follows the last field; the fixed-size name arrays are upper bounds, the record's
+ * header.size says how much is there (names are NUL-terminated and padded to 8).
+ */
+struct perf_record_mmap {
+	struct perf_event_header header;
+	uint32_t pid;
+	uint32_t tid;
+	uint64_t start;
+	uint64_t len;
+	uint64_t pgoff;
+	char filename[PATH_MAX];
+};
+
+#define PERF_RECORD_MMAP2_BUILD_ID_MAX	20
+
+struct perf_record_mmap2 {
+	struct perf_event_header header;
+	uint32_t pid;
+	uint32_t tid;
+	uint64_t start;
+	uint64_t len;
+	uint64_t pgoff;
+	union {
+		struct {
+			uint32_t maj;
+			uint32_t min;
+			uint64_t ino;
+			uint64_t ino_generation;
+		};
+		/* With PERF_RECORD_MISC_MMAP_BUILD_ID in header.misc (attr.build_id). */
+		struct {
+			uint8_t build_id_size;
+			uint8_t reserved_1__;
+			uint16_t reserved_2__;
+			uint8_t build_id[PERF_RECORD_MMAP2_BUILD_ID_MAX];
+		};
+	};
+	uint32_t prot;
+	uint32_t flags;
+	char filename[PATH_MAX];
+};
+
+/* The kernel's TASK_COMM_LEN. */
+#define PERF_RECORD_COMM_LEN	16
+
+struct perf_record_comm {
+	struct perf_event_header header;
+	uint32_t pid;
+	uint32_t tid;
+	char comm[PERF_RECORD_COMM_LEN];
+};
+
+/* PERF_RECORD_FORK and PERF_RECORD_EXIT. */
+struct perf_record_fork {
+	struct perf_event_header header;
+	uint32_t pid;
+	uint32_t ppid;
+	uint32_t tid;
+	uint32_t ptid;
+	uint64_t time;
+};
+
+/* The kernel's KSYM_NAME_LEN. */
+#define PERF_RECORD_KSYMBOL_NAME_LEN	512
+
+struct perf_record_ksymbol {
+	struct perf_event_header header;
+	uint64_t addr;
+	uint32_t len;
+	uint16_t ksym_type;	/* PERF_RECORD_KSYMBOL_TYPE_BPF, ... */
+	uint16_t flags;		/* PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER */
+	char name[PERF_RECORD_KSYMBOL_NAME_LEN];
+};
+
+#define PERF_RECORD_BPF_TAG_SIZE	8
+
+struct perf_record_bpf_event {
+	struct perf_event_header header;
+	uint16_t type;		/* PERF_BPF_EVENT_PROG_LOAD, PERF_BPF_EVENT_PROG_UNLOAD */
+	uint16_t flags;
+	uint32_t id;		/* the program's id */
+	uint8_t tag[PERF_RECORD_BPF_TAG_SIZE];
 };
 
 struct perf_record_lost {
@@ -106,8 +193,63 @@ struct perf_record_time_conv {
 	uint8_t reserved[6];
 };
 
+/* Which mmap idx, CPU and thread each sample ID belongs to (perf's id_index_entry). */
+struct perf_record_id_index_entry {
+	uint64_t id;
+	uint64_t idx;		/* mmap idx: PERF_RECORD_AUXTRACE's idx */
+	uint64_t cpu;
+	uint64_t tid;
+};
+
+struct perf_record_id_index {
+	struct perf_event_header header;
+	uint64_t nr;
+	struct perf_record_id_index_entry entries[];
+};
+
+/*
+ * Pipe format: one per evsel, before any record of it. The attr is attr.size bytes (it may
+ * differ from this build's struct), then the evsel's sample IDs up to header.size.
+ */
+struct perf_record_header_attr {
+	struct perf_event_header header;
+	struct perf_event_attr attr;
+	uint64_t id[];
+};
+
+/* Pipe format: a feature section (feat_id: enum perf_header_feature) as a record. */
+struct perf_record_header_feature {
+	struct perf_event_header header;
+	uint64_t feat_id;
+	char data[];
+};
+
+/*
+ * A HEADER_BUILD_ID feature entry (and the PERF_RECORD_HEADER_BUILD_ID record): misc is
+ * the cpumode (PERF_RECORD_MISC_KERNEL or _USER) with PERF_RECORD_MISC_BUILD_ID_SIZE, which
+ * says that size holds the build ID's length; filename is NUL-terminated and padded to 64.
+ */
+#define PERF_RECORD_MISC_BUILD_ID_SIZE	(1 << 15)
+#define PERF_RECORD_BUILD_ID_MAX	20
+
+struct perf_record_header_build_id {
+	struct perf_event_header header;
+	int32_t pid;		/* -1: the host's kernel and user space */
+	uint8_t build_id[PERF_RECORD_BUILD_ID_MAX];
+	uint8_t size;
+	uint8_t reserved_1__;
+	uint16_t reserved_2__;
+	char filename[];
+};
+
 union perf_event {
 	struct perf_event_header header;
+	struct perf_record_mmap mmap;
+	struct perf_record_mmap2 mmap2;
+	struct perf_record_comm comm;
+	struct perf_record_fork fork;
+	struct perf_record_ksymbol ksymbol;
+	struct perf_record_bpf_event bpf;
 	struct perf_record_lost lost;
 	struct perf_record_lost_samples lost_samples;
 	struct perf_record_aux aux;
@@ -116,6 +258,7 @@ union perf_event {
 	struct perf_record_auxtrace_info auxtrace_info;
 	struct perf_record_auxtrace auxtrace;
 	struct perf_record_time_conv time_conv;
+	struct perf_record_id_index id_index;
 };
 
 #ifdef __cplusplus
