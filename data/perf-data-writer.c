@@ -1,0 +1,803 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The perf.data writer: the file and pipe formats, the sinks the consumer core writes
+ * into, single records, and finish (features, then the header).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <auxtrace/auxtrace-record.h>
+#include <internal/auxtrace-record.h>
+#include <internal/evsel.h>
+#include <internal/lib.h>
+#include "perf-data-internal.h"
+
+/* header.size is a u16: the largest record. */
+#define PERF_RECORD_MAX_SIZE	0xffff
+
+static size_t iov__total(const struct iovec *iov, int iovcnt)
+{
+	size_t total = 0;
+
+	for (int i = 0; i < iovcnt; i++)
+		total += iov[i].iov_len;
+	return total;
+}
+
+static const char *perf_data_writer__hint(int err)
+{
+	switch (err) {
+	case -ENOSPC:
+	case -EDQUOT:
+		return " (the output's file system is full: free space there, or record less)";
+	case -EPIPE:
+		return " (the reader at the other end of the pipe went away)";
+	case -EFBIG:
+		return " (the file hit the size limit: ulimit -f)";
+	default:
+		return "";
+	}
+}
+
+/*
+ * A write failed: no further byte goes out, and in a file the torn tail of the failed
+ * write is cut off, so that the data section ends at the last whole record.
+ */
+static void perf_data_writer__fail(struct perf_data_writer *w, int err)
+{
+	char cut[160] = "";
+
+	w->stats.error = err;
+	if (!w->pipe && (ftruncate(w->fd, (off_t)w->offset) < 0 ||
+			 lseek(w->fd, (off_t)w->offset, SEEK_SET) < 0))
+		snprintf(cut, sizeof(cut), " (its torn end past byte %llu could not be cut off: "
+			 "%s; the header will not count it)", (unsigned long long)w->offset,
+			 strerror(errno));
+	pr_err("perf.data: writing at byte %llu failed: %s%s. The data section keeps the %llu "
+	       "bytes of whole records before it%s; stop recording and call "
+	       "perf_data_writer__finish() so that perf reads them\n",
+	       (unsigned long long)w->offset, strerror(-err), perf_data_writer__hint(err),
+	       (unsigned long long)w->stats.data_size, cut);
+}
+
+/*
+ * Every byte the writer emits goes out here, whole or not at all (as far as the file can
+ * tell: a failed write is cut back). -EAGAIN from a full non-blocking fd took nothing and
+ * is no failure; any other error sticks.
+ */
+static ssize_t perf_data_writer__writev(struct perf_data_writer *w, const struct iovec *iov,
+					int iovcnt)
+{
+	ssize_t n;
+
+	if (w->stats.error)
+		return w->stats.error;
+	if (w->stats.finished) {
+		pr_err("perf.data: a write after perf_data_writer__finish(): the file is closed "
+		       "for records\n");
+		return -EINVAL;
+	}
+	n = w->out.sink.push(&w->out.sink, iov, iovcnt);
+	if (n == -EAGAIN)
+		return n;
+	if (n < 0) {
+		perf_data_writer__fail(w, (int)n);
+		return n;
+	}
+	w->offset += (uint64_t)n;
+	if (w->offset > w->stats.data_offset)
+		w->stats.data_size = w->offset - w->stats.data_offset;
+	return n;
+}
+
+static int perf_data_writer__write(struct perf_data_writer *w, const void *buf, size_t len)
+{
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+	ssize_t n = perf_data_writer__writev(w, &iov, 1);
+
+	return n < 0 ? (int)n : 0;
+}
+
+/* perf's sample-ID positions: where a sample (id_pos) and other records (is_pos, from the
+ * end) carry the ID, -1 when they carry none. */
+static int sample_type__id_pos(uint64_t st)
+{
+	int idx = 0;
+
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		return 0;
+	if (!(st & PERF_SAMPLE_ID))
+		return -1;
+	idx += !!(st & PERF_SAMPLE_IP);
+	idx += !!(st & PERF_SAMPLE_TID);
+	idx += !!(st & PERF_SAMPLE_TIME);
+	idx += !!(st & PERF_SAMPLE_ADDR);
+	return idx;
+}
+
+static int sample_type__is_pos(uint64_t st)
+{
+	int idx = 1;
+
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		return 1;
+	if (!(st & PERF_SAMPLE_ID))
+		return -1;
+	idx += !!(st & PERF_SAMPLE_CPU);
+	idx += !!(st & PERF_SAMPLE_STREAM_ID);
+	return idx;
+}
+
+/*
+ * perf opens a file whose events break these rules and then shows nothing (it cannot tell
+ * which event a record belongs to): refuse it here, with the fix.
+ */
+static int perf_data_writer__check_evlist(struct evlist *evlist)
+{
+	struct evsel *first = evlist__first(evlist), *evsel;
+	const struct perf_event_attr *a0;
+
+	if (!first) {
+		pr_err("perf.data: the evlist has no events: add them before writing\n");
+		return -EINVAL;
+	}
+	if (evlist__nr_entries(evlist) == 1)
+		return 0;
+	a0 = &first->attr;
+	evlist__for_each_entry(evlist, evsel) {
+		const struct perf_event_attr *a = &evsel->attr;
+
+		if (a->sample_id_all != a0->sample_id_all) {
+			pr_err("perf.data: %s has sample_id_all %d, %s %d: perf needs the same on "
+			       "every event; set attr.sample_id_all alike before evlist__open\n",
+			       evsel__name(first), a0->sample_id_all, evsel__name(evsel),
+			       a->sample_id_all);
+			return -EINVAL;
+		}
+		if (sample_type__id_pos(a->sample_type) < 0 ||
+		    sample_type__id_pos(a->sample_type) != sample_type__id_pos(a0->sample_type) ||
+		    sample_type__is_pos(a->sample_type) != sample_type__is_pos(a0->sample_type)) {
+			pr_err("perf.data: %s lacks PERF_SAMPLE_IDENTIFIER: with several events "
+			       "perf finds a record's event by its sample ID, at the same place in "
+			       "every record; set PERF_SAMPLE_IDENTIFIER in the sample_type of "
+			       "every event before evlist__open\n", evsel__name(evsel));
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/* The attrs as opened, and the sample IDs of every open fd of the evsels that carry IDs. */
+static int perf_data_writer__collect_attrs(struct perf_data_writer *w)
+{
+	struct evsel *evsel;
+	int i = 0;
+
+	w->nr_attrs = evlist__nr_entries(w->evlist);
+	w->attrs = calloc((size_t)w->nr_attrs, sizeof(*w->attrs));
+	if (!w->attrs)
+		return -ENOMEM;
+	evlist__for_each_entry(w->evlist, evsel) {
+		struct perf_data_attr *a = &w->attrs[i++];
+
+		a->evsel = evsel;
+		a->attr = evsel->attr;
+		a->attr.size = sizeof(a->attr);
+		if (!evsel->fd || !evsel__has_ids(evsel))
+			continue;
+		a->ids = calloc((size_t)evsel->fd_cpus * evsel->fd_threads, sizeof(*a->ids));
+		if (!a->ids)
+			return -ENOMEM;
+		for (int c = 0; c < evsel->fd_cpus; c++) {
+			for (int t = 0; t < evsel->fd_threads; t++) {
+				int err;
+
+				if (*evsel__fd_slot(evsel, c, t) < 0)
+					continue;
+				err = evsel__id(evsel, c, t, &a->ids[a->nr_ids]);
+				if (err) {
+					pr_err("perf.data: %s: PERF_EVENT_IOC_ID failed: %s\n",
+					       evsel__name(evsel), strerror(-err));
+					return err;
+				}
+				a->nr_ids++;
+			}
+		}
+	}
+	return 0;
+}
+
+/* File format: header (data size 0 until finish), the ID arrays, the attrs. */
+static int perf_data_writer__start_file(struct perf_data_writer *w)
+{
+	struct perf_file_header hdr = {
+		.magic = PERF_DATA_MAGIC,
+		.size = sizeof(hdr),
+		.attr_size = sizeof(struct perf_file_attr),
+	};
+	struct perf_file_attr *fattrs;
+	struct iovec *iov;
+	uint64_t off = sizeof(hdr);
+	int flags, n = 0, err;
+
+	flags = fcntl(w->fd, F_GETFL);
+	if (flags >= 0 && (flags & O_APPEND)) {
+		pr_err("perf.data: fd %d is open with O_APPEND, but the header at offset 0 is "
+		       "rewritten at the end: open it without O_APPEND\n", w->fd);
+		return -EINVAL;
+	}
+	if (lseek(w->fd, 0, SEEK_SET) < 0 || ftruncate(w->fd, 0) < 0) {
+		err = -errno;
+		if (err == -ESPIPE || err == -EINVAL)
+			pr_err("perf.data: fd %d cannot seek (a pipe or a socket?), and the file "
+			       "format rewrites its header at the end: write perf's pipe format "
+			       "(opts.pipe)\n", w->fd);
+		else
+			pr_err("perf.data: cannot start the file on fd %d: %s\n", w->fd,
+			       strerror(-err));
+		return err;
+	}
+	fattrs = calloc((size_t)w->nr_attrs, sizeof(*fattrs));
+	iov = calloc((size_t)w->nr_attrs + 2, sizeof(*iov));
+	if (!fattrs || !iov) {
+		free(fattrs);
+		free(iov);
+		return -ENOMEM;
+	}
+	iov[n++] = (struct iovec){ &hdr, sizeof(hdr) };
+	for (int i = 0; i < w->nr_attrs; i++) {
+		size_t len = (size_t)w->attrs[i].nr_ids * sizeof(uint64_t);
+
+		fattrs[i].attr = w->attrs[i].attr;
+		fattrs[i].ids = (struct perf_file_section){ len ? off : 0, len };
+		if (len)
+			iov[n++] = (struct iovec){ w->attrs[i].ids, len };
+		off += len;
+	}
+	hdr.attrs = (struct perf_file_section){ off, w->nr_attrs * sizeof(*fattrs) };
+	iov[n++] = (struct iovec){ fattrs, w->nr_attrs * sizeof(*fattrs) };
+	hdr.data.offset = off + hdr.attrs.size;
+	w->stats.data_offset = hdr.data.offset;
+	err = (int)perf_data_writer__writev(w, iov, n);
+	free(fattrs);
+	free(iov);
+	return err < 0 ? err : 0;
+}
+
+/* Pipe format: a feature section as a PERF_RECORD_HEADER_FEATURE, padded to 8. */
+static int perf_data_writer__pipe_feature(struct perf_data_writer *w,
+					  enum perf_header_feature feat,
+					  const struct perf_data_buf *buf)
+{
+	static const uint64_t zeros;
+	struct perf_record_header_feature fe = { .header.type = PERF_RECORD_HEADER_FEATURE };
+	size_t pad = (8 - buf->len % 8) % 8;
+	size_t size = sizeof(fe) + buf->len + pad;
+	struct iovec iov[3] = {
+		{ &fe, sizeof(fe) }, { buf->data, buf->len }, { (void *)&zeros, pad },
+	};
+
+	if (size > PERF_RECORD_MAX_SIZE) {
+		pr_warn("perf.data: feature %d takes %zu bytes, more than one record holds in "
+			"the pipe format: left out\n", feat, size);
+		return 0;
+	}
+	fe.header.size = (uint16_t)size;
+	fe.feat_id = feat;
+	return (int)perf_data_writer__writev(w, iov, 3);
+}
+
+/* Pipe format: header, one PERF_RECORD_HEADER_ATTR per evsel, the features. */
+static int perf_data_writer__start_pipe(struct perf_data_writer *w)
+{
+	struct perf_pipe_file_header ph = { .magic = PERF_DATA_MAGIC, .size = sizeof(ph) };
+	int err = perf_data_writer__write(w, &ph, sizeof(ph));
+
+	for (int i = 0; !err && i < w->nr_attrs; i++) {
+		const struct perf_data_attr *a = &w->attrs[i];
+		struct perf_event_header hdr = { .type = PERF_RECORD_HEADER_ATTR };
+		size_t size = sizeof(hdr) + sizeof(a->attr) + a->nr_ids * sizeof(uint64_t);
+		struct iovec iov[3] = {
+			{ &hdr, sizeof(hdr) }, { (void *)&a->attr, sizeof(a->attr) },
+			{ a->ids, a->nr_ids * sizeof(uint64_t) },
+		};
+
+		if (size > PERF_RECORD_MAX_SIZE) {
+			pr_err("perf.data: %s has %d sample IDs, more than one "
+			       "PERF_RECORD_HEADER_ATTR of the pipe format holds: record on fewer "
+			       "CPUs or threads, or write the file format\n", evsel__name(a->evsel),
+			       a->nr_ids);
+			return -E2BIG;
+		}
+		hdr.size = (uint16_t)size;
+		err = (int)perf_data_writer__writev(w, iov, 3);
+		err = err < 0 ? err : 0;
+	}
+	for (int feat = HEADER_RESERVED + 1; !err && feat < HEADER_LAST_FEATURE; feat++) {
+		struct perf_data_buf buf;
+
+		perf_data_buf__init(&buf);
+		err = perf_data_feature__build(w, feat, &buf);
+		if (!err)
+			err = perf_data_writer__pipe_feature(w, feat, &buf);
+		else if (err == -ENOENT)
+			err = 0;
+		perf_data_buf__exit(&buf);
+		err = err < 0 ? err : 0;
+	}
+	w->stats.data_offset = w->offset;
+	w->stats.data_size = 0;
+	return err;
+}
+
+static ssize_t perf_data_writer__push_data(struct ring_sink *sink, const struct iovec *iov,
+					   int iovcnt)
+{
+	struct perf_data_writer *w = container_of(sink, struct perf_data_writer, data_sink);
+	size_t total = iov__total(iov, iovcnt);
+	ssize_t n;
+
+	if (total % 8) {
+		pr_err("perf.data: the data sink takes whole perf records (8-byte multiples), "
+		       "not %zu bytes\n", total);
+		return libauxtrace__err(-EINVAL);
+	}
+	n = perf_data_writer__writev(w, iov, iovcnt);
+	if (n > 0)
+		w->stats.ring_bytes += (uint64_t)n;
+	return n;
+}
+
+static ssize_t perf_data_writer__push_aux(struct ring_sink *sink, const struct iovec *iov,
+					  int iovcnt)
+{
+	struct perf_data_writer *w = container_of(sink, struct perf_data_writer, aux_sink);
+	struct perf_record_auxtrace ev = { 0 };
+	uint64_t at = w->offset;
+	ssize_t n;
+
+	if (iovcnt >= 1 && iov[0].iov_len >= sizeof(ev))
+		memcpy(&ev, iov[0].iov_base, sizeof(ev));
+	if (ev.header.type != PERF_RECORD_AUXTRACE || ev.header.size != sizeof(ev) ||
+	    ev.size % 8 || iov__total(iov, iovcnt) != sizeof(ev) + ev.size) {
+		pr_err("perf.data: the AUX sink takes one PERF_RECORD_AUXTRACE frame per push, as "
+		       "auxtrace_mmap__read makes them (the 48-byte record, then its size bytes "
+		       "of payload padded to 8)\n");
+		return libauxtrace__err(-EINVAL);
+	}
+	if (!w->wrote_auxtrace_info) {
+		pr_err("perf.data: PERF_RECORD_AUXTRACE before any PERF_RECORD_AUXTRACE_INFO: perf "
+		       "refuses such a file; write it first (perf_data_writer__write_prologue or "
+		       "__write_auxtrace_info)\n");
+		return libauxtrace__err(-EINVAL);
+	}
+	n = perf_data_writer__writev(w, iov, iovcnt);
+	if (n < 0)
+		return n;
+	w->stats.aux_frames++;
+	w->stats.aux_bytes += (uint64_t)n;
+	/*
+	 * The frame is in the file: failing now would make the ring offer it again. Without
+	 * its index entry the index is wrong, so finish leaves the index out and perf finds
+	 * the AUX data as it reads the records.
+	 */
+	if (w->index && auxtrace_index__add(w->index, at, sizeof(ev))) {
+		pr_warn("perf.data: no memory for the AUXTRACE index: the file goes without it "
+			"(perf then reads the AUX data in record order)\n");
+		auxtrace_index__delete(w->index);
+		w->index = NULL;
+	}
+	return n;
+}
+
+static int perf_data_writer__copy_opts(struct perf_data_writer *w,
+				       const struct perf_data_writer_opts *o)
+{
+	w->pipe = o->pipe;
+	w->no_build_ids = o->no_build_ids;
+	if (o->sysfs_root && !(w->sysfs_root = strdup(o->sysfs_root)))
+		return -ENOMEM;
+	if (!o->argv)
+		return 0;
+	if (o->argc < 0) {
+		pr_err("perf.data: opts.argc is %d: give the number of strings in opts.argv\n",
+		       o->argc);
+		return -EINVAL;
+	}
+	w->argv = calloc((size_t)o->argc + 1, sizeof(*w->argv));
+	if (!w->argv)
+		return -ENOMEM;
+	for (w->argc = 0; w->argc < o->argc; w->argc++)
+		if (!(w->argv[w->argc] = strdup(o->argv[w->argc] ? o->argv[w->argc] : "")))
+			return -ENOMEM;
+	return 0;
+}
+
+struct perf_data_writer *perf_data_writer__new(int fd, struct evlist *evlist,
+					       const struct perf_data_writer_opts *opts)
+{
+	struct perf_data_writer_opts o;
+	struct perf_data_writer *w;
+	int err;
+
+	if (fd < 0 || !evlist) {
+		pr_err("perf.data: a writer needs an fd and the session's evlist\n");
+		return libauxtrace__ptr_err(-EINVAL);
+	}
+	if (!perf_data__opts_copy(&o, sizeof(o), opts)) {
+		pr_err("perf.data: struct perf_data_writer_opts has sz %zu and fields this "
+		       "library (%s) does not know: set sz = sizeof(opts) and build against "
+		       "this library's header\n", opts->sz, libauxtrace_version());
+		return libauxtrace__ptr_err(-EINVAL);
+	}
+	err = perf_data_writer__check_evlist(evlist);
+	if (err)
+		return libauxtrace__ptr_err(err);
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return libauxtrace__ptr_err(-ENOMEM);
+	w->fd = fd;
+	w->evlist = evlist;
+	ring_sink_fd__init(&w->out, fd);
+	w->data_sink.push = perf_data_writer__push_data;
+	w->aux_sink.push = perf_data_writer__push_aux;
+	err = perf_data_writer__copy_opts(w, &o);
+	if (!err)
+		err = perf_data_writer__collect_attrs(w);
+	if (!err && !w->pipe && !(w->index = auxtrace_index__new()))
+		err = -ENOMEM;
+	if (!err)
+		err = w->pipe ? perf_data_writer__start_pipe(w) : perf_data_writer__start_file(w);
+	if (err) {
+		perf_data_writer__delete(w);
+		return libauxtrace__ptr_err(err);
+	}
+	return w;
+}
+
+void perf_data_writer__delete(struct perf_data_writer *w)
+{
+	if (!w)
+		return;
+	for (int i = 0; w->attrs && i < w->nr_attrs; i++)
+		free(w->attrs[i].ids);
+	free(w->attrs);
+	for (int i = 0; w->argv && i < w->argc; i++)
+		free(w->argv[i]);
+	free(w->argv);
+	free(w->sysfs_root);
+	auxtrace_index__delete(w->index);
+	free(w);
+}
+
+struct ring_sink *perf_data_writer__data_sink(struct perf_data_writer *w)
+{
+	return &w->data_sink;
+}
+
+struct ring_sink *perf_data_writer__aux_sink(struct perf_data_writer *w)
+{
+	return &w->aux_sink;
+}
+
+const struct perf_data_writer_stats *perf_data_writer__stats(const struct perf_data_writer *w)
+{
+	return &w->stats;
+}
+
+/* A record of the writer's own making (header.size bytes). */
+static int perf_data_writer__write_record(struct perf_data_writer *w, const void *event)
+{
+	const struct perf_event_header *hdr = event;
+	int err = perf_data_writer__write(w, event, hdr->size);
+
+	if (!err)
+		w->stats.events++;
+	return libauxtrace__err(err);
+}
+
+int perf_data_writer__write_event(struct perf_data_writer *w, const union perf_event *event)
+{
+	const struct perf_record_auxtrace_info *info = &event->auxtrace_info;
+	uint16_t size = event->header.size;
+	int err;
+
+	if (size < sizeof(event->header) || size % 8) {
+		pr_err("perf.data: a record of type %u has size %u: records are whole 8-byte "
+		       "multiples\n", event->header.type, size);
+		return libauxtrace__err(-EINVAL);
+	}
+	if (event->header.type == PERF_RECORD_AUXTRACE) {
+		pr_err("perf.data: PERF_RECORD_AUXTRACE carries a payload after its record: push "
+		       "it through perf_data_writer__aux_sink()\n");
+		return libauxtrace__err(-EINVAL);
+	}
+	if (event->header.type == PERF_RECORD_AUXTRACE_INFO &&
+	    (size < sizeof(*info) || info->type == PERF_AUXTRACE_UNKNOWN ||
+	     info->type > PERF_AUXTRACE_HISI_PTT)) {
+		pr_err("perf.data: AUXTRACE_INFO of type %u: perf 6.1 knows types 1 (Intel PT) "
+		       "to 6 (HiSilicon PTT) and refuses a whole file with any other\n",
+		       size < sizeof(*info) ? 0 : info->type);
+		return libauxtrace__err(-EINVAL);
+	}
+	err = perf_data_writer__write_record(w, event);
+	if (!err && event->header.type == PERF_RECORD_AUXTRACE_INFO)
+		w->wrote_auxtrace_info = true;
+	return err;
+}
+
+int perf_data_writer__write_id_index(struct perf_data_writer *w)
+{
+	const size_t max_nr = (PERF_RECORD_MAX_SIZE - sizeof(struct perf_record_id_index)) /
+			      sizeof(struct perf_record_id_index_entry);
+	struct perf_record_id_index *ev;
+	size_t total = 0;
+	int err = 0;
+
+	for (int i = 0; i < w->nr_attrs; i++)
+		total += (size_t)w->attrs[i].nr_ids;
+	if (!total)
+		return 0;
+	ev = calloc(1, sizeof(*ev) + (total < max_nr ? total : max_nr) * sizeof(ev->entries[0]));
+	if (!ev)
+		return libauxtrace__err(-ENOMEM);
+	for (int i = 0; !err && i < w->nr_attrs; i++) {
+		const struct perf_data_attr *a = &w->attrs[i];
+
+		for (int k = 0; !err && k < a->nr_ids; k++) {
+			struct evlist_sample_id where;
+
+			if (evlist__id_lookup(w->evlist, a->ids[k], &where)) {
+				pr_err("perf.data: sample ID %llu of %s is not in the evlist's ID "
+				       "table: map the evlist (evlist__mmap) before writing "
+				       "ID_INDEX\n", (unsigned long long)a->ids[k],
+				       evsel__name(a->evsel));
+				err = -EINVAL;
+				break;
+			}
+			ev->entries[ev->nr++] = (struct perf_record_id_index_entry){
+				.id = a->ids[k],
+				.idx = (uint64_t)where.idx,
+				.cpu = (uint64_t)(int64_t)where.cpu.cpu,
+				.tid = (uint64_t)(int64_t)where.tid,
+			};
+			if (--total && ev->nr < max_nr)
+				continue;
+			ev->header.type = PERF_RECORD_ID_INDEX;
+			ev->header.size = (uint16_t)(sizeof(*ev) + ev->nr * sizeof(ev->entries[0]));
+			err = perf_data_writer__write_record(w, ev);
+			ev->nr = 0;
+		}
+	}
+	free(ev);
+	return libauxtrace__err(err);
+}
+
+int perf_data_writer__write_time_conv(struct perf_data_writer *w)
+{
+	struct perf_mmap *map = evlist__mmap_at(w->evlist, 0);
+	struct perf_record_time_conv ev = {
+		.header = { .type = PERF_RECORD_TIME_CONV, .size = sizeof(ev) },
+	};
+	struct auxtrace_time_conv tc;
+	int err;
+
+	if (!map) {
+		pr_err("perf.data: TIME_CONV comes from a data ring's control page: map the "
+		       "evlist before writing it\n");
+		return libauxtrace__err(-EINVAL);
+	}
+	err = auxtrace_time_conv__from_userpg(perf_mmap__userpg(map), &tc);
+	if (err == -EINVAL || (!err && !tc.cap_user_time_zero)) {
+		pr_debug("perf.data: the kernel publishes no TSC conversion: no TIME_CONV, as "
+			 "perf record does\n");
+		return 0;
+	}
+	if (err) {
+		pr_err("perf.data: the perf control page kept changing while its time fields "
+		       "were read: try again\n");
+		return libauxtrace__err(err);
+	}
+	ev.time_shift = tc.time_shift;
+	ev.time_mult = tc.time_mult;
+	ev.time_zero = tc.time_zero;
+	ev.time_cycles = tc.time_cycles;
+	ev.time_mask = tc.time_mask;
+	ev.cap_user_time_zero = tc.cap_user_time_zero;
+	ev.cap_user_time_short = tc.cap_user_time_short;
+	return perf_data_writer__write_record(w, &ev);
+}
+
+int perf_data_writer__write_auxtrace_info(struct perf_data_writer *w,
+					  struct auxtrace_record *itr)
+{
+	struct perf_record_auxtrace_info *info = auxtrace_record__info_new(itr, w->evlist);
+	int err;
+
+	if (!info)
+		return -errno;
+	err = perf_data_writer__write_event(w, (const union perf_event *)info);
+	free(info);
+	return err;
+}
+
+int perf_data_writer__write_prologue(struct perf_data_writer *w, struct auxtrace_record *itr)
+{
+	int err = perf_data_writer__write_id_index(w);
+
+	if (!err)
+		err = perf_data_writer__write_time_conv(w);
+	if (!err && itr)
+		err = perf_data_writer__write_auxtrace_info(w, itr);
+	return err;
+}
+
+static int perf_data_writer__write_bare(struct perf_data_writer *w, uint32_t type)
+{
+	struct perf_event_header hdr = { .type = type, .size = sizeof(hdr) };
+
+	return perf_data_writer__write_record(w, &hdr);
+}
+
+int perf_data_writer__write_finished_init(struct perf_data_writer *w)
+{
+	return perf_data_writer__write_bare(w, PERF_RECORD_FINISHED_INIT);
+}
+
+int perf_data_writer__write_finished_round(struct perf_data_writer *w)
+{
+	int err;
+
+	if (w->stats.data_size == w->round_mark)
+		return 0;
+	err = perf_data_writer__write_bare(w, PERF_RECORD_FINISHED_ROUND);
+	if (err)
+		return err;
+	w->stats.rounds++;
+	w->round_mark = w->stats.data_size;
+	return 0;
+}
+
+/* Write len bytes at off, or fail with -errno (the file's offset moves; finish ends it). */
+static int perf_data_writer__pwrite(struct perf_data_writer *w, const struct iovec *iov,
+				    int iovcnt, uint64_t off)
+{
+	ssize_t n;
+
+	if (lseek(w->fd, (off_t)off, SEEK_SET) < 0)
+		return -errno;
+	n = w->out.sink.push(&w->out.sink, iov, iovcnt);
+	return n < 0 ? (int)n : 0;
+}
+
+struct perf_data_section {
+	enum perf_header_feature feat;
+	struct perf_data_buf buf;
+	bool index;		/* the AUXTRACE index, written from its chunks */
+};
+
+/*
+ * The feature table right after the data section, then the payloads in bit order. A
+ * feature that cannot be built is left out; a write error leaves none (the file is cut
+ * back to the data section) and is returned.
+ */
+static int perf_data_writer__write_features(struct perf_data_writer *w,
+					    uint64_t feat_offset, uint64_t *bits)
+{
+	struct perf_data_section secs[HEADER_LAST_FEATURE];
+	struct perf_file_section table[HEADER_LAST_FEATURE];
+	struct iovec iov[HEADER_LAST_FEATURE + 1];
+	uint64_t off;
+	int nr = 0, n = 0, err = 0;
+
+	for (int feat = HEADER_RESERVED + 1; feat < HEADER_LAST_FEATURE; feat++) {
+		struct perf_data_section *s = &secs[nr];
+
+		s->feat = feat;
+		s->index = feat == HEADER_AUXTRACE;
+		perf_data_buf__init(&s->buf);
+		if (s->index) {
+			if (w->index && auxtrace_index__nr(w->index))
+				nr++;
+			continue;
+		}
+		err = perf_data_feature__build(w, feat, &s->buf);
+		if (!err) {
+			nr++;
+			continue;
+		}
+		perf_data_buf__exit(&s->buf);
+		if (err != -ENOENT)
+			pr_warn("perf.data: feature %d left out: %s\n", feat, strerror(-err));
+		err = 0;
+	}
+	off = feat_offset + nr * sizeof(table[0]);
+	iov[n++] = (struct iovec){ table, nr * sizeof(table[0]) };
+	for (int i = 0; i < nr; i++) {
+		uint64_t size = secs[i].index ? auxtrace_index__section_size(w->index)
+					      : secs[i].buf.len;
+
+		table[i] = (struct perf_file_section){ off, size };
+		bits[secs[i].feat / 64] |= 1ULL << (secs[i].feat % 64);
+		off += size;
+	}
+	/* One write up to the index, the index from its chunks, one write for the rest. */
+	off = feat_offset;
+	for (int i = 0; !err && i <= nr; i++) {
+		if (i < nr && !secs[i].index) {
+			iov[n++] = (struct iovec){ secs[i].buf.data, secs[i].buf.len };
+			continue;
+		}
+		err = perf_data_writer__pwrite(w, iov, n, off);
+		off += iov__total(iov, n);
+		n = 0;
+		if (!err && i < nr) {
+			err = auxtrace_index__write(w->index, w->fd);
+			off += auxtrace_index__section_size(w->index);
+		}
+	}
+	for (int i = 0; i < nr; i++)
+		perf_data_buf__exit(&secs[i].buf);
+	if (err) {
+		memset(bits, 0, PERF_DATA_FEATURE_WORDS * sizeof(*bits));
+		if (ftruncate(w->fd, (off_t)feat_offset) < 0)
+			pr_debug("perf.data: cutting the features off failed: %s\n",
+				 strerror(errno));
+	}
+	return err;
+}
+
+static int perf_data_writer__finish_file(struct perf_data_writer *w)
+{
+	uint64_t feat_offset = w->stats.data_offset + w->stats.data_size;
+	struct perf_file_header hdr = {
+		.magic = PERF_DATA_MAGIC,
+		.size = sizeof(hdr),
+		.attr_size = sizeof(struct perf_file_attr),
+		.data = { w->stats.data_offset, w->stats.data_size },
+	};
+	struct iovec iov = { &hdr, sizeof(hdr) };
+	uint64_t ids = 0;
+	int err = w->stats.error, ferr, herr;
+
+	for (int i = 0; i < w->nr_attrs; i++)
+		ids += (uint64_t)w->attrs[i].nr_ids * sizeof(uint64_t);
+	hdr.attrs = (struct perf_file_section){ sizeof(hdr) + ids,
+						w->nr_attrs * sizeof(struct perf_file_attr) };
+	ferr = perf_data_writer__write_features(w, feat_offset, hdr.adds_features);
+	herr = perf_data_writer__pwrite(w, &iov, 1, 0);
+	if (herr) {
+		pr_err("perf.data: rewriting the header failed: %s%s. perf sees an unfinished "
+		       "recording (data size 0); the whole records end at byte %llu\n",
+		       strerror(-herr), perf_data_writer__hint(herr),
+		       (unsigned long long)feat_offset);
+		return err ? err : herr;
+	}
+	w->stats.finished = true;
+	if (err)
+		pr_err("perf.data: the recording stopped at a write error (%s): the file is "
+		       "valid and incomplete, with the %llu bytes of records written before it%s\n",
+		       strerror(-err), (unsigned long long)w->stats.data_size,
+		       ferr ? " and no feature sections" : "");
+	else if (ferr)
+		pr_err("perf.data: writing the feature sections failed: %s%s. The file is valid "
+		       "with all %llu bytes of records, without hostname, event names, build "
+		       "IDs and the AUXTRACE index\n", strerror(-ferr),
+		       perf_data_writer__hint(ferr), (unsigned long long)w->stats.data_size);
+	return err ? err : ferr;
+}
+
+int perf_data_writer__finish(struct perf_data_writer *w)
+{
+	if (w->stats.finished)
+		return libauxtrace__err(-EALREADY);
+	if (w->pipe) {
+		w->stats.finished = true;
+		return libauxtrace__err(w->stats.error);
+	}
+	return libauxtrace__err(perf_data_writer__finish_file(w));
+}
