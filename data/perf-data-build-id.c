@@ -46,13 +46,17 @@ static int build_id_dso__cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+static bool build_id__is_kernel(const char *name, uint16_t cpumode)
+{
+	return cpumode == PERF_RECORD_MISC_KERNEL && !strncmp(name, KERNEL_DSO, strlen(KERNEL_DSO));
+}
+
 /* Files with a build ID to find: paths, and the kernel; not [vdso], //anon, memfd:... */
 static bool build_id__wanted(const char *name, uint16_t cpumode)
 {
-	if (cpumode == PERF_RECORD_MISC_KERNEL && !strncmp(name, KERNEL_DSO, strlen(KERNEL_DSO)))
-		return true;
-	return (cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_USER) &&
-	       name[0] == '/' && strncmp(name, "/memfd:", 7) && strncmp(name, "/dev/", 5);
+	return build_id__is_kernel(name, cpumode) ||
+	       ((cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_USER) &&
+		name[0] == '/' && strncmp(name, "/memfd:", 7) && strncmp(name, "/dev/", 5));
 }
 
 static void build_id_set__add(struct build_id_set *set, const char *name, uint16_t cpumode,
@@ -63,7 +67,7 @@ static void build_id_set__add(struct build_id_set *set, const char *name, uint16
 
 	if (!build_id__wanted(name, cpumode))
 		return;
-	if (cpumode == PERF_RECORD_MISC_KERNEL && !strncmp(name, KERNEL_DSO, strlen(KERNEL_DSO)))
+	if (build_id__is_kernel(name, cpumode))
 		name = KERNEL_DSO;	/* "[kernel.kallsyms]_text": perf's DSO is the kernel */
 	len = strlen(name);
 	dso = calloc(1, sizeof(*dso) + len + 1);
@@ -238,7 +242,7 @@ static void build_id_set__emit(struct build_id_set *set, struct perf_data_buf *b
 }
 
 /* The data section, mapped read-only (a write-only fd is opened again for reading). */
-static void *perf_data_writer__map_data(struct perf_data_writer *w, void **base, size_t *len)
+static void *build_id__map_data(struct perf_data_writer *w, void **base, size_t *len)
 {
 	uint64_t end = w->stats.data_offset + w->stats.data_size;
 	char path[64];
@@ -267,7 +271,7 @@ int perf_data_build_ids__build(struct perf_data_writer *w, struct perf_data_buf 
 	set.last = &set.first;
 	if (!w->stats.data_size)
 		return -ENOENT;
-	data = perf_data_writer__map_data(w, &base, &len);
+	data = build_id__map_data(w, &base, &len);
 	if (!data) {
 		err = -errno;
 		pr_warn("perf.data: reading the data section back for build IDs failed: %s\n",

@@ -274,6 +274,22 @@ static int feature__clock(struct perf_data_writer *w, enum perf_header_feature f
 	return 0;
 }
 
+const char *perf_data_feature__name(enum perf_header_feature feat)
+{
+	static const char *const names[HEADER_LAST_FEATURE] = {
+		[HEADER_TRACING_DATA] = "tracing_data", [HEADER_BUILD_ID] = "build_id",
+		[HEADER_HOSTNAME] = "hostname", [HEADER_OSRELEASE] = "osrelease",
+		[HEADER_VERSION] = "version", [HEADER_ARCH] = "arch",
+		[HEADER_NRCPUS] = "nrcpus", [HEADER_CPUDESC] = "cpudesc",
+		[HEADER_CPUID] = "cpuid", [HEADER_TOTAL_MEM] = "total_mem",
+		[HEADER_CMDLINE] = "cmdline", [HEADER_EVENT_DESC] = "event_desc",
+		[HEADER_PMU_MAPPINGS] = "pmu_mappings", [HEADER_AUXTRACE] = "auxtrace",
+		[HEADER_CLOCKID] = "clockid", [HEADER_CLOCK_DATA] = "clock_data",
+	};
+
+	return feat < HEADER_LAST_FEATURE && names[feat] ? names[feat] : "(another)";
+}
+
 int perf_data_feature__build(struct perf_data_writer *w, enum perf_header_feature feat,
 			     struct perf_data_buf *buf)
 {

@@ -32,6 +32,7 @@ struct perf_data_writer {
 	struct ring_sink data_sink;
 	struct ring_sink aux_sink;
 	struct auxtrace_index *index;
+	struct perf_file_header header;	/* file format: rewritten by finish */
 	uint64_t offset;		/* where the next byte goes (file: its offset) */
 	uint64_t round_mark;		/* data_size at the last FINISHED_ROUND */
 	bool wrote_auxtrace_info;
@@ -72,6 +73,8 @@ void perf_data_buf__add_string(struct perf_data_buf *b, const char *s);
  */
 int perf_data_feature__build(struct perf_data_writer *w, enum perf_header_feature feat,
 			     struct perf_data_buf *buf);
+/* "hostname", "build_id", ... for messages. */
+const char *perf_data_feature__name(enum perf_header_feature feat);
 
 /*
  * The value of the first "key : value" line of text (/proc/cpuinfo, /proc/meminfo) whose

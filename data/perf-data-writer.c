@@ -49,19 +49,24 @@ static const char *perf_data_writer__hint(int err)
  */
 static void perf_data_writer__fail(struct perf_data_writer *w, int err)
 {
-	char cut[160] = "";
+	char kept[256];
 
 	w->stats.error = err;
-	if (!w->pipe && (ftruncate(w->fd, (off_t)w->offset) < 0 ||
-			 lseek(w->fd, (off_t)w->offset, SEEK_SET) < 0))
-		snprintf(cut, sizeof(cut), " (its torn end past byte %llu could not be cut off: "
-			 "%s; the header will not count it)", (unsigned long long)w->offset,
-			 strerror(errno));
-	pr_err("perf.data: writing at byte %llu failed: %s%s. The data section keeps the %llu "
-	       "bytes of whole records before it%s; stop recording and call "
-	       "perf_data_writer__finish() so that perf reads them\n",
-	       (unsigned long long)w->offset, strerror(-err), perf_data_writer__hint(err),
-	       (unsigned long long)w->stats.data_size, cut);
+	if (w->pipe)
+		snprintf(kept, sizeof(kept), "the reader got %llu bytes of records, the last "
+			 "one perhaps torn", (unsigned long long)w->stats.data_size);
+	else if (ftruncate(w->fd, (off_t)w->offset) < 0 ||
+		 lseek(w->fd, (off_t)w->offset, SEEK_SET) < 0)
+		snprintf(kept, sizeof(kept), "the data section keeps the %llu bytes of whole "
+			 "records before it (the torn end past byte %llu could not be cut off: "
+			 "%s; the header will not count it)", (unsigned long long)w->stats.data_size,
+			 (unsigned long long)w->offset, strerror(errno));
+	else
+		snprintf(kept, sizeof(kept), "the data section keeps the %llu bytes of whole "
+			 "records before it", (unsigned long long)w->stats.data_size);
+	pr_err("perf.data: writing at byte %llu failed: %s%s. %s; stop recording and call "
+	       "perf_data_writer__finish()\n", (unsigned long long)w->offset, strerror(-err),
+	       perf_data_writer__hint(err), kept);
 }
 
 /*
@@ -94,12 +99,31 @@ static ssize_t perf_data_writer__writev(struct perf_data_writer *w, const struct
 	return n;
 }
 
-static int perf_data_writer__write(struct perf_data_writer *w, const void *buf, size_t len)
+static int perf_data_writer__put(struct perf_data_writer *w, const struct iovec *iov,
+				 int iovcnt)
 {
-	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
-	ssize_t n = perf_data_writer__writev(w, &iov, 1);
+	ssize_t n = perf_data_writer__writev(w, iov, iovcnt);
 
 	return n < 0 ? (int)n : 0;
+}
+
+static int perf_data_writer__put_buf(struct perf_data_writer *w, const void *buf, size_t len)
+{
+	struct iovec iov = { .iov_base = (void *)buf, .iov_len = len };
+
+	return perf_data_writer__put(w, &iov, 1);
+}
+
+/* A feature's payload into buf; false when it is left out (why: logged). */
+static bool perf_data_writer__feature(struct perf_data_writer *w, enum perf_header_feature feat,
+				      struct perf_data_buf *buf)
+{
+	int err = perf_data_feature__build(w, feat, buf);
+
+	if (err && err != -ENOENT)
+		pr_warn("perf.data: feature %s left out: %s\n", perf_data_feature__name(feat),
+			strerror(-err));
+	return !err;
 }
 
 /* perf's sample-ID positions: where a sample (id_pos) and other records (is_pos, from the
@@ -214,14 +238,10 @@ static int perf_data_writer__collect_attrs(struct perf_data_writer *w)
 /* File format: header (data size 0 until finish), the ID arrays, the attrs. */
 static int perf_data_writer__start_file(struct perf_data_writer *w)
 {
-	struct perf_file_header hdr = {
-		.magic = PERF_DATA_MAGIC,
-		.size = sizeof(hdr),
-		.attr_size = sizeof(struct perf_file_attr),
-	};
+	struct perf_file_header *hdr = &w->header;
 	struct perf_file_attr *fattrs;
 	struct iovec *iov;
-	uint64_t off = sizeof(hdr);
+	uint64_t off = sizeof(*hdr);
 	int flags, n = 0, err;
 
 	flags = fcntl(w->fd, F_GETFL);
@@ -248,7 +268,12 @@ static int perf_data_writer__start_file(struct perf_data_writer *w)
 		free(iov);
 		return -ENOMEM;
 	}
-	iov[n++] = (struct iovec){ &hdr, sizeof(hdr) };
+	*hdr = (struct perf_file_header){
+		.magic = PERF_DATA_MAGIC,
+		.size = sizeof(*hdr),
+		.attr_size = sizeof(struct perf_file_attr),
+	};
+	iov[n++] = (struct iovec){ hdr, sizeof(*hdr) };
 	for (int i = 0; i < w->nr_attrs; i++) {
 		size_t len = (size_t)w->attrs[i].nr_ids * sizeof(uint64_t);
 
@@ -258,14 +283,14 @@ static int perf_data_writer__start_file(struct perf_data_writer *w)
 			iov[n++] = (struct iovec){ w->attrs[i].ids, len };
 		off += len;
 	}
-	hdr.attrs = (struct perf_file_section){ off, w->nr_attrs * sizeof(*fattrs) };
+	hdr->attrs = (struct perf_file_section){ off, w->nr_attrs * sizeof(*fattrs) };
 	iov[n++] = (struct iovec){ fattrs, w->nr_attrs * sizeof(*fattrs) };
-	hdr.data.offset = off + hdr.attrs.size;
-	w->stats.data_offset = hdr.data.offset;
-	err = (int)perf_data_writer__writev(w, iov, n);
+	hdr->data.offset = off + hdr->attrs.size;
+	w->stats.data_offset = hdr->data.offset;
+	err = perf_data_writer__put(w, iov, n);
 	free(fattrs);
 	free(iov);
-	return err < 0 ? err : 0;
+	return err;
 }
 
 /* Pipe format: a feature section as a PERF_RECORD_HEADER_FEATURE, padded to 8. */
@@ -282,52 +307,50 @@ static int perf_data_writer__pipe_feature(struct perf_data_writer *w,
 	};
 
 	if (size > PERF_RECORD_MAX_SIZE) {
-		pr_warn("perf.data: feature %d takes %zu bytes, more than one record holds in "
-			"the pipe format: left out\n", feat, size);
+		pr_warn("perf.data: feature %s takes %zu bytes, more than a record of the pipe "
+			"format holds: left out\n", perf_data_feature__name(feat), size);
 		return 0;
 	}
 	fe.header.size = (uint16_t)size;
 	fe.feat_id = feat;
-	return (int)perf_data_writer__writev(w, iov, 3);
+	return perf_data_writer__put(w, iov, 3);
 }
 
-/* Pipe format: header, one PERF_RECORD_HEADER_ATTR per evsel, the features. */
+/* Pipe format: one PERF_RECORD_HEADER_ATTR per evsel: the attr, then its IDs. */
+static int perf_data_writer__pipe_attr(struct perf_data_writer *w, const struct perf_data_attr *a)
+{
+	struct perf_event_header hdr = { .type = PERF_RECORD_HEADER_ATTR };
+	size_t size = sizeof(hdr) + sizeof(a->attr) + a->nr_ids * sizeof(uint64_t);
+	struct iovec iov[3] = {
+		{ &hdr, sizeof(hdr) }, { (void *)&a->attr, sizeof(a->attr) },
+		{ a->ids, a->nr_ids * sizeof(uint64_t) },
+	};
+
+	if (size > PERF_RECORD_MAX_SIZE) {
+		pr_err("perf.data: %s has %d sample IDs, more than one PERF_RECORD_HEADER_ATTR of "
+		       "the pipe format holds: record on fewer CPUs or threads, or write the file "
+		       "format\n", evsel__name(a->evsel), a->nr_ids);
+		return -E2BIG;
+	}
+	hdr.size = (uint16_t)size;
+	return perf_data_writer__put(w, iov, 3);
+}
+
+/* Pipe format: header, the attrs, the features; the records follow. */
 static int perf_data_writer__start_pipe(struct perf_data_writer *w)
 {
 	struct perf_pipe_file_header ph = { .magic = PERF_DATA_MAGIC, .size = sizeof(ph) };
-	int err = perf_data_writer__write(w, &ph, sizeof(ph));
+	int err = perf_data_writer__put_buf(w, &ph, sizeof(ph));
 
-	for (int i = 0; !err && i < w->nr_attrs; i++) {
-		const struct perf_data_attr *a = &w->attrs[i];
-		struct perf_event_header hdr = { .type = PERF_RECORD_HEADER_ATTR };
-		size_t size = sizeof(hdr) + sizeof(a->attr) + a->nr_ids * sizeof(uint64_t);
-		struct iovec iov[3] = {
-			{ &hdr, sizeof(hdr) }, { (void *)&a->attr, sizeof(a->attr) },
-			{ a->ids, a->nr_ids * sizeof(uint64_t) },
-		};
-
-		if (size > PERF_RECORD_MAX_SIZE) {
-			pr_err("perf.data: %s has %d sample IDs, more than one "
-			       "PERF_RECORD_HEADER_ATTR of the pipe format holds: record on fewer "
-			       "CPUs or threads, or write the file format\n", evsel__name(a->evsel),
-			       a->nr_ids);
-			return -E2BIG;
-		}
-		hdr.size = (uint16_t)size;
-		err = (int)perf_data_writer__writev(w, iov, 3);
-		err = err < 0 ? err : 0;
-	}
+	for (int i = 0; !err && i < w->nr_attrs; i++)
+		err = perf_data_writer__pipe_attr(w, &w->attrs[i]);
 	for (int feat = HEADER_RESERVED + 1; !err && feat < HEADER_LAST_FEATURE; feat++) {
 		struct perf_data_buf buf;
 
 		perf_data_buf__init(&buf);
-		err = perf_data_feature__build(w, feat, &buf);
-		if (!err)
+		if (perf_data_writer__feature(w, feat, &buf))
 			err = perf_data_writer__pipe_feature(w, feat, &buf);
-		else if (err == -ENOENT)
-			err = 0;
 		perf_data_buf__exit(&buf);
-		err = err < 0 ? err : 0;
 	}
 	w->stats.data_offset = w->offset;
 	w->stats.data_size = 0;
@@ -493,7 +516,7 @@ const struct perf_data_writer_stats *perf_data_writer__stats(const struct perf_d
 static int perf_data_writer__write_record(struct perf_data_writer *w, const void *event)
 {
 	const struct perf_event_header *hdr = event;
-	int err = perf_data_writer__write(w, event, hdr->size);
+	int err = perf_data_writer__put_buf(w, event, hdr->size);
 
 	if (!err)
 		w->stats.events++;
@@ -527,6 +550,19 @@ int perf_data_writer__write_event(struct perf_data_writer *w, const union perf_e
 	err = perf_data_writer__write_record(w, event);
 	if (!err && event->header.type == PERF_RECORD_AUXTRACE_INFO)
 		w->wrote_auxtrace_info = true;
+	return err;
+}
+
+/* Write ev (nr entries) and empty it. */
+static int perf_data_writer__flush_id_index(struct perf_data_writer *w,
+					    struct perf_record_id_index *ev)
+{
+	int err;
+
+	ev->header.type = PERF_RECORD_ID_INDEX;
+	ev->header.size = (uint16_t)(sizeof(*ev) + ev->nr * sizeof(ev->entries[0]));
+	err = perf_data_writer__write_record(w, ev);
+	ev->nr = 0;
 	return err;
 }
 
@@ -565,14 +601,12 @@ int perf_data_writer__write_id_index(struct perf_data_writer *w)
 				.cpu = (uint64_t)(int64_t)where.cpu.cpu,
 				.tid = (uint64_t)(int64_t)where.tid,
 			};
-			if (--total && ev->nr < max_nr)
-				continue;
-			ev->header.type = PERF_RECORD_ID_INDEX;
-			ev->header.size = (uint16_t)(sizeof(*ev) + ev->nr * sizeof(ev->entries[0]));
-			err = perf_data_writer__write_record(w, ev);
-			ev->nr = 0;
+			if (ev->nr == max_nr)
+				err = perf_data_writer__flush_id_index(w, ev);
 		}
 	}
+	if (!err && ev->nr)
+		err = perf_data_writer__flush_id_index(w, ev);
 	free(ev);
 	return libauxtrace__err(err);
 }
@@ -662,9 +696,9 @@ int perf_data_writer__write_finished_round(struct perf_data_writer *w)
 	return 0;
 }
 
-/* Write len bytes at off, or fail with -errno (the file's offset moves; finish ends it). */
-static int perf_data_writer__pwrite(struct perf_data_writer *w, const struct iovec *iov,
-				    int iovcnt, uint64_t off)
+/* iov whole at file offset off, or -errno. Only finish writes so: the data is done. */
+static int perf_data_writer__write_at(struct perf_data_writer *w, const struct iovec *iov,
+				      int iovcnt, uint64_t off)
 {
 	ssize_t n;
 
@@ -680,13 +714,18 @@ struct perf_data_section {
 	bool index;		/* the AUXTRACE index, written from its chunks */
 };
 
+static void perf_data_header__set_feature(struct perf_file_header *hdr,
+					  enum perf_header_feature feat)
+{
+	hdr->adds_features[feat / 64] |= 1ULL << (feat % 64);
+}
+
 /*
  * The feature table right after the data section, then the payloads in bit order. A
  * feature that cannot be built is left out; a write error leaves none (the file is cut
  * back to the data section) and is returned.
  */
-static int perf_data_writer__write_features(struct perf_data_writer *w,
-					    uint64_t feat_offset, uint64_t *bits)
+static int perf_data_writer__write_features(struct perf_data_writer *w, uint64_t feat_offset)
 {
 	struct perf_data_section secs[HEADER_LAST_FEATURE];
 	struct perf_file_section table[HEADER_LAST_FEATURE];
@@ -700,20 +739,11 @@ static int perf_data_writer__write_features(struct perf_data_writer *w,
 		s->feat = feat;
 		s->index = feat == HEADER_AUXTRACE;
 		perf_data_buf__init(&s->buf);
-		if (s->index) {
-			if (w->index && auxtrace_index__nr(w->index))
-				nr++;
-			continue;
-		}
-		err = perf_data_feature__build(w, feat, &s->buf);
-		if (!err) {
+		if (s->index ? w->index && auxtrace_index__nr(w->index)
+			     : perf_data_writer__feature(w, feat, &s->buf))
 			nr++;
-			continue;
-		}
-		perf_data_buf__exit(&s->buf);
-		if (err != -ENOENT)
-			pr_warn("perf.data: feature %d left out: %s\n", feat, strerror(-err));
-		err = 0;
+		else
+			perf_data_buf__exit(&s->buf);
 	}
 	off = feat_offset + nr * sizeof(table[0]);
 	iov[n++] = (struct iovec){ table, nr * sizeof(table[0]) };
@@ -722,7 +752,7 @@ static int perf_data_writer__write_features(struct perf_data_writer *w,
 					      : secs[i].buf.len;
 
 		table[i] = (struct perf_file_section){ off, size };
-		bits[secs[i].feat / 64] |= 1ULL << (secs[i].feat % 64);
+		perf_data_header__set_feature(&w->header, secs[i].feat);
 		off += size;
 	}
 	/* One write up to the index, the index from its chunks, one write for the rest. */
@@ -732,7 +762,7 @@ static int perf_data_writer__write_features(struct perf_data_writer *w,
 			iov[n++] = (struct iovec){ secs[i].buf.data, secs[i].buf.len };
 			continue;
 		}
-		err = perf_data_writer__pwrite(w, iov, n, off);
+		err = perf_data_writer__write_at(w, iov, n, off);
 		off += iov__total(iov, n);
 		n = 0;
 		if (!err && i < nr) {
@@ -743,7 +773,7 @@ static int perf_data_writer__write_features(struct perf_data_writer *w,
 	for (int i = 0; i < nr; i++)
 		perf_data_buf__exit(&secs[i].buf);
 	if (err) {
-		memset(bits, 0, PERF_DATA_FEATURE_WORDS * sizeof(*bits));
+		memset(w->header.adds_features, 0, sizeof(w->header.adds_features));
 		if (ftruncate(w->fd, (off_t)feat_offset) < 0)
 			pr_debug("perf.data: cutting the features off failed: %s\n",
 				 strerror(errno));
@@ -754,22 +784,12 @@ static int perf_data_writer__write_features(struct perf_data_writer *w,
 static int perf_data_writer__finish_file(struct perf_data_writer *w)
 {
 	uint64_t feat_offset = w->stats.data_offset + w->stats.data_size;
-	struct perf_file_header hdr = {
-		.magic = PERF_DATA_MAGIC,
-		.size = sizeof(hdr),
-		.attr_size = sizeof(struct perf_file_attr),
-		.data = { w->stats.data_offset, w->stats.data_size },
-	};
-	struct iovec iov = { &hdr, sizeof(hdr) };
-	uint64_t ids = 0;
+	struct iovec iov = { &w->header, sizeof(w->header) };
 	int err = w->stats.error, ferr, herr;
 
-	for (int i = 0; i < w->nr_attrs; i++)
-		ids += (uint64_t)w->attrs[i].nr_ids * sizeof(uint64_t);
-	hdr.attrs = (struct perf_file_section){ sizeof(hdr) + ids,
-						w->nr_attrs * sizeof(struct perf_file_attr) };
-	ferr = perf_data_writer__write_features(w, feat_offset, hdr.adds_features);
-	herr = perf_data_writer__pwrite(w, &iov, 1, 0);
+	w->header.data.size = w->stats.data_size;
+	ferr = perf_data_writer__write_features(w, feat_offset);
+	herr = perf_data_writer__write_at(w, &iov, 1, 0);
 	if (herr) {
 		pr_err("perf.data: rewriting the header failed: %s%s. perf sees an unfinished "
 		       "recording (data size 0); the whole records end at byte %llu\n",

@@ -35,6 +35,21 @@ static struct evsel *synth__tracking(struct evlist *evlist)
 	return evlist__first(evlist);
 }
 
+/* The sample ID of the evsel's first open fd, and that fd's CPU (0 for any CPU). */
+static void synth__first_id(struct synth *s, const struct evsel *evsel)
+{
+	for (int c = 0; evsel->fd && c < evsel->fd_cpus; c++) {
+		for (int t = 0; t < evsel->fd_threads; t++) {
+			int cpu = perf_cpu_map__cpu(evsel->cpus, c).cpu;
+
+			if (evsel__id(evsel, c, t, &s->id))
+				continue;
+			s->cpu = cpu < 0 ? 0 : (uint32_t)cpu;
+			return;
+		}
+	}
+}
+
 int synth__init(struct synth *s, struct evlist *evlist, const struct perf_synth_opts *opts,
 		struct ring_sink *sink)
 {
@@ -59,17 +74,8 @@ int synth__init(struct synth *s, struct evlist *evlist, const struct perf_synth_
 	}
 	if (tracking->attr.sample_id_all)
 		s->sample_type = tracking->attr.sample_type;
-	for (int c = 0; tracking->fd && !s->id && c < tracking->fd_cpus; c++) {
-		for (int t = 0; t < tracking->fd_threads; t++) {
-			int cpu;
-
-			if (!evsel__has_ids(tracking) || evsel__id(tracking, c, t, &s->id))
-				continue;
-			cpu = perf_cpu_map__cpu(tracking->cpus, c).cpu;
-			s->cpu = cpu < 0 ? 0 : (uint32_t)cpu;
-			break;
-		}
-	}
+	if (evsel__has_ids(tracking))
+		synth__first_id(s, tracking);
 	s->ev = calloc(1, sizeof(*s->ev) + SYNTH_TRAILER_MAX + 8);
 	return s->ev ? 0 : -ENOMEM;
 }

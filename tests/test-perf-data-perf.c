@@ -18,11 +18,13 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sched.h>
+#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 
 #include <auxtrace/auxtrace.h>
 #include <auxtrace/auxtrace-record.h>
+#include <auxtrace/mmap.h>
 #include <auxtrace/perf-data.h>
 #include <auxtrace/synthesize.h>
 #include <internal/auxtrace-mmap.h>
@@ -683,6 +685,59 @@ START_TEST(test_features_do_not_fit)
 }
 END_TEST
 
+/* The clock records and features perf prints: TIME_CONV and a clockid of the events'. */
+START_TEST(test_clock_records)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_DUMMY,
+		.use_clockid = 1, .clockid = CLOCK_MONOTONIC,
+	};
+	const char *file = path_in_dir("clock.data"), *file2 = path_in_dir("tc.data");
+	struct perf_event_mmap_page *pc;
+	struct perf_data_writer *w;
+	struct evlist *evlist = evlist__new();
+	char *out, want[64];
+	int fd, rc;
+
+	REQUIRE_PERF();
+	ck_assert_int_eq(evlist__add(evlist, evsel__new(&attr)), 0);
+	fd = open(file, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	w = perf_data_writer__new(fd, evlist, NULL);
+	ck_assert_ptr_nonnull(w);
+	ck_assert_int_eq(perf_data_writer__finish(w), 0);
+	perf_data_writer__delete(w);
+	close(fd);
+	evlist__delete(evlist);
+	rc = testlib_perf(&out, "report --header-only -i %s", file);
+	ck_assert_int_eq(rc, 0);
+	ck_assert_msg(strstr(out, "# clockid frequency: 1000 MHz") &&
+		      strstr(out, "# clockid: monotonic (1)"), "%s", out);
+	free(out);
+
+	/* TIME_CONV from a control page that publishes a conversion (played when it does not). */
+	w = writer_on(file2, &evlist, &fd);
+	pc = perf_mmap__userpg(evlist__mmap_at(evlist, 0));
+	ck_assert_int_eq(evlist__disable(evlist), 0);
+	if (!pc->cap_user_time_zero) {
+		pc->time_shift = 31;
+		pc->time_mult = 0x12345;
+		pc->time_zero = 0xabcdef;
+		pc->cap_user_time_zero = 1;
+	}
+	ck_assert_int_eq(perf_data_writer__write_time_conv(w), 0);
+	ck_assert_int_eq(perf_data_writer__finish(w), 0);
+	perf_data_writer__delete(w);
+	close(fd);
+	check_dump(file2);
+	rc = testlib_perf(&out, "report -D -i %s", file2);
+	snprintf(want, sizeof(want), "... Time Muliplier  %u\n", pc->time_mult);
+	ck_assert_msg(testlib_count_lines(out, "PERF_RECORD_TIME_CONV") == 1 &&
+		      strstr(out, want), "%.3000s", out);
+	free(out);
+	evlist__delete(evlist);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("perf-data-perf");
@@ -698,6 +753,7 @@ int main(void)
 	tcase_add_test(tc, test_bpf_side_band);
 	tcase_add_test(tc, test_full_file_system);
 	tcase_add_test(tc, test_features_do_not_fit);
+	tcase_add_test(tc, test_clock_records);
 	suite_add_tcase(s, tc);
 	return testlib_run(s);
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <auxtrace/mmap.h>
@@ -593,11 +594,14 @@ START_TEST(test_auxtrace_index)
 	ck_assert_int_eq(perf_data_writer__finish(w), 0);
 	perf_data_writer__delete(w);
 	close(fd);
-	if (pipe_format) {
-		evlist__delete(evlist);
-		return;
-	}
 	pdfile__load(&f);
+	if (pipe_format) {
+		/* The frames are in the stream, and no index could point at them. */
+		ck_assert_int_eq(testlib_walk_records(f.buf + at[0], f.len - at[0], NULL, NULL), 6);
+		ck_assert_uint_eq(((const struct perf_event_header *)(f.buf + at[2]))->type,
+				  PERF_RECORD_AUXTRACE);
+		goto out;
+	}
 	p = pdfile__feature(&f, HEADER_AUXTRACE, &size);
 	ck_assert_ptr_nonnull(p);
 	ck_assert_uint_eq(size, 8 + 3 * 16);
@@ -609,6 +613,7 @@ START_TEST(test_auxtrace_index)
 		ck_assert_uint_eq(((const struct perf_event_header *)(f.buf + at[i]))->type,
 				  PERF_RECORD_AUXTRACE);
 	}
+out:
 	pdfile__free(&f);
 	evlist__delete(evlist);
 }
@@ -822,6 +827,85 @@ out:
 }
 END_TEST
 
+/* Events on a clock of their own: its resolution, and a moment on it and on the wall clock. */
+START_TEST(test_clockid_features)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_DUMMY,
+		.use_clockid = 1, .clockid = CLOCK_MONOTONIC_RAW,
+	};
+	struct evlist *evlist = evlist__new();
+	struct perf_data_writer *w;
+	const unsigned char *sec;
+	struct timespec res;
+	struct pdfile f;
+	uint64_t size, v;
+	uint32_t u;
+	int fd = open_file();
+
+	ck_assert_int_eq(evlist__add(evlist, evsel__new(&attr)), 0);
+	w = perf_data_writer__new(fd, evlist, NULL);
+	ck_assert_ptr_nonnull(w);
+	ck_assert_int_eq(perf_data_writer__finish(w), 0);
+	pdfile__load(&f);
+	sec = pdfile__feature(&f, HEADER_CLOCKID, &size);
+	ck_assert_ptr_nonnull(sec);
+	ck_assert_uint_eq(size, 8);
+	ck_assert_int_eq(clock_getres(CLOCK_MONOTONIC_RAW, &res), 0);
+	memcpy(&v, sec, 8);
+	ck_assert_uint_eq(v, (uint64_t)res.tv_sec * 1000000000 + res.tv_nsec);
+	sec = pdfile__feature(&f, HEADER_CLOCK_DATA, &size);
+	ck_assert_ptr_nonnull(sec);
+	ck_assert_uint_eq(size, 24);
+	memcpy(&u, sec, 4);
+	ck_assert_uint_eq(u, 1);
+	memcpy(&u, sec + 4, 4);
+	ck_assert_uint_eq(u, CLOCK_MONOTONIC_RAW);
+	memcpy(&v, sec + 8, 8);
+	ck_assert_uint_gt(v, 1600000000ULL * 1000000000);	/* the wall clock, in ns */
+	pdfile__free(&f);
+	perf_data_writer__delete(w);
+	close(fd);
+	evlist__delete(evlist);
+}
+END_TEST
+
+/*
+ * A data section changed under the writer (here: a record header zeroed through another
+ * fd) cannot be walked for build IDs: they are left out, with a warning, and the rest of
+ * the file is written.
+ */
+START_TEST(test_build_ids_of_a_changed_file)
+{
+	struct evlist *evlist = self_evlist();
+	struct perf_data_writer *w;
+	uint64_t zero = 0, at;
+	struct pdfile f;
+	int fd = open_file(), other;
+
+	w = perf_data_writer__new(fd, evlist, NULL);
+	ck_assert_ptr_nonnull(w);
+	ck_assert_int_eq(perf_event__synthesize_thread(evlist, getpid(), false, NULL,
+						       perf_data_writer__data_sink(w)), 0);
+	at = perf_data_writer__stats(w)->data_offset;
+	other = open(file, O_WRONLY | O_CLOEXEC);
+	ck_assert_int_eq(pwrite(other, &zero, sizeof(zero), (off_t)at), (ssize_t)sizeof(zero));
+	close(other);
+	log_capture_start();
+	ck_assert_int_eq(perf_data_writer__finish(w), 0);
+	log_capture_stop();
+	log_expect("has a malformed record: was the file changed while recording? Build IDs "
+		   "left out");
+	pdfile__load(&f);
+	ck_assert(!pdfile__has(&f, HEADER_BUILD_ID));
+	ck_assert(pdfile__has(&f, HEADER_HOSTNAME));
+	pdfile__free(&f);
+	perf_data_writer__delete(w);
+	close(fd);
+	evlist__delete(evlist);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("perf-data-writer");
@@ -836,6 +920,8 @@ int main(void)
 	tcase_add_test(layout, test_finished_round_after_data_only);
 	tcase_add_test(layout, test_cpuid_from_cpuinfo);
 	tcase_add_loop_test(layout, test_build_ids, 0, 2);
+	tcase_add_test(layout, test_build_ids_of_a_changed_file);
+	tcase_add_test(layout, test_clockid_features);
 	tcase_add_loop_test(rules, test_refuses_unreadable_sample_types, 0, 2);
 	tcase_add_test(rules, test_refuses_bad_opts_and_fds);
 	tcase_add_test(rules, test_refuses_records_perf_rejects);
