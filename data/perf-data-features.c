@@ -72,9 +72,9 @@ bool perf_data__cpuinfo_value(const char *cpuinfo, const char *key, char *out, s
 		const char *p = line + klen;
 		size_t n = 0;
 
-		if (strncmp(line, key, klen) || (*p != ' ' && *p != '\t' && *p != ':'))
+		if (strncmp(line, key, klen))
 			continue;
-		p += strspn(p, " \t");
+		p += strspn(p, " \t");		/* "model" must not match "model name" */
 		if (*p++ != ':')
 			continue;
 		p += strspn(p, " \t");

@@ -250,15 +250,17 @@ static int perf_data_writer__start_file(struct perf_data_writer *w)
 		       "rewritten at the end: open it without O_APPEND\n", w->fd);
 		return -EINVAL;
 	}
-	if (lseek(w->fd, 0, SEEK_SET) < 0 || ftruncate(w->fd, 0) < 0) {
+	if (lseek(w->fd, 0, SEEK_SET) < 0) {
 		err = -errno;
-		if (err == -ESPIPE || err == -EINVAL)
-			pr_err("perf.data: fd %d cannot seek (a pipe or a socket?), and the file "
-			       "format rewrites its header at the end: write perf's pipe format "
-			       "(opts.pipe)\n", w->fd);
-		else
-			pr_err("perf.data: cannot start the file on fd %d: %s\n", w->fd,
-			       strerror(-err));
+		pr_err("perf.data: fd %d cannot seek (%s: a pipe or a socket?), and the file "
+		       "format rewrites its header at the end: write perf's pipe format "
+		       "(opts.pipe)\n", w->fd, strerror(-err));
+		return err;
+	}
+	if (ftruncate(w->fd, 0) < 0) {
+		err = -errno;
+		pr_err("perf.data: cannot empty the file on fd %d: %s (open it for writing)\n",
+		       w->fd, strerror(-err));
 		return err;
 	}
 	fattrs = calloc((size_t)w->nr_attrs, sizeof(*fattrs));

@@ -619,6 +619,7 @@ START_TEST(test_full_file_system)
 {
 	const char *mnt = path_in_dir("small"), *file = path_in_dir("small/perf.data");
 	const struct perf_data_writer_stats *st;
+	struct stat sb;
 	struct perf_data_writer *w;
 	struct evlist *evlist;
 	int fd, err = 0, passes = 0;
@@ -639,6 +640,9 @@ START_TEST(test_full_file_system)
 	ck_assert_int_eq(st->error, -ENOSPC);
 	ck_assert_msg(log_captured("No space left on device") &&
 		      log_captured("the output's file system is full"), "%s", log_text);
+	/* The torn record is cut off at once, even if finish never comes. */
+	ck_assert_int_eq(stat(file, &sb), 0);
+	ck_assert_uint_eq(sb.st_size, st->data_offset + st->data_size);
 	/* Nothing more goes out, and the data section keeps its whole records. */
 	ck_assert_int_eq(perf_data_writer__write_finished_round(w), -ENOSPC);
 	ck_assert_int_eq(perf_data_writer__finish(w), -ENOSPC);

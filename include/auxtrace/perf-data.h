@@ -18,7 +18,8 @@
  *	struct perf_data_writer *w = perf_data_writer__new(fd, evlist, &opts);
  *
  *	perf_data_writer__write_prologue(w, itr);	  // ID_INDEX, TIME_CONV, AUXTRACE_INFO
- *	perf_event__synthesize_threads(evlist, NULL, perf_data_writer__data_sink(w));
+ *	perf_event__synthesize_threads(evlist, NULL,	  // auxtrace/synthesize.h
+ *				       perf_data_writer__data_sink(w));
  *	perf_data_writer__write_finished_init(w);
  *	while (recording) {
  *		evlist__poll(evlist, -1);
@@ -66,7 +67,8 @@ struct perf_data_writer_opts {
 	size_t sz;
 	/* Perf's pipe format, for a pipe, socket or terminal; otherwise the file format, which
 	 * needs a seekable fd. Pipe mode has no AUXTRACE index and no build IDs (as perf
-	 * record -o -); its features are written at once. */
+	 * record -o -); its features are written at once. A reader that goes away raises
+	 * SIGPIPE: ignore it to get -EPIPE from the writes instead. */
 	bool pipe;
 	/* HEADER_CMDLINE: the recorder's argv (argc strings); NULL: /proc/self/cmdline. */
 	int argc;
