@@ -10,6 +10,9 @@
 #include <auxtrace/auxtrace-index.h>
 #include <auxtrace/perf-data.h>
 
+/* header.size is a u16: the largest record. */
+#define PERF_RECORD_MAX_SIZE	0xffff
+
 /* The sample IDs of one evsel, as the attrs section and EVENT_DESC list them. */
 struct perf_data_attr {
 	struct evsel *evsel;
@@ -38,6 +41,12 @@ struct perf_data_writer {
 	bool wrote_auxtrace_info;
 	struct perf_data_writer_stats stats;
 };
+
+/*
+ * Write len bytes whole at the writer's position (the one write path: a failure sticks,
+ * and a file is cut back to its last whole record). 0 or -errno.
+ */
+int perf_data_writer__put_buf(struct perf_data_writer *w, const void *buf, size_t len);
 
 /*
  * A growable byte buffer for feature payloads. The first allocation failure sticks in
