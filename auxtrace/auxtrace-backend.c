@@ -292,7 +292,10 @@ int auxtrace_time_conv__from_userpg(const struct perf_event_mmap_page *pc,
 		tc->time_shift = pc->time_shift;
 		tc->time_mult = pc->time_mult;
 		tc->time_zero = pc->time_zero;
+		tc->time_cycles = pc->time_cycles;
+		tc->time_mask = pc->time_mask;
 		tc->cap_user_time_zero = pc->cap_user_time_zero;
+		tc->cap_user_time_short = pc->cap_user_time_short;
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (!(seq & 1) && __atomic_load_n(&pc->lock, __ATOMIC_RELAXED) == seq)
 			return tc->time_mult ? 0 : -EINVAL;

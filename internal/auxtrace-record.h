@@ -18,12 +18,18 @@
 
 #include <internal/lib.h>
 
-/* TSC to perf time conversion as the kernel publishes it in the control page. */
+/*
+ * TSC to perf time conversion as the kernel publishes it in the control page (the
+ * AUXTRACE_INFO fields, and for PERF_RECORD_TIME_CONV also the short-counter ones).
+ */
 struct auxtrace_time_conv {
 	uint64_t time_shift;
 	uint64_t time_mult;
 	uint64_t time_zero;
+	uint64_t time_cycles;
+	uint64_t time_mask;
 	bool cap_user_time_zero;
+	bool cap_user_time_short;
 };
 
 /*

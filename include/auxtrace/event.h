@@ -7,6 +7,7 @@
 #define AUXTRACE_EVENT_H
 
 #include <stdint.h>
+#include <linux/limits.h>
 #include <linux/perf_event.h>
 
 #ifdef __cplusplus
@@ -34,6 +35,92 @@ enum perf_user_event_type {
 	PERF_RECORD_HEADER_FEATURE	= 80,
 	PERF_RECORD_COMPRESSED		= 81,
 	PERF_RECORD_FINISHED_INIT	= 82,
+};
+
+/*
+ * Kernel records. Where the kernel appends a sample_id trailer (attr.sample_id_all), it
+ * follows the last field; the fixed-size name arrays are upper bounds, the record's
+ * header.size says how much is there (names are NUL-terminated and padded to 8).
+ */
+struct perf_record_mmap {
+	struct perf_event_header header;
+	uint32_t pid;
+	uint32_t tid;
+	uint64_t start;
+	uint64_t len;
+	uint64_t pgoff;
+	char filename[PATH_MAX];
+};
+
+#define PERF_RECORD_MMAP2_BUILD_ID_MAX	20
+
+struct perf_record_mmap2 {
+	struct perf_event_header header;
+	uint32_t pid;
+	uint32_t tid;
+	uint64_t start;
+	uint64_t len;
+	uint64_t pgoff;
+	union {
+		struct {
+			uint32_t maj;
+			uint32_t min;
+			uint64_t ino;
+			uint64_t ino_generation;
+		};
+		/* With PERF_RECORD_MISC_MMAP_BUILD_ID in header.misc (attr.build_id). */
+		struct {
+			uint8_t build_id_size;
+			uint8_t reserved_1__;
+			uint16_t reserved_2__;
+			uint8_t build_id[PERF_RECORD_MMAP2_BUILD_ID_MAX];
+		};
+	};
+	uint32_t prot;
+	uint32_t flags;
+	char filename[PATH_MAX];
+};
+
+/* The kernel's TASK_COMM_LEN. */
+#define PERF_RECORD_COMM_LEN	16
+
+struct perf_record_comm {
+	struct perf_event_header header;
+	uint32_t pid;
+	uint32_t tid;
+	char comm[PERF_RECORD_COMM_LEN];
+};
+
+/* PERF_RECORD_FORK and PERF_RECORD_EXIT. */
+struct perf_record_fork {
+	struct perf_event_header header;
+	uint32_t pid;
+	uint32_t ppid;
+	uint32_t tid;
+	uint32_t ptid;
+	uint64_t time;
+};
+
+/* The kernel's KSYM_NAME_LEN. */
+#define PERF_RECORD_KSYMBOL_NAME_LEN	512
+
+struct perf_record_ksymbol {
+	struct perf_event_header header;
+	uint64_t addr;
+	uint32_t len;
+	uint16_t ksym_type;	/* PERF_RECORD_KSYMBOL_TYPE_BPF, ... */
+	uint16_t flags;		/* PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER */
+	char name[PERF_RECORD_KSYMBOL_NAME_LEN];
+};
+
+#define PERF_RECORD_BPF_TAG_SIZE	8
+
+struct perf_record_bpf_event {
+	struct perf_event_header header;
+	uint16_t type;		/* PERF_BPF_EVENT_PROG_LOAD, PERF_BPF_EVENT_PROG_UNLOAD */
+	uint16_t flags;
+	uint32_t id;		/* the program's id */
+	uint8_t tag[PERF_RECORD_BPF_TAG_SIZE];
 };
 
 struct perf_record_lost {
@@ -108,59 +195,7 @@ struct perf_record_time_conv {
 
 /* perf's own misc bit: build_id[20] of a BUILD_ID record holds the build ID's size. */
 #define PERF_RECORD_MISC_BUILD_ID_SIZE	(1 << 15)
-
-/*
- * Kernel records. A record of an event with sample_id_all carries the sample_id trailer
- * (TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER, as its sample_type says) after the fields
- * below, so a variable part (a string) ends before it, not at header.size.
- */
-struct perf_record_mmap {
-	struct perf_event_header header;
-	uint32_t pid, tid;
-	uint64_t start;
-	uint64_t len;
-	uint64_t pgoff;
-	char filename[];
-};
-
-struct perf_record_mmap2 {
-	struct perf_event_header header;
-	uint32_t pid, tid;
-	uint64_t start;
-	uint64_t len;
-	uint64_t pgoff;
-	union {
-		struct {
-			uint32_t maj;
-			uint32_t min;
-			uint64_t ino;
-			uint64_t ino_generation;
-		};
-		struct {	/* misc has PERF_RECORD_MISC_MMAP_BUILD_ID */
-			uint8_t build_id_size;
-			uint8_t reserved_1__;
-			uint16_t reserved_2__;
-			uint8_t build_id[20];
-		};
-	};
-	uint32_t prot;
-	uint32_t flags;
-	char filename[];
-};
-
-struct perf_record_comm {
-	struct perf_event_header header;
-	uint32_t pid, tid;
-	char comm[];
-};
-
-/* PERF_RECORD_FORK and PERF_RECORD_EXIT. */
-struct perf_record_fork {
-	struct perf_event_header header;
-	uint32_t pid, ppid;
-	uint32_t tid, ptid;
-	uint64_t time;
-};
+#define PERF_RECORD_BUILD_ID_MAX	20
 
 /* PERF_RECORD_THROTTLE and PERF_RECORD_UNTHROTTLE. */
 struct perf_record_throttle {
@@ -175,23 +210,6 @@ struct perf_record_switch {
 	struct perf_event_header header;
 	uint32_t next_prev_pid;
 	uint32_t next_prev_tid;
-};
-
-struct perf_record_ksymbol {
-	struct perf_event_header header;
-	uint64_t addr;
-	uint32_t len;
-	uint16_t ksym_type;
-	uint16_t flags;
-	char name[];
-};
-
-struct perf_record_bpf_event {
-	struct perf_event_header header;
-	uint16_t type;
-	uint16_t flags;
-	uint32_t id;
-	uint8_t tag[8];
 };
 
 struct perf_record_cgroup {
@@ -221,6 +239,7 @@ struct perf_record_aux_output_hw_id {
 struct perf_record_header_attr {
 	struct perf_event_header header;
 	struct perf_event_attr attr;
+	uint64_t id[];		/* where a writer of this build's attr puts the IDs */
 };
 
 /* PERF_RECORD_HEADER_FEATURE (pipe format): one feature section's payload, as in a file. */
