@@ -133,7 +133,7 @@ $(B)/tests/progs/%: tests/progs/%.c $(PUB_HDRS) $(STATICS)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $(filter %.c,$^) $(STATICS) $(LDFLAGS) $(DEP_LIBS)
 
 # The report page: its model's suite, and the program that writes pages for the browser test.
-$(B)/tests/test-report-model $(B)/tests/test-report-html: $(REPORT_SRCS)
+$(B)/tests/test-report-model $(B)/tests/test-report-page: $(REPORT_SRCS)
 $(B)/tests/progs/report-html-demo: $(REPORT_SRCS)
 $(B)/tests/progs/report-html-demo: BASE_CFLAGS += -Itools/auxrec
 

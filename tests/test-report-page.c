@@ -267,7 +267,7 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("report-html");
+	Suite *s = suite_create("report-page");
 	TCase *page = tcase_create("page");
 
 	tcase_add_test(page, test_page_is_small);
