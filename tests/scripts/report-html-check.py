@@ -313,9 +313,12 @@ def check_page(b, page_path, truth_path, shots):
                         s['shown'] and abs(s['box']['left'] - x_of(g, s['time'])) < 1.5)
         if truth['probe']:
             check_hover(c, p, g, truth)
-        p.screenshot(os.path.join(shots, '%s.png' % truth['kind']))
         if truth['mode'] != 'empty':
-            check_zoom(c, p, g, truth)
+            check_zoom(c, p, truth)
+        if truth['probe']:	# the picture shows a tooltip too
+            hover_probe(p, g, truth)
+        # last: a capture beyond the viewport may leave the page laid out anew
+        p.screenshot(os.path.join(shots, '%s.png' % truth['kind']))
         for problem in p.problems():
             c.check('no console error, exception or request', False, problem)
         c.check('no console error, JS exception or network request', not p.problems())
@@ -324,14 +327,19 @@ def check_page(b, page_path, truth_path, shots):
     return c.failed
 
 
-def check_hover(c, p, g, truth):
+def hover_probe(p, g, truth):
+    """Point at the probed bin; False when it is narrower than a pixel."""
     probe = truth['probe']
     lane = next(l for l in g['lanes'] if l['id'] == str(probe['lane']))
     # the pointer is at whole pixels: the first one inside the bin
     x = math.floor(x_of(g, probe['t0'])) + 1
-    c.check('the probed bin is a pixel wide or more', x < x_of(g, probe['t0'] + probe['binNs']))
-    y = lane['box']['top'] + lane['box']['height'] / 2
-    p.mouse('mouseMoved', x, y)
+    p.mouse('mouseMoved', x, lane['box']['top'] + lane['box']['height'] / 2)
+    return x < x_of(g, probe['t0'] + probe['binNs'])
+
+
+def check_hover(c, p, g, truth):
+    probe = truth['probe']
+    c.check('the probed bin is a pixel wide or more', hover_probe(p, g, truth))
     tip = p.js(r'''(() => { const t = document.getElementById('tooltip');
         return {hidden: t.hidden, data: {...t.dataset}, text: t.textContent,
                 rows: [...t.querySelectorAll('tr[data-source]')].map(r =>
@@ -351,7 +359,8 @@ def check_hover(c, p, g, truth):
                 got)
 
 
-def check_zoom(c, p, g, truth):
+def check_zoom(c, p, truth):
+    g = p.js(GEOMETRY_JS % truth['laneAttr'])
     v0, v1 = g['view']
     left, width = g['plot']['left'], g['plot']['width']
     y = g['lanes'][0]['box']['top'] + 2
