@@ -108,6 +108,23 @@ START_TEST(test_span_bad)
 }
 END_TEST
 
+/* A span known only after the walk: the page's origin moves to it, the bins stay as they grew. */
+START_TEST(test_span_after_data)
+{
+	struct report_model *m = report_model__new(REPORT_LANES_CPU);
+
+	ck_assert_int_eq(report_model__add_data(m, REPORT_SRC_SAMPLES, 0, T0 + SEC, 10, 1), 0);
+	ck_assert_int_eq(report_model__add_data(m, REPORT_SRC_SAMPLES, 0, T0 + 2 * SEC, 10, 1), 0);
+	ck_assert_uint_eq(m->bin_ns, MS);	/* 1 s over 1001 bins */
+	ck_assert_uint_eq(report_model__origin(m), T0 + SEC);
+	ck_assert_int_eq(report_model__set_span(m, T0, T0 + 3 * SEC), 0);
+	ck_assert_uint_eq(m->bin_ns, MS);	/* 1 s over 1001 bins */
+	ck_assert_uint_eq(m->epoch_ns, T0 + SEC);
+	ck_assert_uint_eq(report_model__origin(m), T0);
+	report_model__free(m);
+}
+END_TEST
+
 START_TEST(test_lanes_sorted)
 {
 	struct report_model *m = report_model__new(REPORT_LANES_CPU);
@@ -376,6 +393,7 @@ int main(void)
 	tcase_add_loop_test(span, test_span_widths, 0, sizeof(span_widths) / sizeof(span_widths[0]));
 	tcase_add_test(span, test_span_end_fits);
 	tcase_add_test(span, test_span_bad);
+	tcase_add_test(span, test_span_after_data);
 	suite_add_tcase(s, span);
 	tcase_add_test(data, test_lanes_sorted);
 	tcase_add_test(data, test_bad_input_changes_nothing);
