@@ -24,8 +24,8 @@
 	const colors = data.sources.map(s => css.getPropertyValue('--' + s.key).trim());
 	const laneAttr = data.laneKind === 'thread' ? 'tid' : 'cpu';
 	const units = {
-		bytes: { name: 'bytes/s', field: 'bytes', suffix: 'B/s' },
-		events: { name: 'events/s', field: 'recs', suffix: ' events/s' },
+		bytes: { field: 'bytes', suffix: 'B/s' },
+		events: { field: 'recs', suffix: ' events/s' },
 	};
 	let unit = units.bytes;
 
@@ -61,7 +61,7 @@
 	/* Numbers: exact counts with separators, rates with SI prefixes, times in s/ms/us/ns. */
 	const fmtInt = n => Math.round(n).toLocaleString('en-US');
 	/* "1 record lost", "2 records lost": units are written plural */
-	const plural = (n, unit) => fmtInt(n) + ' ' + (n === 1 ? unit.replace(/s\b/, '') : unit);
+	const plural = (n, what) => fmtInt(n) + ' ' + (n === 1 ? what.replace(/s\b/, '') : what);
 	function fmtRate(v, suffix) {
 		const prefix = ['', 'k', 'M', 'G', 'T', 'P'];
 		let p = 0;
@@ -172,13 +172,13 @@
 
 	/* Drawing. */
 	const X = (t, w) => (t - view.t0) / (view.t1 - view.t0) * w;
+	const T = (x, w) => view.t0 + x / w * (view.t1 - view.t0);
 	/* A bin's columns, on whole pixels so that neighbours meet without a seam: [x, x + w). */
 	function binColumns(i, w) {
 		const t = data.bin0 + i * data.binNs;
 		const x0 = Math.round(X(t, w)), x1 = Math.round(X(t + data.binNs, w));
 		return [x0, Math.max(1, x1 - x0)];
 	}
-	const T = (x, w) => view.t0 + x / w * (view.t1 - view.t0);
 	function visibleBins() {
 		return [Math.max(0, binOf(view.t0)), Math.min(data.nbins - 1, binOf(view.t1))];
 	}

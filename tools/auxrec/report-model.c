@@ -197,8 +197,8 @@ int report_model__set_span(struct report_model *m, uint64_t start_ns, uint64_t e
 	m->end_ns = end_ns;
 	m->has_span = 1;
 	if (!m->bin_ns) {
+		/* the span in REPORT_BINS_MAX - 1 bins, rounded up: its end opens the last one */
 		uint64_t d = end_ns - start_ns;
-
 		uint64_t per_bin = d / (REPORT_BINS_MAX - 1) + !!(d % (REPORT_BINS_MAX - 1));
 
 		m->epoch_ns = start_ns;
