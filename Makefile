@@ -58,6 +58,10 @@ STATICS  := $(TRACEFS_STATIC) $(STATIC)
 
 AUXREC_SRCS := $(wildcard tools/auxrec/*.c)
 AUXREC      := $(B)/auxrec
+# The report page's script and style sheet, compiled in as C strings.
+REPORT_ASSETS := $(B)/tools/auxrec/report-html-assets.c
+REPORT_SRCS   := tools/auxrec/report-model.c tools/auxrec/report-html.c $(REPORT_ASSETS) \
+		 $(wildcard tools/auxrec/report-*.h)
 BENCH_SRCS  := $(wildcard tools/bench/*.c)
 BENCH_MAINS := $(filter tools/bench/bench-%.c,$(BENCH_SRCS))
 BENCH_LIBS  := $(filter-out tools/bench/bench-%.c,$(BENCH_SRCS))
@@ -104,11 +108,23 @@ $(TRACEFS_SHARED): $(TRACEFS_OBJS) libauxtrace-tracefs.map $(SHARED)
 	ln -sf libauxtrace-tracefs.so.$(VERSION) $(B)/libauxtrace-tracefs.so.$(SONAME_MAJOR)
 	ln -sf libauxtrace-tracefs.so.$(SONAME_MAJOR) $(B)/libauxtrace-tracefs.so
 
+# EMBED_TEXT: file $(1) as the C string constant $(2), a literal per line (sed: no xxd needed).
+EMBED_TEXT = printf 'const char %s[] =\n' $(2) && \
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/  "/' -e 's/$$/\\n"/' $(1) && printf '  "";\n'
+
+$(REPORT_ASSETS): tools/auxrec/report-html.js tools/auxrec/report-html.css Makefile
+	@mkdir -p $(@D)
+	{ $(call EMBED_TEXT,tools/auxrec/report-html.js,report_html_js) && \
+	  $(call EMBED_TEXT,tools/auxrec/report-html.css,report_html_css); } > $@.tmp
+	mv $@.tmp $@
+
 # The tool sees only the public headers (-Iinclude): it is the API's first user.
-$(AUXREC): $(AUXREC_SRCS) $(wildcard tools/auxrec/*.h) $(PUB_HDRS) $(STATICS)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $(AUXREC_SRCS) $(STATICS) $(LDFLAGS) $(DEP_LIBS)
+$(AUXREC): $(AUXREC_SRCS) $(REPORT_ASSETS) $(wildcard tools/auxrec/*.h) $(PUB_HDRS) $(STATICS)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $(AUXREC_SRCS) $(REPORT_ASSETS) $(STATICS) $(LDFLAGS) \
+		$(DEP_LIBS)
 
 # Tests may reach internals (-I.) and link the static libraries, where hidden symbols resolve.
+# A test's .c prerequisites besides its own (the report sources) are linked too.
 TEST_CFLAGS = $(BASE_CFLAGS) -I. -Itests $(CFLAGS) $(shell pkg-config --cflags check)
 
 $(B)/tests/lib/%.o: tests/lib/%.c $(wildcard tests/lib/*.h) $(PUB_HDRS) Makefile
@@ -121,12 +137,17 @@ $(TESTSUPPORT): $(TESTSUPPORT_SRCS:%.c=$(B)/%.o)
 
 $(B)/tests/%: tests/%.c $(TESTSUPPORT) $(wildcard tests/lib/*.h) $(STATICS)
 	@mkdir -p $(@D)
-	$(CC) $(TEST_CFLAGS) -o $@ $< $(TESTSUPPORT) $(STATICS) $(LDFLAGS) \
+	$(CC) $(TEST_CFLAGS) -o $@ $(filter %.c,$^) $(TESTSUPPORT) $(STATICS) $(LDFLAGS) \
 		$(shell pkg-config --libs check) $(DEP_LIBS) $(TEST_EXTRA_LIBS)
 
 $(B)/tests/progs/%: tests/progs/%.c $(PUB_HDRS) $(STATICS)
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $< $(STATICS) $(LDFLAGS) $(DEP_LIBS)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $(filter %.c,$^) $(STATICS) $(LDFLAGS) $(DEP_LIBS)
+
+# The report page: its model's suite, and the program that writes pages for the browser test.
+$(B)/tests/test-report-model $(B)/tests/test-report-page: $(REPORT_SRCS)
+$(B)/tests/progs/report-html-demo: $(REPORT_SRCS)
+$(B)/tests/progs/report-html-demo: BASE_CFLAGS += -Itools/auxrec
 
 # Benchmarks see the public headers, the kernel ABI copies in internal/ (for their bare
 # loops) and the test-support library (bench-aux drives the AUX test producer).
