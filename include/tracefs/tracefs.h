@@ -7,8 +7,15 @@
  * struct kbuffer, struct tep_handle and trace_seq are libtraceevent's.
  *
  * Errors: int functions return a negative errno (and set errno), except where libtracefs
- * defines -1 (tracefs_cpu_map); pointer functions return NULL with errno set. "No data" is
- * always errno EAGAIN: 0 from the int reads, NULL from the _buf reads.
+ * defines -1 (tracefs_cpu_map, tracefs_event_enable/_disable: -1 with errno set); pointer
+ * functions return NULL with errno set. "No data" is always errno EAGAIN: 0 from the int
+ * reads, NULL from the _buf reads.
+ *
+ * A sub-buffer is input, even from the kernel: every read that hands one out to be parsed
+ * (tracefs_cpu_read, _buffered_read, _flush and their _buf forms) first checks it the way
+ * libtraceevent's kbuffer will walk it. A malformed one is dropped and counted as a loss of
+ * unknown size, and that call fails with EBADMSG; the next call goes on after it. Drains and
+ * writes pass sub-buffers on unparsed.
  *
  * Reading one CPU of an instance (libtracefs style):
  *
@@ -149,7 +156,23 @@ AUXTRACE_API struct tracefs_cpu *tracefs_cpu_open(struct tracefs_instance *insta
 /* Open and map; still succeeds when mapping is refused (tracefs_cpu_is_mapped() says which). */
 AUXTRACE_API struct tracefs_cpu *tracefs_cpu_open_mapped(struct tracefs_instance *instance,
 							 int cpu, bool nonblock);
-/* Unmaps, closes, frees. NULL is a no-op. */
+/*
+ * The snapshot buffer of instance: [instance/]per_cpu/cpu<cpu>/snapshot_raw, read like
+ * tracefs_cpu_open() (ENOENT: a kernel without CONFIG_TRACER_SNAPSHOT). Its stats count no
+ * records: the kernel's count is the main buffer's.
+ */
+AUXTRACE_API struct tracefs_cpu *tracefs_cpu_snapshot_open(struct tracefs_instance *instance,
+							   int cpu, bool nonblock);
+/*
+ * A tcpu reading fd (trace_pipe_raw opened by the caller, or anything that yields sub-buffers
+ * of subbuf_size bytes: a pipe, a file) with the sub-buffer header of this kernel (the top
+ * level's header_page). fd is made O_NONBLOCK. subbuf_size must be a power of two of at least
+ * 4096 (EINVAL). Its stats count no records; tracefs_cpu_map() works on a trace_pipe_raw fd.
+ */
+AUXTRACE_API struct tracefs_cpu *tracefs_cpu_alloc_fd(int fd, int subbuf_size, bool nonblock);
+/* Unmaps and frees everything but the fd (for tracefs_cpu_alloc_fd). NULL is a no-op. */
+AUXTRACE_API void tracefs_cpu_free_fd(struct tracefs_cpu *tcpu);
+/* tracefs_cpu_free_fd(), and closes the fd (also one given to tracefs_cpu_alloc_fd). */
 AUXTRACE_API void tracefs_cpu_close(struct tracefs_cpu *tcpu);
 
 /* Whether this tcpu reads through a mapping now (not whether the kernel could map). */
@@ -193,11 +216,18 @@ AUXTRACE_API int tracefs_cpu_flush_write(struct tracefs_cpu *tcpu, int wfd);
  * did not take goes out first next time; mapped it writes straight from the mapping.
  */
 AUXTRACE_API int tracefs_cpu_write(struct tracefs_cpu *tcpu, int wfd, bool nonblock);
-/* Like tracefs_cpu_write, into a pipe: unmapped, one splice with no intermediate pipe. */
+/*
+ * Like tracefs_cpu_write, into a pipe (EBADF when wfd is none). Unmapped, data goes through
+ * the tcpu's own pipe, so that only whole sub-buffers move and what wfd did not take stays
+ * for the next call (libtracefs splices straight into wfd); -ENOSPC when wfd cannot hold one
+ * sub-buffer.
+ */
 AUXTRACE_API int tracefs_cpu_pipe(struct tracefs_cpu *tcpu, int wfd, bool nonblock);
 /*
  * Wake a read blocked in another thread and make every later read non-blocking, so that a
- * flush loop can follow. Returns 0.
+ * flush loop can follow. Returns 0: the reader is woken for sure (a waiting call polls an
+ * eventfd of the tcpu), which is what libtracefs' 0 says; its 1 ("may need a signal", for
+ * kernels whose trace_pipe_raw cannot be woken) never happens here. -errno on error.
  */
 AUXTRACE_API int tracefs_cpu_stop(struct tracefs_cpu *tcpu);
 
