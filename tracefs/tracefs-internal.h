@@ -19,6 +19,7 @@
 
 struct tracefs_instance {
 	char *name;		/* NULL: the top level */
+	char *trace_dir;	/* the tracing directory it lives in */
 	char *dir;		/* absolute path of the instance directory */
 	bool is_new;		/* created by tracefs_instance_create */
 };
@@ -26,7 +27,10 @@ struct tracefs_instance {
 /* The directory of instance (the top level for NULL), or NULL with errno when no tracefs. */
 const char *tracefs__dir(struct tracefs_instance *instance);
 
-/* "<instance dir>/<file>", malloc'ed; NULL with errno. */
+/*
+ * "<instance dir>/<file>", malloc'ed; NULL with errno. EINVAL (logged) for a file that would
+ * leave the instance: absolute, or with a ".." component.
+ */
 char *tracefs__path(struct tracefs_instance *instance, const char *file);
 
 /* Read a whole (pseudo) file into a NUL-terminated malloc'ed buffer. Bytes, or -errno. */
@@ -34,6 +38,8 @@ ssize_t tracefs__read_path(const char *path, char **buf);
 
 /* Replace a file's content with str (O_TRUNC). Bytes written, or -errno. */
 int tracefs__write_path(const char *path, const char *str);
+/* Write str to fd (opened O_TRUNC), then close fd. Bytes written, or -errno. */
+int tracefs__write_fd(int fd, const char *str);
 
 /* ---- tracefs-page.c: the sub-buffer format (spec §2) ---- */
 

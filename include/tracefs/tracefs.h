@@ -67,8 +67,18 @@ AUXTRACE_API void tracefs_put_tracing_file(char *name);
 
 struct tracefs_instance;
 
-/* Create <tracing dir>/instances/<name>, or attach to it if it exists (see _is_new). */
+/*
+ * Create <tracing dir>/instances/<name>, or attach to it if it exists (see _is_new); NULL
+ * is the top level. A name that is empty, ".", ".." or has a '/' is refused (EINVAL).
+ */
 AUXTRACE_API struct tracefs_instance *tracefs_instance_create(const char *name);
+/*
+ * A handle for an instance that exists already, never created: <tracing_dir>/instances/<name>
+ * (tracing_dir NULL: the mounted tracefs; name NULL: tracing_dir itself). NULL with errno
+ * ENOENT when that directory does not exist, EINVAL for a name create would refuse.
+ */
+AUXTRACE_API struct tracefs_instance *tracefs_instance_alloc(const char *tracing_dir,
+							     const char *name);
 /* Remove the instance directory (EBUSY while any of its CPU buffers is open or mapped). */
 AUXTRACE_API int tracefs_instance_destroy(struct tracefs_instance *instance);
 /* Free the handle; the instance itself stays unless destroyed. */
@@ -77,9 +87,13 @@ AUXTRACE_API bool tracefs_instance_is_new(struct tracefs_instance *instance);
 AUXTRACE_API bool tracefs_instance_exists(const char *name);
 /* NULL for the top level. */
 AUXTRACE_API const char *tracefs_instance_get_name(struct tracefs_instance *instance);
-/* The tracefs mount the instance lives in. */
+/* The tracing directory the instance lives in; NULL for the NULL (top level) instance. */
 AUXTRACE_API const char *tracefs_instance_get_trace_dir(struct tracefs_instance *instance);
-/* The instance directory / one file in it, malloc'ed: free with tracefs_put_tracing_file(). */
+/*
+ * The instance directory / one file in it, malloc'ed: free with tracefs_put_tracing_file().
+ * Every call that takes a file name of an instance refuses an absolute one or one with a ".."
+ * component (EINVAL): nothing leaves the instance's directory.
+ */
 AUXTRACE_API char *tracefs_instance_get_dir(struct tracefs_instance *instance);
 AUXTRACE_API char *tracefs_instance_get_file(struct tracefs_instance *instance, const char *file);
 
@@ -111,7 +125,7 @@ AUXTRACE_API int tracefs_instance_set_subbuf_size(struct tracefs_instance *insta
 /* How full (0..100 %) a CPU buffer must be before poll and blocking reads wake up. */
 AUXTRACE_API int tracefs_instance_get_buffer_percent(struct tracefs_instance *instance);
 AUXTRACE_API int tracefs_instance_set_buffer_percent(struct tracefs_instance *instance, int val);
-/* Empty every CPU buffer of the instance (libtracefs returns void; this returns 0 or -errno). */
+/* Empty every CPU buffer of the instance: 0 or -errno. */
 AUXTRACE_API int tracefs_instance_clear(struct tracefs_instance *instance);
 
 /* tracing_on: 1 on, 0 off, or -errno. */
@@ -125,8 +139,14 @@ AUXTRACE_API char *tracefs_get_clock(struct tracefs_instance *instance);
 AUXTRACE_API int tracefs_instance_set_clock(struct tracefs_instance *instance, const char *clock);
 
 /*
- * Enable or disable events: system and event by exact name; event NULL means every event of
- * system; both NULL mean every event. (libtracefs also takes regular expressions; we do not.)
+ * Enable or disable the events whose system and name match system and event: POSIX basic
+ * regular expressions, anchored at both ends, ignoring case ("sched", "sched_wak.*"), as in
+ * libtracefs. NULL matches every system or every event; both NULL switch the instance's
+ * events/enable. Only real event directories of that instance match, and a name with '/',
+ * or one that is "." or "..", is refused (-1, errno EINVAL). Returns 0 when at least one
+ * event (or system) was switched; -1 when none matched (errno ENOENT, as libtracefs' -1
+ * with errno untouched), on a regex that does not compile (EINVAL) or when a write failed
+ * (errno from the write; the events matched before it stay switched).
  */
 AUXTRACE_API int tracefs_event_enable(struct tracefs_instance *instance, const char *system,
 				      const char *event);
