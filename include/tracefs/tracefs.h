@@ -114,7 +114,9 @@ AUXTRACE_API int tracefs_instance_file_clear(struct tracefs_instance *instance, 
 /*
  * Ring buffer configuration. Sizes are in KiB. Set them before mapping: a mapped CPU buffer
  * makes buffer_size_kb and buffer_subbuf_size_kb of its instance EBUSY.
- * cpu < 0: every CPU (buffer_size_kb), else per_cpu/cpu<cpu>/buffer_size_kb.
+ * cpu < 0: every CPU (buffer_size_kb), else per_cpu/cpu<cpu>/buffer_size_kb. Get with
+ * cpu < 0 gives the size of each CPU's buffer (buffer_size_kb), where libtracefs gives the
+ * total over all CPUs (buffer_total_size_kb).
  */
 AUXTRACE_API ssize_t tracefs_instance_get_buffer_size(struct tracefs_instance *instance, int cpu);
 AUXTRACE_API int tracefs_instance_set_buffer_size(struct tracefs_instance *instance, size_t size,
