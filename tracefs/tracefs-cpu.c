@@ -74,53 +74,38 @@ static void tcpu__buffer_reset(struct tracefs_cpu *tcpu, uint64_t last)
 	tcpu->read_base = tcpu->read_seen = 0;
 }
 
-struct tracefs_cpu *tracefs_cpu_open(struct tracefs_instance *instance, int cpu, bool nonblock)
+/*
+ * A tracefs_cpu reading fd in sub-buffers of layout l. fd becomes O_NONBLOCK (waiting is
+ * poll's job) and stays the caller's on failure.
+ */
+static struct tracefs_cpu *tcpu__new(int fd, int cpu, const struct rb_layout *l, bool nonblock)
 {
-	struct tracefs_cpu *tcpu;
-	char file[64], *path;
-	int err;
+	struct tracefs_cpu *tcpu = calloc(1, sizeof(*tcpu));
+	int flags, err;
 
-	if (cpu < 0)
-		return libauxtrace__ptr_err(-EINVAL);
-	tcpu = calloc(1, sizeof(*tcpu));
 	if (!tcpu)
 		return libauxtrace__ptr_err(-ENOMEM);
-	tcpu->fd = tcpu->stop_fd = tcpu->stats_fd = -1;
+	tcpu->fd = fd;
+	tcpu->stop_fd = tcpu->stats_fd = -1;
 	tcpu->splice_pipe[0] = tcpu->splice_pipe[1] = -1;
 	tcpu->zeros = MAP_FAILED;
 	tcpu->cpu = cpu;
 	tcpu->perm_nonblock = nonblock;
 	tcpu->need_wait = true;		/* like libtracefs: a blocking reader first waits */
+	tcpu->layout = *l;
 	ring__init(&tcpu->ring, &tcpu_ring_ops);
 
-	err = rb_layout__read(&tcpu->layout, instance);
-	if (err)
-		goto fail;
-	snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", cpu);
-	path = tracefs__path(instance, file);
-	if (!path) {
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || (!(flags & O_NONBLOCK) && fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0)) {
 		err = -errno;
 		goto fail;
 	}
-	tcpu->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	err = -errno;
-	if (tcpu->fd < 0 && err == -ENOENT)
-		pr_err("%s does not exist: CPU %d is not possible on this machine\n", path, cpu);
-	free(path);
-	if (tcpu->fd < 0)
-		goto fail;
-	snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
-	tcpu->stats_fd = tracefs_instance_file_open(instance, file, O_RDONLY);
-	if (tcpu__kernel_read_events(tcpu, &tcpu->read_base) < 0)
-		tcpu->read_base = 0;	/* no stats file: only a mapping moves the count */
-	tcpu->read_seen = tcpu->read_base;
-
 	err = -ENOMEM;
-	tcpu->kbuf = kbuffer_alloc(tcpu->layout.long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+	tcpu->kbuf = kbuffer_alloc(l->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
 				   KBUFFER_ENDIAN_SAME_AS_HOST);
 	if (!tcpu->kbuf)
 		goto fail;
-	err = tcpu__set_subbuf_size(tcpu, tcpu->layout.subbuf_size);
+	err = tcpu__set_subbuf_size(tcpu, l->subbuf_size);
 	if (err)
 		goto fail;
 	tcpu->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
@@ -130,8 +115,90 @@ struct tracefs_cpu *tracefs_cpu_open(struct tracefs_instance *instance, int cpu,
 	}
 	return tcpu;
 fail:
-	tracefs_cpu_close(tcpu);
+	tracefs_cpu_free_fd(tcpu);
 	return libauxtrace__ptr_err(err);
+}
+
+/* per_cpu/cpu<cpu>/<raw> of instance, read in sub-buffers of the instance's own layout. */
+static struct tracefs_cpu *tcpu__open(struct tracefs_instance *instance, const char *raw, int cpu,
+				      bool nonblock, const char *enoent_hint)
+{
+	struct tracefs_cpu *tcpu;
+	struct rb_layout l;
+	char file[64], *path;
+	int fd, err;
+
+	if (cpu < 0)
+		return libauxtrace__ptr_err(-EINVAL);
+	err = rb_layout__read(&l, instance);
+	if (err)
+		return libauxtrace__ptr_err(err);
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/%s", cpu, raw);
+	path = tracefs__path(instance, file);
+	if (!path)
+		return NULL;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	err = -errno;
+	if (fd < 0 && err == -ENOENT)
+		pr_err("%s does not exist: %s\n", path, enoent_hint);
+	free(path);
+	if (fd < 0)
+		return libauxtrace__ptr_err(err);
+	tcpu = tcpu__new(fd, cpu, &l, nonblock);
+	if (!tcpu) {
+		err = -errno;
+		close(fd);
+		return libauxtrace__ptr_err(err);
+	}
+	return tcpu;
+}
+
+struct tracefs_cpu *tracefs_cpu_open(struct tracefs_instance *instance, int cpu, bool nonblock)
+{
+	struct tracefs_cpu *tcpu = tcpu__open(instance, "trace_pipe_raw", cpu, nonblock,
+					      "that CPU is not possible on this machine");
+	char file[64];
+
+	if (!tcpu)
+		return NULL;
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+	tcpu->stats_fd = tracefs_instance_file_open(instance, file, O_RDONLY);
+	if (tcpu__kernel_read_events(tcpu, &tcpu->read_base) < 0)
+		tcpu->read_base = 0;	/* no stats file: only a mapping moves the count */
+	tcpu->read_seen = tcpu->read_base;
+	return tcpu;
+}
+
+/* The stats file counts the main buffer's events: a snapshot tcpu has no records count. */
+struct tracefs_cpu *tracefs_cpu_snapshot_open(struct tracefs_instance *instance, int cpu,
+					      bool nonblock)
+{
+	return tcpu__open(instance, "snapshot_raw", cpu, nonblock,
+			  "the kernel has no snapshot buffer (CONFIG_TRACER_SNAPSHOT), or that CPU is not possible on this machine");
+}
+
+/* The sub-buffer header of this kernel, for an fd of an instance we do not know. */
+static void tcpu__kernel_layout(struct rb_layout *l)
+{
+	if (libauxtrace__tracing_dir() && !rb_layout__read(l, NULL))
+		return;
+	/* no tracefs here (the data comes from elsewhere): the kernel's long is most likely ours */
+	*l = (struct rb_layout){ .long_size = sizeof(long), .data_off = 8 + sizeof(long) };
+}
+
+struct tracefs_cpu *tracefs_cpu_alloc_fd(int fd, int subbuf_size, bool nonblock)
+{
+	struct rb_layout l;
+
+	if (fd < 0)
+		return libauxtrace__ptr_err(-EINVAL);
+	tcpu__kernel_layout(&l);
+	if (subbuf_size < 0 || rb_layout__set_subbuf_size(&l, (unsigned long)subbuf_size)) {
+		pr_err("tracefs_cpu_alloc_fd: %d is no sub-buffer size: give tracefs_cpu_read_size() of a tracefs_cpu of that buffer (a power of two from %u to %u bytes)\n",
+		       subbuf_size, RB_SUBBUF_MIN, RB_SUBBUF_MAX);
+		return libauxtrace__ptr_err(-EINVAL);
+	}
+	return tcpu__new(fd, -1, &l, nonblock);
 }
 
 struct tracefs_cpu *tracefs_cpu_open_mapped(struct tracefs_instance *instance, int cpu,
@@ -144,13 +211,11 @@ struct tracefs_cpu *tracefs_cpu_open_mapped(struct tracefs_instance *instance, i
 	return tcpu;
 }
 
-void tracefs_cpu_close(struct tracefs_cpu *tcpu)
+void tracefs_cpu_free_fd(struct tracefs_cpu *tcpu)
 {
 	if (!tcpu)
 		return;
 	trace_map__delete(tcpu->map, &tcpu->layout, tcpu->zeros, NULL);
-	if (tcpu->fd >= 0)
-		close(tcpu->fd);
 	if (tcpu->stop_fd >= 0)
 		close(tcpu->stop_fd);
 	if (tcpu->stats_fd >= 0)
@@ -165,6 +230,14 @@ void tracefs_cpu_close(struct tracefs_cpu *tcpu)
 		kbuffer_free(tcpu->kbuf);
 	free(tcpu->buffer);
 	free(tcpu);
+}
+
+void tracefs_cpu_close(struct tracefs_cpu *tcpu)
+{
+	if (!tcpu)
+		return;
+	close(tcpu->fd);
+	tracefs_cpu_free_fd(tcpu);
 }
 
 bool tracefs_cpu_is_mapped(struct tracefs_cpu *tcpu)
@@ -349,10 +422,16 @@ static ssize_t kbuf_sink__push(struct ring_sink *sink, const struct iovec *iov, 
 	size_t size = tcpu->layout.subbuf_size;
 
 	if (page) {
-		kbuffer_load_subbuffer(tcpu->kbuf, (void *)page);
-		/* kbuffer reads the live commit: if the writer appended since, copy instead */
-		if ((size_t)kbuffer_subbuffer_size(tcpu->kbuf) == iov[1].iov_len)
-			return size;
+		uint32_t commit = rb_page__commit(page, &tcpu->layout);
+
+		/* peek checked the records of the piece; kbuffer also reads the page's own commit */
+		if (rb_commit__size(commit) == iov[1].iov_len &&
+		    !rb_commit__check(commit, &tcpu->layout)) {
+			kbuffer_load_subbuffer(tcpu->kbuf, (void *)page);
+			/* kbuffer reads the live commit: if the writer appended since, copy instead */
+			if ((size_t)kbuffer_subbuffer_size(tcpu->kbuf) == iov[1].iov_len)
+				return size;
+		}
 	}
 	if (iovcnt == 1) {
 		kbuffer_load_subbuffer(tcpu->kbuf, iov[0].iov_base);
@@ -365,10 +444,9 @@ static ssize_t kbuf_sink__push(struct ring_sink *sink, const struct iovec *iov, 
 
 /* ---- the ring adapter: held first, then the mapping, read(2) or splice ---- */
 
-static int tcpu__peek(struct ring *ring, const struct ring_request *req, struct ring_window *win)
+static int tcpu__next_window(struct tracefs_cpu *tcpu, const struct tracefs_cpu_request *rd,
+			     struct ring_window *win)
 {
-	struct tracefs_cpu *tcpu = container_of(ring, struct tracefs_cpu, ring);
-	const struct tracefs_cpu_request *rd = tracefs_cpu_request(req);
 	struct trace_map_reset reset = { 0 };
 	int ret = tracefs_cpu__peek_held(tcpu, rd, win);
 
@@ -381,6 +459,20 @@ static int tcpu__peek(struct ring *ring, const struct ring_request *req, struct 
 	if (reset.resets)
 		tcpu__buffer_reset(tcpu, reset.events);
 	return ret;
+}
+
+/*
+ * Whether kbuffer can parse the sub-buffer of win. A pipe window goes only to a sink that
+ * splices (never one that parses), and its bytes are not in our memory to look at.
+ */
+static bool tcpu__window_is_sound(struct tracefs_cpu *tcpu, const struct ring_window *win)
+{
+	if (win->priv == &tcpu->held)
+		return !rb_page__check(tcpu->held, &tcpu->layout,
+				       rb_page__commit(tcpu->held, &tcpu->layout));
+	if (win->priv == &tcpu->buffered)
+		return true;
+	return !trace_map__check(tcpu->map, &tcpu->layout);
 }
 
 static int tcpu__commit(struct ring *ring, const struct ring_request *req, struct ring_window *win,
@@ -396,6 +488,23 @@ static int tcpu__commit(struct ring *ring, const struct ring_request *req, struc
 	return 0;
 }
 
+static int tcpu__peek(struct ring *ring, const struct ring_request *req, struct ring_window *win)
+{
+	struct tracefs_cpu *tcpu = container_of(ring, struct tracefs_cpu, ring);
+	const struct tracefs_cpu_request *rd = tracefs_cpu_request(req);
+	int ret = tcpu__next_window(tcpu, rd, win);
+
+	if (ret <= 0 || !rd->check || tcpu__window_is_sound(tcpu, win))
+		return ret;
+	/* Its lost-events mark still counts; what it held is lost, by an unknown count. */
+	pr_warn("tracefs cpu%d: dropped a malformed sub-buffer (its records run past its %u data bytes, or those do not fit a %u-byte sub-buffer) and counted it as a loss of unknown size: trace_pipe_raw never hands out such pages, so check what feeds this fd\n",
+		tcpu->cpu, rb_commit__size(rb_page__commit(win->iov[0].iov_base, &tcpu->layout)),
+		tcpu->layout.subbuf_size);
+	tcpu__commit(ring, req, win, win->bytes);
+	ring__account_loss(ring, -1);
+	return -EBADMSG;
+}
+
 static const struct ring_ops tcpu_ring_ops = { .peek = tcpu__peek, .commit = tcpu__commit };
 
 /* ---- the one read loop ---- */
@@ -403,6 +512,7 @@ static const struct ring_ops tcpu_ring_ops = { .peek = tcpu__peek, .commit = tcp
 /* How a public call reads: which path, how much, and whether it may wait first. */
 struct move {
 	bool buffered;		/* unmapped: splice (unless flushing) rather than read(2) */
+	bool check;		/* only sub-buffers kbuffer can parse: for callers that parse */
 	bool batch;		/* everything up to the page the kernel is still writing */
 	bool flush;		/* ... and that page too */
 	bool nonblock;
@@ -417,6 +527,7 @@ static ssize_t tcpu__step(struct tracefs_cpu *tcpu, const struct move *mv,
 		.req = { .max_windows = mv->batch ? 0 : 1, .flush = mv->flush },
 		/* splice never hands out the page the writer is on: a flush reads */
 		.splice = mv->buffered && !mv->flush,
+		.check = mv->check,
 		.target = mv->target ? mv->target : tcpu->buffer,
 	};
 	ssize_t n = ring__drain(&tcpu->ring, &rd.req, sink);
@@ -459,8 +570,8 @@ static int tcpu__read(struct tracefs_cpu *tcpu, void *buffer, bool nonblock, boo
 		      bool flush)
 {
 	struct buffer_sink s = { .sink.push = buffer_sink__push, .dst = buffer };
-	struct move mv = { .buffered = buffered, .flush = flush, .nonblock = nonblock,
-			   .target = buffer };
+	struct move mv = { .buffered = buffered, .check = true, .flush = flush,
+			   .nonblock = nonblock, .target = buffer };
 
 	if (!tcpu || !buffer)
 		return libauxtrace__err(-EINVAL);
@@ -471,7 +582,8 @@ static struct kbuffer *tcpu__read_buf(struct tracefs_cpu *tcpu, bool nonblock, b
 				      bool flush)
 {
 	struct kbuf_sink s = { .sink.push = kbuf_sink__push, .tcpu = tcpu };
-	struct move mv = { .buffered = buffered, .flush = flush, .nonblock = nonblock };
+	struct move mv = { .buffered = buffered, .check = true, .flush = flush,
+			   .nonblock = nonblock };
 
 	if (!tcpu)
 		return libauxtrace__ptr_err(-EINVAL);

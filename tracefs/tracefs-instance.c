@@ -10,21 +10,35 @@
 #include <internal/lib.h>
 #include "tracefs-internal.h"
 
-static struct tracefs_instance *instance__new(const char *name)
+/* An instance name is one directory entry of instances/, and no way out of it. */
+static bool instance_name__valid(const char *name)
+{
+	return *name && !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
+}
+
+static struct tracefs_instance *instance_name__refuse(const char *name)
+{
+	pr_err("tracing instance name '%s' refused: give a plain directory name, without '/', and not '.' or '..'\n",
+	       name);
+	return libauxtrace__ptr_err(-EINVAL);
+}
+
+/* A handle on trace_dir/instances/<name>, or on trace_dir itself for a NULL name. */
+static struct tracefs_instance *instance__new(const char *trace_dir, const char *name)
 {
 	struct tracefs_instance *inst = calloc(1, sizeof(*inst));
-	const char *top = tracefs_tracing_dir();
+	int ret;
 
 	if (!inst)
 		return libauxtrace__ptr_err(-ENOMEM);
-	if (!top) {
-		free(inst);
-		return NULL;
-	}
-	inst->name = strdup(name);
-	if (!inst->name || asprintf(&inst->dir, "%s/instances/%s", top, name) < 0) {
-		free(inst->name);
-		free(inst);
+	inst->trace_dir = strdup(trace_dir);
+	inst->name = name ? strdup(name) : NULL;
+	ret = name ? asprintf(&inst->dir, "%s/instances/%s", trace_dir, name) :
+		     asprintf(&inst->dir, "%s", trace_dir);
+	if (ret < 0)
+		inst->dir = NULL;
+	if (!inst->trace_dir || (name && !inst->name) || !inst->dir) {
+		tracefs_instance_free(inst);
 		return libauxtrace__ptr_err(-ENOMEM);
 	}
 	return inst;
@@ -32,13 +46,16 @@ static struct tracefs_instance *instance__new(const char *name)
 
 struct tracefs_instance *tracefs_instance_create(const char *name)
 {
+	const char *top = tracefs_tracing_dir();
 	struct tracefs_instance *inst;
 
-	if (!name || !*name || strchr(name, '/'))
-		return libauxtrace__ptr_err(-EINVAL);
-	inst = instance__new(name);
-	if (!inst)
+	if (!top)
 		return NULL;
+	if (name && !instance_name__valid(name))
+		return instance_name__refuse(name);
+	inst = instance__new(top, name);
+	if (!inst || !name)
+		return inst;
 	if (mkdir(inst->dir, 0755) == 0) {
 		inst->is_new = true;
 	} else if (errno != EEXIST) {
@@ -52,9 +69,31 @@ struct tracefs_instance *tracefs_instance_create(const char *name)
 	return inst;
 }
 
+struct tracefs_instance *tracefs_instance_alloc(const char *tracing_dir, const char *name)
+{
+	const char *top = tracing_dir ? tracing_dir : tracefs_tracing_dir();
+	struct tracefs_instance *inst;
+	struct stat st;
+	int err;
+
+	if (!top)
+		return NULL;
+	if (name && !instance_name__valid(name))
+		return instance_name__refuse(name);
+	inst = instance__new(top, name);
+	if (!inst)
+		return NULL;
+	err = stat(inst->dir, &st) < 0 ? -errno : S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+	if (err) {
+		tracefs_instance_free(inst);
+		return libauxtrace__ptr_err(err);
+	}
+	return inst;
+}
+
 int tracefs_instance_destroy(struct tracefs_instance *instance)
 {
-	if (!instance)
+	if (!instance || !instance->name)
 		return libauxtrace__err(-EINVAL);	/* the top level cannot go */
 	if (rmdir(instance->dir) < 0) {
 		int err = -errno;
@@ -72,6 +111,7 @@ void tracefs_instance_free(struct tracefs_instance *instance)
 	if (!instance)
 		return;
 	free(instance->name);
+	free(instance->trace_dir);
 	free(instance->dir);
 	free(instance);
 }
@@ -87,7 +127,7 @@ bool tracefs_instance_exists(const char *name)
 	char path[4096];
 	struct stat st;
 
-	if (!top || !name)
+	if (!top || !name || !instance_name__valid(name))
 		return false;
 	snprintf(path, sizeof(path), "%s/instances/%s", top, name);
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
@@ -100,8 +140,7 @@ const char *tracefs_instance_get_name(struct tracefs_instance *instance)
 
 const char *tracefs_instance_get_trace_dir(struct tracefs_instance *instance)
 {
-	(void)instance;		/* every instance lives in the one tracefs mount */
-	return tracefs_tracing_dir();
+	return instance ? instance->trace_dir : NULL;
 }
 
 char *tracefs_instance_get_dir(struct tracefs_instance *instance)

@@ -19,6 +19,7 @@
 
 struct tracefs_instance {
 	char *name;		/* NULL: the top level */
+	char *trace_dir;	/* the tracing directory it lives in */
 	char *dir;		/* absolute path of the instance directory */
 	bool is_new;		/* created by tracefs_instance_create */
 };
@@ -26,7 +27,10 @@ struct tracefs_instance {
 /* The directory of instance (the top level for NULL), or NULL with errno when no tracefs. */
 const char *tracefs__dir(struct tracefs_instance *instance);
 
-/* "<instance dir>/<file>", malloc'ed; NULL with errno. */
+/*
+ * "<instance dir>/<file>", malloc'ed; NULL with errno. EINVAL (logged) for a file that would
+ * leave the instance: absolute, or with a ".." component.
+ */
 char *tracefs__path(struct tracefs_instance *instance, const char *file);
 
 /* Read a whole (pseudo) file into a NUL-terminated malloc'ed buffer. Bytes, or -errno. */
@@ -34,6 +38,8 @@ ssize_t tracefs__read_path(const char *path, char **buf);
 
 /* Replace a file's content with str (O_TRUNC). Bytes written, or -errno. */
 int tracefs__write_path(const char *path, const char *str);
+/* Write str to fd (opened O_TRUNC), then close fd. Bytes written, or -errno. */
+int tracefs__write_fd(int fd, const char *str);
 
 /* ---- tracefs-page.c: the sub-buffer format (spec §2) ---- */
 
@@ -42,6 +48,8 @@ int tracefs__write_path(const char *path, const char *str);
 #define RB_MISSED_STORED	(1u << 30)	/* ... and their count follows the data */
 #define RB_MISSED_FLAGS		(RB_MISSED_EVENTS | RB_MISSED_STORED)
 #define RB_LONG_MAX		8		/* widest kernel long: commit word, lost count */
+#define RB_SUBBUF_MIN		4096u		/* the smallest page of any architecture */
+#define RB_SUBBUF_MAX		(RB_COMMIT_MASK + 1u)	/* what a commit word can describe */
 
 /* Sub-buffer geometry of one instance, from its events/header_page. */
 struct rb_layout {
@@ -50,8 +58,14 @@ struct rb_layout {
 	unsigned int subbuf_size;	/* header included: the unit of every read */
 };
 
-/* Parse header_page text. 0 or -EINVAL (message names the unexpected line). */
+/* Parse header_page text. 0 or -EINVAL (the message names what did not fit). */
 int rb_layout__parse(struct rb_layout *l, const char *header_page);
+
+/*
+ * Set the sub-buffer size, header included: a power of two from RB_SUBBUF_MIN to
+ * RB_SUBBUF_MAX, above data_off. 0, or -EINVAL (nothing logged) for any other size.
+ */
+int rb_layout__set_subbuf_size(struct rb_layout *l, unsigned long size);
 
 /* Read and parse <instance>/events/header_page. 0 or -errno. */
 int rb_layout__read(struct rb_layout *l, struct tracefs_instance *instance);
@@ -87,6 +101,17 @@ int64_t rb_page__lost(const void *page, const struct rb_layout *l, uint32_t comm
  */
 bool rb_page__maybe_live(const void *page, const struct rb_layout *l, uint32_t commit);
 
+/* The commit word's part of rb_page__check: the data and a stored count fit. 0 or -EBADMSG. */
+int rb_commit__check(uint32_t commit, const struct rb_layout *l);
+
+/*
+ * Whether libtraceevent's kbuffer can parse the sub-buffer at page with this commit word
+ * without reading past it or stepping in place: the data and a stored lost count fit in
+ * the sub-buffer, and every record lies inside the data. 0 or -EBADMSG. kbuffer trusts
+ * all of it, so every sub-buffer handed to it, or to a caller who will, passes here first.
+ */
+int rb_page__check(const void *page, const struct rb_layout *l, uint32_t commit);
+
 /*
  * The running timestamp after every record before data offset off, as libtraceevent's kbuffer
  * computes it (padding deltas included), so that a piece starting at off can be handed out
@@ -107,6 +132,9 @@ struct rb_piece {
 	unsigned char hdr[8 + RB_LONG_MAX];
 	unsigned char lost[RB_LONG_MAX];
 };
+
+/* rb_page__check for the records of a piece: every one lies inside [from, to). */
+int rb_piece__check(const struct rb_piece *p, const struct rb_layout *l);
 
 /* Fill the scratch header of piece p and append its iovecs (at most 4) to win. */
 void rb_piece__window(struct rb_piece *p, const struct rb_layout *l, const void *zeros,
@@ -154,6 +182,7 @@ struct tracefs_cpu {
 struct tracefs_cpu_request {
 	struct ring_request req;
 	bool splice;			/* unmapped: through our pipe rather than read(2) */
+	bool check;			/* drop what rb_page__check refuses: -EBADMSG */
 	char *target;			/* where read(2) lands: tcpu->buffer or the caller's */
 };
 
@@ -215,6 +244,9 @@ int trace_map__peek(struct tracefs_cpu *tcpu, struct ring_window *win,
 		    struct trace_map_reset *reset);
 /* The sink took the piece peek offered: count its lost-events mark into ring's stats. */
 void trace_map__commit(struct trace_map *m, struct ring *ring, const struct rb_layout *l);
+
+/* rb_piece__check for the piece peek offered. */
+int trace_map__check(const struct trace_map *m, const struct rb_layout *l);
 
 /*
  * If iov is the window of a mapped piece that starts at its page's first byte, that page:

@@ -172,6 +172,11 @@ void trace_map__commit(struct trace_map *m, struct ring *ring, const struct rb_l
 	m->first = false;
 }
 
+int trace_map__check(const struct trace_map *m, const struct rb_layout *l)
+{
+	return rb_piece__check(&m->piece, l);
+}
+
 const char *trace_map__whole_page(const struct trace_map *m, const struct iovec *iov,
 				  int iovcnt)
 {
@@ -206,6 +211,7 @@ int trace_map__new(struct tracefs_cpu *tcpu, struct trace_map **mapp)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	struct trace_map *m = calloc(1, sizeof(*m));
+	struct rb_layout layout;
 	void *p;
 
 	if (!m)
@@ -227,11 +233,12 @@ int trace_map__new(struct tracefs_cpu *tcpu, struct trace_map **mapp)
 		m->meta = p;
 		m->meta_len = len;
 	}
-	if (m->meta->meta_struct_len < offsetof(struct trace_buffer_meta, Reserved1) ||
-	    m->meta->subbuf_size <= tcpu->layout.data_off || !m->meta->nr_subbufs)
-		return map__fail(tcpu, m, "meta page", -EINVAL);
 	/* The meta is authoritative: buffer_subbuf_size_kb may have changed since the open. */
-	m->subbuf_size = m->meta->subbuf_size;
+	layout = tcpu->layout;
+	if (m->meta->meta_struct_len < offsetof(struct trace_buffer_meta, Reserved1) ||
+	    rb_layout__set_subbuf_size(&layout, m->meta->subbuf_size) || !m->meta->nr_subbufs)
+		return map__fail(tcpu, m, "meta page", -EINVAL);
+	m->subbuf_size = layout.subbuf_size;
 	m->nr_subbufs = m->meta->nr_subbufs;
 	m->data_len = (size_t)m->subbuf_size * m->nr_subbufs;
 	p = mmap(NULL, m->data_len, PROT_READ, MAP_SHARED, tcpu->fd, m->meta->meta_page_size);

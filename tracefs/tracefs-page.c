@@ -5,6 +5,7 @@
  * Our own parser: libtraceevent 1.7's kbuffer cannot refresh a growing page, cannot extract
  * a range, and drops the MISSED marks when it copies.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,32 +22,71 @@ enum {
 };
 #define RB_TS_MSB_MASK (0xf8ULL << 56)	/* an absolute stamp carries 59 bits */
 
-/* "field: local_t commit; offset:8; size:8; signed:1;" → name "commit", offset 8, size 8 */
-static bool parse_field(const char *line, char *name, size_t name_size, unsigned int *offset,
-			unsigned int *size)
+/*
+ * A decimal number after key at *p ("offset:16"), spaces and tabs allowed around it; *p moves
+ * past it. Kernel text, but still input: no sign, no overflow, at most max.
+ */
+static bool parse_number(const char **p, const char *key, unsigned long max, unsigned long *val)
+{
+	const char *s = *p + strspn(*p, " \t");
+	char *end;
+
+	if (strncmp(s, key, strlen(key)))
+		return false;
+	s += strlen(key);
+	s += strspn(s, " \t");
+	if (*s < '0' || *s > '9')
+		return false;
+	errno = 0;
+	*val = strtoul(s, &end, 10);
+	if (errno || *val > max)
+		return false;
+	*p = end + strspn(end, " \t");
+	if (**p != ';')
+		return false;
+	(*p)++;
+	return true;
+}
+
+/* "field: local_t commit;\toffset:8;\tsize:8;\tsigned:1;" gives "commit", offset 8, size 8. */
+static bool parse_field(const char *line, char *name, size_t name_size, unsigned long *offset,
+			unsigned long *size)
 {
 	const char *field = strstr(line, "field:");
+	const char *end = strchr(line, '\n');
 	const char *semi, *start;
 
-	if (!field)
+	if (!field || (end && field > end))
 		return false;
 	semi = strchr(field, ';');
-	if (!semi)
+	if (!semi || (end && semi > end))
 		return false;
 	/* the name is the last word before ';' ("u64 timestamp", "char data") */
 	for (start = semi; start > field && start[-1] != ' ' && start[-1] != '\t'; start--)
 		;
 	snprintf(name, name_size, "%.*s", (int)(semi - start), start);
-	return sscanf(semi, "; offset:%u; size:%u;", offset, size) == 2;
+	semi++;
+	return parse_number(&semi, "offset:", RB_SUBBUF_MAX, offset) &&
+	       parse_number(&semi, "size:", RB_SUBBUF_MAX, size);
+}
+
+int rb_layout__set_subbuf_size(struct rb_layout *l, unsigned long size)
+{
+	/* the kernel's sub-buffers are pages, or a power-of-two number of them */
+	if (size < RB_SUBBUF_MIN || size > RB_SUBBUF_MAX || (size & (size - 1)) ||
+	    size <= l->data_off)
+		return -EINVAL;
+	l->subbuf_size = size;
+	return 0;
 }
 
 int rb_layout__parse(struct rb_layout *l, const char *header_page)
 {
-	unsigned int commit_off = 0, commit_size = 0, data_off = 0, data_size = 0;
+	unsigned long commit_off = 0, commit_size = 0, data_off = 0, data_size = 0;
 	const char *line = header_page;
 
 	while (line && *line) {
-		unsigned int off, size;
+		unsigned long off, size;
 		char name[64];
 
 		if (parse_field(line, name, sizeof(name), &off, &size)) {
@@ -62,16 +102,16 @@ int rb_layout__parse(struct rb_layout *l, const char *header_page)
 		if (line)
 			line++;
 	}
-	if (commit_off != 8 || (commit_size != 4 && commit_size != 8) ||
-	    data_off != 8 + commit_size || !data_size) {
-		pr_err("events/header_page has an unknown layout (commit %u@%u, data %u@%u): kernel too old or too new for this library\n",
-		       commit_size, commit_off, data_size, data_off);
-		return libauxtrace__err(-EINVAL);
+	if (commit_off == 8 && (commit_size == 4 || commit_size == 8) &&
+	    data_off == 8 + commit_size) {
+		l->long_size = commit_size;
+		l->data_off = data_off;
+		if (!rb_layout__set_subbuf_size(l, data_off + data_size))
+			return 0;
 	}
-	l->long_size = commit_size;
-	l->data_off = data_off;
-	l->subbuf_size = data_off + data_size;
-	return 0;
+	pr_err("events/header_page has an unknown layout (commit %lu@%lu, data %lu@%lu; sub-buffers are a power of two of %u to %u bytes): kernel too old or too new for this library\n",
+	       commit_size, commit_off, data_size, data_off, RB_SUBBUF_MIN, RB_SUBBUF_MAX);
+	return libauxtrace__err(-EINVAL);
 }
 
 int rb_layout__read(struct rb_layout *l, struct tracefs_instance *instance)
@@ -113,13 +153,14 @@ uint32_t rb_page__commit(const void *page, const struct rb_layout *l)
 
 int64_t rb_page__lost(const void *page, const struct rb_layout *l, uint32_t commit)
 {
-	const char *count = (const char *)page + l->data_off + rb_commit__size(commit);
+	const char *count;
 
 	if (!(commit & RB_MISSED_EVENTS))
 		return 0;
 	if (!(commit & RB_MISSED_STORED) ||
 	    rb_commit__size(commit) + l->long_size > rb_layout__capacity(l))
 		return -1;
+	count = (const char *)page + l->data_off + rb_commit__size(commit);
 	return l->long_size == 8 ? (int64_t)load_u64(count) : (int64_t)load_u32(count);
 }
 
@@ -136,26 +177,37 @@ static inline void record__split(uint32_t w, unsigned int *type_len, uint32_t *d
 }
 
 /*
- * Length of the record at data offset off (off < size) whose header word splits into
- * type_len and delta. 0 ends a walk: null padding, or a length that leaves the data.
+ * Length of the record at data offset off (off < size) whose header word has type_len, as
+ * libtraceevent's kbuffer steps over it (a padding's word counts the bytes after it; a large
+ * record's counts itself and the payload, rounded up to 4 bytes), or 0 when the record does
+ * not fit in [off, size). Never less than 4, so every walk moves on.
  */
 static inline uint32_t record__len(const char *data, uint32_t off, uint32_t size,
-				   unsigned int type_len, uint32_t delta)
+				   unsigned int type_len)
 {
-	uint32_t len;
+	uint32_t room = size - off, len;
 
 	if (type_len >= 1 && type_len <= RB_TYPE_DATA_MAX) {
 		len = 4 + 4 * type_len;
-		return len <= size - off ? len : 0;
+		return len <= room ? len : 0;
 	}
-	if (size - off < 8)
+	if (room < 8)
 		return 0;
 	if (type_len == RB_TYPE_TIME_EXTEND || type_len == RB_TYPE_TIME_STAMP)
 		return 8;
-	if (type_len == RB_TYPE_PADDING && !delta)
-		return 0;	/* null padding: the rest of the page is unused */
-	len = 4 + load_u32(data + off + 4);	/* large data record, or padding */
-	return len >= 8 && len <= size - off ? len : 0;
+	len = load_u32(data + off + 4);
+	if (type_len == RB_TYPE_PADDING)
+		return len <= room - 4 ? 4 + len : 0;
+	if (len < 4 || len > room - 4)
+		return 0;
+	len = 4 + ((len + 3) & ~3u);
+	return len <= room ? len : 0;
+}
+
+/* Null padding: the rest of the page is unused (the kernel's tail of a page it left). */
+static inline bool record__is_null_padding(unsigned int type_len, uint32_t delta)
+{
+	return type_len == RB_TYPE_PADDING && !delta;
 }
 
 bool rb_page__maybe_live(const void *page, const struct rb_layout *l, uint32_t commit)
@@ -172,13 +224,62 @@ bool rb_page__maybe_live(const void *page, const struct rb_layout *l, uint32_t c
 		return false;
 	for (; size - off >= 4; off += len) {
 		record__split(load_u32(data + off), &type_len, &delta);
-		len = record__len(data, off, size, type_len, delta);
+		len = record__is_null_padding(type_len, delta) ? 0 :
+		      record__len(data, off, size, type_len);
 		if (!len)
 			break;
 		if (len > room)
 			return false;
 	}
 	return true;
+}
+
+/*
+ * Every record of data[0, size) lies inside it, so that kbuffer (which trusts them) reads
+ * nothing past the data and moves on at each record. 0 or -EBADMSG.
+ */
+static int rb_records__check(const char *data, uint32_t size)
+{
+	uint32_t off, len, delta;
+	unsigned int type_len;
+
+	for (off = 0; off < size; off += len) {
+		if (size - off < 4)
+			return -EBADMSG;
+		record__split(load_u32(data + off), &type_len, &delta);
+		len = record__len(data, off, size, type_len);
+		if (!len)
+			return -EBADMSG;
+	}
+	return 0;
+}
+
+int rb_commit__check(uint32_t commit, const struct rb_layout *l)
+{
+	uint32_t size = rb_commit__size(commit);
+
+	if (size > rb_layout__capacity(l))
+		return -EBADMSG;
+	/* kbuffer reads a stored count after the data whenever both flags say so */
+	if ((commit & RB_MISSED_FLAGS) == RB_MISSED_FLAGS &&
+	    size + l->long_size > rb_layout__capacity(l))
+		return -EBADMSG;
+	return 0;
+}
+
+int rb_page__check(const void *page, const struct rb_layout *l, uint32_t commit)
+{
+	int err = rb_commit__check(commit, l);
+
+	return err ? err : rb_records__check((const char *)page + l->data_off,
+					     rb_commit__size(commit));
+}
+
+int rb_piece__check(const struct rb_piece *p, const struct rb_layout *l)
+{
+	if (p->from > p->to || p->to > rb_layout__capacity(l))
+		return -EBADMSG;
+	return rb_records__check(p->page + l->data_off + p->from, p->to - p->from);
 }
 
 uint64_t rb_page__ts_at(const void *page, const struct rb_layout *l, uint32_t at)
@@ -190,7 +291,8 @@ uint64_t rb_page__ts_at(const void *page, const struct rb_layout *l, uint32_t at
 
 	for (; at - off >= 4; off += len) {
 		record__split(load_u32(data + off), &type_len, &delta);
-		len = record__len(data, off, at, type_len, delta);
+		len = record__is_null_padding(type_len, delta) ? 0 :
+		      record__len(data, off, at, type_len);
 		if (!len)
 			break;
 		switch (type_len) {

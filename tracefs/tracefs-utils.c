@@ -25,11 +25,31 @@ const char *tracefs__dir(struct tracefs_instance *instance)
 	return instance ? instance->dir : tracefs_tracing_dir();
 }
 
+/* A file of an instance is named relative to it, and no ".." component leads out of it. */
+static bool file__stays_inside(const char *file)
+{
+	if (*file == '/')
+		return false;
+	for (const char *p = file;; p++) {
+		if (p[0] == '.' && p[1] == '.' && (p[2] == '/' || !p[2]))
+			return false;
+		p = strchr(p, '/');
+		if (!p)
+			return true;
+	}
+}
+
 char *tracefs__path(struct tracefs_instance *instance, const char *file)
 {
-	const char *dir = tracefs__dir(instance);
+	const char *dir;
 	char *path;
 
+	if (!file || !file__stays_inside(file)) {
+		pr_err("tracefs file '%s' refused: name a file of the instance relative to its directory, without '..'\n",
+		       file ? file : "(null)");
+		return libauxtrace__ptr_err(-EINVAL);
+	}
+	dir = tracefs__dir(instance);
 	if (!dir)
 		return NULL;
 	if (asprintf(&path, "%s/%s", dir, file) < 0)
@@ -90,12 +110,18 @@ fail:
 
 int tracefs__write_path(const char *path, const char *str)
 {
-	size_t len = strlen(str), done = 0;
 	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	int err = 0;
 
 	if (fd < 0)
 		return libauxtrace__err(-errno);
+	return tracefs__write_fd(fd, str);
+}
+
+int tracefs__write_fd(int fd, const char *str)
+{
+	size_t len = strlen(str), done = 0;
+	int err = 0;
+
 	while (done < len) {
 		ssize_t n = write(fd, str + done, len - done);
 
