@@ -101,6 +101,9 @@ $(B)/bench-%: tools/bench/bench-%.c $(BENCH_LIBS) $(wildcard tools/bench/*.h) $(
 
 # libipt's encoder makes real Intel PT payloads for the AUX tests (no pkg-config file).
 TEST_EXTRA_LIBS = -lipt
+# libtracecmd's reader (tracecmd_open, tracecmd_iterate_events) reads what the trace.dat writer
+# wrote; only libtracecmd itself, so the test links no second tracefs_* of the system's.
+$(B)/tests/test-trace-dat: TEST_EXTRA_LIBS += -ltracecmd
 
 deps:
 	@scripts/install-deps
