@@ -20,6 +20,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -164,10 +165,14 @@ static void rec_drain(struct rec *r)
 		ck_assert_int_ge(rec_drain_cpu(r, cpu), 0);
 }
 
-/* Stop the events, take the rest of every CPU, and write the file. */
-static void rec_stop(struct rec *r, uint64_t *lost, uint64_t *reports, uint64_t *unknown)
+static void events_off(void)
 {
 	ck_assert_int_eq(tracefs_event_disable(fx.inst, NULL, NULL), 0);
+}
+
+/* Take the rest of every CPU; sum what the tcpus counted as lost. */
+static void rec_stop(struct rec *r, uint64_t *lost, uint64_t *reports, uint64_t *unknown)
+{
 	*lost = *reports = *unknown = 0;
 	for (int cpu = 0; cpu < r->nr; cpu++) {
 		const struct ring_stats *st;
@@ -431,14 +436,17 @@ static void assert_seen_workload(const struct seen *s, const char *reader)
 static const struct {
 	enum how how;
 	int subbuf_kb;
+	bool late;	/* the writer exists before the event is enabled, finishes before it is off */
 } roundtrip_cases[] = {
 	{ HOW_SPLICE, 0 }, { HOW_MAPPED, 0 }, { HOW_READ, 0 }, { HOW_SPLICE, 8 }, { HOW_MAPPED, 8 },
+	{ HOW_SPLICE, 0, true },
 };
 
 /* N markers and M getppid calls come out of both readers exactly, in order, with the comm. */
 START_TEST(test_workload_roundtrip)
 {
 	enum how how = roundtrip_cases[_i].how;
+	const bool late = roundtrip_cases[_i].late;
 	uint64_t lost, reports, unknown, records = 0;
 	struct seen s;
 	struct rec r;
@@ -447,11 +455,17 @@ START_TEST(test_workload_roundtrip)
 	pid_t pid;
 
 	SETUP(0, roundtrip_cases[_i].subbuf_kb);
-	printf("%s, %d KiB sub-buffers\n", how_names[how], roundtrip_cases[_i].subbuf_kb ?: 4);
+	printf("%s, %d KiB sub-buffers%s\n", how_names[how], roundtrip_cases[_i].subbuf_kb ?: 4,
+	       late ? ", event enabled after the writer was made" : "");
 	pid = workload_start(&go);
+	if (late)
+		rec_open(&r, how, NULL);	/* opts NULL: finish looks at set_event again */
 	workload_enable(pid);
-	rec_open(&r, how, NULL);	/* after enabling: opts NULL takes the enabled events */
+	if (!late)
+		rec_open(&r, how, NULL);	/* opts NULL takes the enabled events */
 	workload_record(&r, pid, go);
+	if (!late)
+		events_off();
 	rec_stop(&r, &lost, &reports, &unknown);
 	ck_assert_uint_eq(lost + reports, 0);
 	for (int cpu = 0; cpu < r.nr; cpu++)
@@ -459,6 +473,7 @@ START_TEST(test_workload_roundtrip)
 	ck_assert_uint_eq(records, N_MARKERS + M_GETPPID);
 	ck_assert_int_eq(access(fx.path, F_OK), -1);	/* no name before it is whole */
 	ck_assert_int_eq(trace_dat_writer__finish(r.w), 0);
+	events_off();
 	rec_close(&r);
 
 	ck_assert_int_eq(stat(fx.path, &st), 0);
@@ -640,7 +655,6 @@ START_TEST(test_full_disk_leaves_nothing)
 	if (sink_full)
 		ck_assert_msg(log_captured("no space left on the device after"), "log: %s",
 			      log_text);
-	ck_assert_int_eq(tracefs_event_disable(fx.inst, NULL, NULL), 0);
 	ck_assert_int_eq(tracefs_cpu_flush_drain(r.tcpu[0], r.sink[0]) == -ENOSPC, sink_full);
 	ck_assert_int_eq(trace_dat_writer__finish(r.w), -ENOSPC);
 	ck_assert_int_eq(errno, ENOSPC);
@@ -651,6 +665,54 @@ START_TEST(test_full_disk_leaves_nothing)
 	rec_close(&r);
 	left = dir_list(fx.mnt);
 	ck_assert_msg(!left, "left behind: %s", left);
+	fixture_teardown();
+}
+END_TEST
+
+static long long file_length(const char *path)
+{
+	char buf[65536];
+	long long len = 0;
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	ck_assert_int_ge(fd, 0);
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		len += n;
+	close(fd);
+	return len;
+}
+
+/*
+ * finish needs room for the file and a little, not for a second copy of the data: the
+ * data moves into the file a piece at a time and each piece's room is given back at once.
+ * The disk holds the description (kallsyms and some), 8 MiB of data and 3 MiB more; two
+ * copies of the data would need 5 MiB more than that.
+ */
+START_TEST(test_finish_needs_room_for_one_copy)
+{
+	const long long data = 8 << 20;
+	uint64_t lost, reports, unknown;
+	struct rec r;
+	char *stat;
+	int i = 0;
+
+	SETUP(1024, 0);
+	ck_assert_int_eq(testlib_pin_cpu(0), 0);
+	tmpfs_mount((file_length("/proc/kallsyms") + data) / 1024 + 3072, false);
+	rec_open(&r, HOW_SPLICE, NULL);
+	while (tracefs_cpu_stats(r.tcpu[0])->bytes < (uint64_t)data) {
+		mark(i++, 200);
+		if (i % 1000 == 0)
+			rec_drain(&r);
+	}
+	rec_stop(&r, &lost, &reports, &unknown);
+	ck_assert_uint_eq(lost + reports, 0);
+	ck_assert_int_eq(trace_dat_writer__finish(r.w), 0);
+	rec_close(&r);
+	stat = trace_cmd("report --stat", fx.path);
+	ck_assert_msg(strstr(stat, "CPU0 data recorded at offset="), "%s", stat);
+	free(stat);
 	fixture_teardown();
 }
 END_TEST
@@ -812,11 +874,14 @@ START_TEST(test_opts_reach_the_file)
 		.sz = sizeof(opts), .events = events, .nr_cpus = 1, .version = "tdw-test 1.2",
 		.mode = 0640,
 	};
+	struct utsname u;
 	struct stat st;
 	char *dump, *left;
 	int fd;
 
 	SETUP(0, 0);
+	ck_assert_int_eq(tracefs_instance_set_clock(fx.inst, "mono"), 0);
+	ck_assert_int_eq(uname(&u), 0);
 	fd = open(fx.path, O_WRONLY | O_CREAT, 0600);
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(write(fd, "junk", 4), 4);
@@ -830,7 +895,11 @@ START_TEST(test_opts_reach_the_file)
 	dump = trace_cmd("dump --summary --options", fx.path);
 	ck_assert_msg(strstr(dump, "1 [CPUs with tracing data]"), "%s", dump);
 	ck_assert_msg(strstr(dump, "[Events format, 2 systems]"), "%s", dump);
-	ck_assert_msg(strstr(dump, "tdw-test 1.2"), "%s", dump);
+	ck_assert_msg(strstr(dump, "[mono] "), "%s", dump);	/* the instance's clock */
+	ck_assert_msg(strstr(dump, "[Option VERSION") && strstr(dump, "tdw-test 1.2"), "%s", dump);
+	ck_assert_msg(strstr(dump, "[Option UNAME") && strstr(dump, u.release), "%s", dump);
+	ck_assert_msg(strstr(dump, "[Option CPUSTAT") && strstr(dump, "CPU: 0\nentries:"), "%s",
+		      dump);
 	free(dump);
 	dump = trace_cmd("dump --events", fx.path);
 	ck_assert_msg(strstr(dump, "sys_enter_getppid") && strstr(dump, "sched_switch") &&
@@ -919,6 +988,7 @@ int main(void)
 	suite_add_tcase(s, data);
 
 	tcase_add_loop_test(errors, test_full_disk_leaves_nothing, 0, 2);
+	tcase_add_test(errors, test_finish_needs_room_for_one_copy);
 	tcase_add_test(errors, test_bad_directory);
 	tcase_add_test(errors, test_bad_push_is_refused);
 	tcase_add_test(errors, test_misuse);
