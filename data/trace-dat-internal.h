@@ -107,10 +107,10 @@ struct td_spool {
 	struct ring_sink sink;
 	int fd;				/* unnamed file in the output's directory */
 	int cpu;
-	uint64_t size;			/* bytes kept: whole sub-buffers only */
 	const struct td_layout *layout;
 	const bool *closed;		/* the writer finished: refuse data */
 	bool full;			/* ENOSPC was reported once */
+	bool broken;			/* a failed write could not be taken back */
 };
 
 /* An unnamed file in dir (O_TMPFILE), mode 0600. fd, or -errno with a message. */
@@ -118,8 +118,10 @@ int td_tmpfile(const char *dir, const char *what);
 
 int td_spool__init(struct td_spool *s, const char *dir, int cpu, const struct td_layout *l,
 		   const bool *closed);
-/* Copy the kept sub-buffers to out_fd at off, in the kernel. 0 or -errno. */
-int td_spool__copy(struct td_spool *s, int out_fd, uint64_t off);
+/* Bytes of whole sub-buffers kept (a partial one at the end is left out, said), or -errno. */
+int64_t td_spool__size(struct td_spool *s);
+/* Copy the first size bytes to out_fd at off, in the kernel. 0 or -errno. */
+int td_spool__copy(struct td_spool *s, int out_fd, uint64_t off, uint64_t size);
 void td_spool__exit(struct td_spool *s);
 
 #endif

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * One CPU's sub-buffers, kept in an unnamed file next to the trace.dat until the writer
- * knows every CPU's size and can lay the file out. The sink takes whole sub-buffers or
- * nothing: a write that fails half-way is cut off again, so the ring offers the same bytes
- * next time and nothing is kept twice.
+ * knows every CPU's size and can lay the file out. They come through the sink, or are
+ * spliced into the file by tracefs_cpu_write(): both write at the file's position. The sink
+ * takes whole sub-buffers or nothing: a write that fails half-way is cut off again, so the
+ * ring offers the same bytes next time and nothing is kept twice.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -111,15 +112,15 @@ static int spool__check(const struct td_spool *s, const struct iovec *iov, int i
 	return 0;
 }
 
-/* pwritev() all of iov at off, continuing after short writes. 0 or -errno. */
-static int spool__pwrite(int fd, const struct iovec *iov, int iovcnt, off_t off)
+/* writev() all of iov, continuing after short writes. 0 or -errno; *written: bytes written. */
+static int spool__write(int fd, const struct iovec *iov, int iovcnt, size_t *written)
 {
-	size_t done = 0;	/* bytes of iov[0] already written */
+	size_t part = 0;	/* bytes of iov[0] already written */
 
+	*written = 0;
 	while (iovcnt) {
-		ssize_t n = done ? pwrite(fd, (const char *)iov->iov_base + done,
-					  iov->iov_len - done, off)
-				 : pwritev(fd, iov, iovcnt < IOV_MAX ? iovcnt : IOV_MAX, off);
+		ssize_t n = part ? write(fd, (const char *)iov->iov_base + part, iov->iov_len - part)
+				 : writev(fd, iov, iovcnt < IOV_MAX ? iovcnt : IOV_MAX);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -127,10 +128,10 @@ static int spool__pwrite(int fd, const struct iovec *iov, int iovcnt, off_t off)
 			return -errno;
 		if (n == 0)
 			return -EIO;
-		off += n;
-		done += n;
-		while (iovcnt && done >= iov->iov_len) {
-			done -= iov->iov_len;
+		*written += n;
+		part += n;
+		while (iovcnt && part >= iov->iov_len) {
+			part -= iov->iov_len;
 			iov++;
 			iovcnt--;
 		}
@@ -138,38 +139,51 @@ static int spool__pwrite(int fd, const struct iovec *iov, int iovcnt, off_t off)
 	return 0;
 }
 
+/*
+ * Give back what a half-done write took, so that the next write lands where it began: the
+ * ring still has all of it. Where the file cannot be cut, its data is no longer whole.
+ */
+static void spool__undo(struct td_spool *s, size_t written, off_t *start)
+{
+	*start = lseek(s->fd, 0, SEEK_CUR) - (off_t)written;
+	if (*start < 0 || ftruncate(s->fd, *start) < 0 || lseek(s->fd, *start, SEEK_SET) < 0) {
+		pr_err("trace.dat CPU %d: cannot take back a half-written sub-buffer: %s; its data is unusable\n",
+		       s->cpu, strerror(errno));
+		s->broken = true;
+	}
+}
+
 static ssize_t spool__push(struct ring_sink *sink, const struct iovec *iov, int iovcnt)
 {
 	struct td_spool *s = container_of(sink, struct td_spool, sink);
-	size_t total = 0;
+	size_t total = 0, written;
+	off_t start;
 	int err;
 
-	if (*s->closed) {
-		pr_err("trace.dat CPU %d: data pushed after trace_dat_writer__finish(): flush-drain every CPU before finishing\n",
-		       s->cpu);
-		return -EINVAL;
+	if (*s->closed || s->broken) {
+		if (*s->closed)
+			pr_err("trace.dat CPU %d: data pushed after trace_dat_writer__finish(): flush-drain every CPU before finishing\n",
+			       s->cpu);
+		return *s->closed ? -EINVAL : -EIO;
 	}
 	for (int i = 0; i < iovcnt; i++)
 		total += iov[i].iov_len;
 	err = spool__check(s, iov, iovcnt, total);
 	if (err)
 		return err;
-	err = spool__pwrite(s->fd, iov, iovcnt, s->size);
-	if (err) {
-		/* give back what a half-done write took: the ring still has all of it */
-		if (ftruncate(s->fd, s->size) < 0)
-			pr_debug("trace.dat CPU %d: ftruncate: %s\n", s->cpu, strerror(errno));
-		if ((err == -ENOSPC || err == -EDQUOT) && !s->full)
-			pr_err("trace.dat CPU %d: no space left on the device after %llu KiB of its data: free space where trace.dat goes, or record less (fewer events, a shorter run); the ring buffer keeps what did not fit until a drain succeeds\n",
-			       s->cpu, (unsigned long long)(s->size >> 10));
-		else if (err != -ENOSPC && err != -EDQUOT)
-			pr_err("trace.dat CPU %d: writing its data: %s\n", s->cpu, strerror(-err));
-		s->full = err == -ENOSPC || err == -EDQUOT;
-		return err;
+	err = spool__write(s->fd, iov, iovcnt, &written);
+	if (!err) {
+		s->full = false;
+		return total;
 	}
-	s->full = false;
-	s->size += total;
-	return total;
+	spool__undo(s, written, &start);
+	if ((err == -ENOSPC || err == -EDQUOT) && !s->full)
+		pr_err("trace.dat CPU %d: no space left on the device after %lld KiB of its data: free space where trace.dat goes, or record less (fewer events, a shorter run); the ring buffer keeps what did not fit until a drain succeeds\n",
+		       s->cpu, (long long)start >> 10);
+	else if (err != -ENOSPC && err != -EDQUOT)
+		pr_err("trace.dat CPU %d: writing its data: %s\n", s->cpu, strerror(-err));
+	s->full = err == -ENOSPC || err == -EDQUOT;
+	return err;
 }
 
 int td_spool__init(struct td_spool *s, const char *dir, int cpu, const struct td_layout *l,
@@ -184,12 +198,27 @@ int td_spool__init(struct td_spool *s, const char *dir, int cpu, const struct td
 	return s->fd < 0 ? s->fd : 0;
 }
 
-int td_spool__copy(struct td_spool *s, int out_fd, uint64_t off)
+int64_t td_spool__size(struct td_spool *s)
+{
+	off_t end = lseek(s->fd, 0, SEEK_END), rest;
+
+	if (end < 0)
+		return -errno;
+	if (s->broken)
+		return -EIO;
+	rest = end % s->layout->page_size;
+	if (rest)
+		pr_warn("trace.dat CPU %d: leaving out the last %lld bytes, the start of a sub-buffer whose write a full disk cut short and no later tracefs_cpu_write() finished\n",
+			s->cpu, (long long)rest);
+	return end - rest;
+}
+
+int td_spool__copy(struct td_spool *s, int out_fd, uint64_t off, uint64_t size)
 {
 	loff_t in = 0, out = off;
 
-	while ((uint64_t)in < s->size) {
-		uint64_t left = s->size - in;
+	while ((uint64_t)in < size) {
+		uint64_t left = size - in;
 		loff_t from = in;
 		ssize_t n = copy_file_range(s->fd, &in, out_fd, &out,
 					    left < TD_COPY_CHUNK ? left : TD_COPY_CHUNK, 0);

@@ -166,6 +166,15 @@ struct ring_sink *trace_dat_writer__cpu_sink(struct trace_dat_writer *w, int cpu
 	return &s->sink;
 }
 
+int trace_dat_writer__cpu_fd(struct trace_dat_writer *w, int cpu)
+{
+	struct ring_sink *sink = trace_dat_writer__cpu_sink(w, cpu);
+
+	if (!sink)
+		return libauxtrace__err(-errno);
+	return container_of(sink, struct td_spool, sink)->fd;
+}
+
 /*
  * Name the finished file: link it under a temporary name, then rename that over path, so
  * path is either the old file or the whole new one, never a part.
@@ -203,8 +212,17 @@ static int writer__write(struct trace_dat_writer *w, struct td_out *out)
 
 	if (!sizes)
 		return -ENOMEM;
-	for (int cpu = 0; cpu < w->nr_cpus; cpu++)
-		sizes[cpu] = w->spools[cpu].fd >= 0 ? w->spools[cpu].size : 0;
+	for (int cpu = 0; cpu < w->nr_cpus; cpu++) {
+		int64_t size = w->spools[cpu].fd >= 0 ? td_spool__size(&w->spools[cpu]) : 0;
+
+		if (size < 0) {
+			free(sizes);
+			pr_err("cannot write %s: the trace data of CPU %d: %s\n", w->path, cpu,
+			       strerror((int)-size));
+			return (int)size;
+		}
+		sizes[cpu] = size;
+	}
 	td_out__init(out, w->fd);
 	td_meta__write_head(out, &w->layout);
 	td_meta__write_headers(out, w->inst);
@@ -215,7 +233,7 @@ static int writer__write(struct trace_dat_writer *w, struct td_out *out)
 	err = td_out__flush(out);
 	for (int cpu = 0; cpu < w->nr_cpus && !err; cpu++)
 		if (sizes[cpu])
-			err = td_spool__copy(&w->spools[cpu], w->fd, offsets[cpu]);
+			err = td_spool__copy(&w->spools[cpu], w->fd, offsets[cpu], sizes[cpu]);
 	free(sizes);
 	if (!err && ftruncate(w->fd, end) < 0)	/* the padding after the last CPU's data */
 		err = -errno;

@@ -4,15 +4,17 @@
  * libtracecmd read it, for the ftrace events of one tracefs instance.
  *
  *	w = trace_dat_writer__new("out/trace.dat", inst, NULL);
- *	per CPU:  tracefs_cpu_buffered_drain(tcpu, trace_dat_writer__cpu_sink(w, cpu));
- *	at the end: tracefs_cpu_flush_drain(tcpu, sink) for every CPU, then
+ *	per CPU:  tracefs_cpu_drain(tcpu, trace_dat_writer__cpu_sink(w, cpu));
+ *	      or: tracefs_cpu_write(tcpu, trace_dat_writer__cpu_fd(w, cpu), true);
+ *	at the end: tracefs_cpu_flush_drain(tcpu, sink) (or _flush_write(tcpu, fd)) for every
+ *	CPU, then
  *	err = trace_dat_writer__finish(w);
  *	trace_dat_writer__delete(w);
  *
  * Each CPU's sink takes whole sub-buffers as the tracefs_cpu drains hand them out (any of
- * the splice, read and mapped paths) and keeps them, untouched, in an unnamed temporary
- * file in the output's directory: the kernel's lost-events marks and counts stay in them,
- * so trace-cmd reports the losses. trace_dat_writer__finish() writes the instance's
+ * the splice, read and mapped paths), and its fd takes them spliced by tracefs_cpu_write();
+ * both keep them, untouched, in an unnamed temporary file in the output's directory: the
+ * kernel's lost-events marks and counts stay in them, so trace-cmd reports the losses. trace_dat_writer__finish() writes the instance's
  * description (header_page, header_event, the ftrace and recorded events' formats,
  * kallsyms, printk formats, saved cmdlines, trace clock, per-CPU stats) and then has the
  * kernel copy each CPU's sub-buffers into the file (copy_file_range), at offsets aligned to
@@ -75,6 +77,17 @@ trace_dat_writer__new(const char *path, struct tracefs_instance *inst,
  * or an error from creating the CPU's temporary file.
  */
 AUXTRACE_API struct ring_sink *trace_dat_writer__cpu_sink(struct trace_dat_writer *w, int cpu);
+
+/*
+ * The file behind CPU cpu's sink, for tracefs_cpu_write() and tracefs_cpu_flush_write() of
+ * that CPU: unmapped they splice whole sub-buffers from the kernel into it without passing
+ * them through user memory, the cheapest way to record. Write nothing else there; using the
+ * sink as well is fine. If a full disk cuts such a write short, the next tracefs_cpu_write()
+ * finishes the sub-buffer; one still unfinished at trace_dat_writer__finish() is left out
+ * with a warning. The fd belongs to the writer and is closed by finish. -errno as
+ * trace_dat_writer__cpu_sink().
+ */
+AUXTRACE_API int trace_dat_writer__cpu_fd(struct trace_dat_writer *w, int cpu);
 
 /*
  * Write the file and give it its name (replacing a file of that name). Call it after the
