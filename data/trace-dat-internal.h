@@ -46,7 +46,7 @@ void td_out__str(struct td_out *out, const char *s);
  * stream's sticky error.
  */
 int td_out__file(struct td_out *out, const char *path, int width,
-		  bool (*peek)(const char *head, size_t len));
+		 bool (*peek)(const char *head, size_t len));
 /*
  * A file the trace.dat cannot do without, after its u64 length: one that cannot be read
  * fails the file, with a message ending in hint. A NULL path is -ENOMEM.

@@ -2,10 +2,11 @@
 /*
  * The trace.dat writer against the real kernel and the real readers. A workload's
  * trace_marker lines and getppid calls, recorded through each tracefs_cpu path (splice,
- * mapped, read) into the writer, must come out of `trace-cmd report` 3.1.6 and libtracecmd's
- * reader exactly, in order, with the workload's comm; lost-event marks must survive with
- * their counts; a short write, a full disk, a bad directory or bad input must leave nothing
- * behind that looks like a trace.dat. Each test records in a tracefs instance of its own.
+ * mapped and read drains into the writer's sinks, tracefs_cpu_write() into its fds), must
+ * come out of `trace-cmd report` 3.1.6 and libtracecmd's reader exactly, in order, with the
+ * workload's comm; lost-event marks must survive with their counts; a short write, a full
+ * disk, a bad directory or bad input must leave nothing behind that looks like a trace.dat.
+ * Each test records in a tracefs instance of its own.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -598,15 +599,15 @@ END_TEST
 
 /* ---- failing writes ---- */
 
-/* Limit the size of files this process writes to 3 sub-buffers and 100 bytes. */
-static void fsize_limit(struct rlimit *old)
+/* Limit the size of files this process writes to bytes; *old to restore it. */
+static void fsize_limit(struct rlimit *old, rlim_t bytes)
 {
 	struct rlimit lim;
 
 	signal(SIGXFSZ, SIG_IGN);	/* the write fails with EFBIG instead */
 	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, old), 0);
 	lim = *old;
-	lim.rlim_cur = 3 * 4096 + 100;	/* the fourth sub-buffer fits only in part */
+	lim.rlim_cur = bytes;
 	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
 }
 
@@ -629,7 +630,7 @@ START_TEST(test_short_write_keeps_nothing_twice)
 	printf("%s\n", how_names[how]);
 	ck_assert_int_eq(testlib_pin_cpu(0), 0);
 	rec_open(&r, how, NULL);
-	fsize_limit(&old);
+	fsize_limit(&old, 3 * 4096 + 100);	/* the fourth sub-buffer fits only in part */
 	for (; total < 200; total++)
 		mark(total, 100);
 	log_capture_start();
@@ -672,7 +673,7 @@ START_TEST(test_unfinished_splice_is_left_out)
 	SETUP(0, 0);
 	ck_assert_int_eq(testlib_pin_cpu(0), 0);
 	rec_open(&r, HOW_WRITE_FD, NULL);
-	fsize_limit(&old);
+	fsize_limit(&old, 3 * 4096 + 100);
 	for (int i = 0; i < 200; i++)
 		mark(i, 100);
 	ck_assert_int_gt(rec_drain_cpu(&r, 0), 3 * 4096);
@@ -803,6 +804,30 @@ START_TEST(test_bad_directory)
 }
 END_TEST
 
+/* A writer of fx.path, and its CPU 0 sink in *sink. */
+static struct trace_dat_writer *writer_cpu0(struct ring_sink **sink)
+{
+	struct trace_dat_writer *w = trace_dat_writer__new(fx.path, fx.inst, NULL);
+
+	ck_assert_ptr_nonnull(w);
+	*sink = trace_dat_writer__cpu_sink(w, 0);
+	ck_assert_ptr_nonnull(*sink);
+	return w;
+}
+
+/* Finish w: the file must hold exactly one sub-buffer of CPU 0. */
+static void finish_one_subbuf(struct trace_dat_writer *w)
+{
+	char *report;
+
+	ck_assert_int_eq(trace_dat_writer__finish(w), 0);
+	trace_dat_writer__delete(w);
+	report = trace_cmd("report --stat", fx.path);
+	ck_assert_msg(strstr(report, "CPU0 data recorded at offset=") &&
+		      strstr(report, "    4096 bytes in size"), "%s", report);
+	free(report);
+}
+
 /* Pushes that are not whole sub-buffers of the instance are refused and keep nothing. */
 START_TEST(test_bad_push_is_refused)
 {
@@ -811,13 +836,9 @@ START_TEST(test_bad_push_is_refused)
 	struct ring_sink *sink;
 	struct iovec iov[2] = { { page, 100 }, { page, 4096 } };
 	uint32_t commit = 4096;		/* more data than a 4096-byte sub-buffer has room for */
-	char *report;
 
 	SETUP(0, 0);
-	w = trace_dat_writer__new(fx.path, fx.inst, NULL);
-	ck_assert_ptr_nonnull(w);
-	sink = trace_dat_writer__cpu_sink(w, 0);
-	ck_assert_ptr_nonnull(sink);
+	w = writer_cpu0(&sink);
 	log_capture_start();
 	ck_assert_int_eq(sink->push(sink, iov, 1), -EINVAL);
 	ck_assert_msg(log_captured("not a whole number of 4096-byte sub-buffers"), "log: %s",
@@ -829,12 +850,7 @@ START_TEST(test_bad_push_is_refused)
 	memcpy(page + 8, &commit, sizeof(commit));
 	ck_assert_int_eq(sink->push(sink, iov + 1, 1), 4096);
 	log_capture_stop();
-	ck_assert_int_eq(trace_dat_writer__finish(w), 0);
-	trace_dat_writer__delete(w);
-	report = trace_cmd("report --stat", fx.path);
-	ck_assert_msg(strstr(report, "CPU0 data recorded at offset=") &&
-		      strstr(report, "    4096 bytes in size"), "%s", report);
-	free(report);
+	finish_one_subbuf(w);
 	fixture_teardown();
 }
 END_TEST
@@ -849,28 +865,15 @@ START_TEST(test_failed_push_is_taken_back)
 	struct iovec three = { pages, sizeof(pages) }, one = { pages, 4096 };
 	struct trace_dat_writer *w;
 	struct ring_sink *sink;
-	struct rlimit old, lim;
-	char *report;
+	struct rlimit old;
 
 	SETUP(0, 0);
-	w = trace_dat_writer__new(fx.path, fx.inst, NULL);
-	ck_assert_ptr_nonnull(w);
-	sink = trace_dat_writer__cpu_sink(w, 0);
-	ck_assert_ptr_nonnull(sink);
-	signal(SIGXFSZ, SIG_IGN);
-	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
-	lim = old;
-	lim.rlim_cur = 2 * 4096 + 100;
-	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+	w = writer_cpu0(&sink);
+	fsize_limit(&old, 2 * 4096 + 100);
 	ck_assert_int_eq(sink->push(sink, &three, 1), -EFBIG);
 	ck_assert_int_eq(sink->push(sink, &one, 1), 4096);
 	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
-	ck_assert_int_eq(trace_dat_writer__finish(w), 0);
-	trace_dat_writer__delete(w);
-	report = trace_cmd("report --stat", fx.path);
-	ck_assert_msg(strstr(report, "CPU0 data recorded at offset=") &&
-		      strstr(report, "    4096 bytes in size"), "%s", report);
-	free(report);
+	finish_one_subbuf(w);
 	fixture_teardown();
 }
 END_TEST

@@ -14,11 +14,11 @@
  * Each CPU's sink takes whole sub-buffers as the tracefs_cpu drains hand them out (any of
  * the splice, read and mapped paths), and its fd takes them spliced by tracefs_cpu_write();
  * both keep them, untouched, in an unnamed temporary file in the output's directory: the
- * kernel's lost-events marks and counts stay in them, so trace-cmd reports the losses. trace_dat_writer__finish() writes the instance's
- * description (header_page, header_event, the ftrace and recorded events' formats,
- * kallsyms, printk formats, saved cmdlines, trace clock, per-CPU stats) and then has the
- * kernel copy each CPU's sub-buffers into the file (copy_file_range), at offsets aligned to
- * the sub-buffer size.
+ * kernel's lost-events marks and counts stay in them, so trace-cmd reports the losses.
+ * trace_dat_writer__finish() writes the instance's description (header_page, header_event,
+ * the ftrace and recorded events' formats, kallsyms, printk formats, saved cmdlines, trace
+ * clock, per-CPU stats) and then has the kernel copy each CPU's sub-buffers into the file
+ * (copy_file_range), at offsets aligned to the sub-buffer size.
  *
  * The file appears under its name only when it is complete: until then it is an unnamed
  * file, so a failure (an unwritable directory, a full disk) or a crash leaves nothing behind
@@ -49,7 +49,7 @@ struct trace_dat_writer_opts {
 	 * and friends, always there): a NULL-terminated list of "system:event", "system:*" or
 	 * "system", as trace-cmd takes them for -e. NULL: the events enabled in the instance
 	 * (its set_event) when the writer is created or when it finishes. An event without
-	 * its format in the file shows in trace-cmd report as "[UNKNOWN TYPE]".
+	 * its format in the file shows in trace-cmd report as "[UNKNOWN EVENT]".
 	 */
 	const char *const *events;
 	int nr_cpus;			/* CPUs the file describes; 0: every possible CPU */
