@@ -89,15 +89,17 @@ void td_meta__write_head(struct td_out *out, const struct td_layout *l);
 void td_meta__write_headers(struct td_out *out, struct tracefs_instance *inst);
 /* kallsyms, printk formats, saved cmdlines. */
 void td_meta__write_symbols(struct td_out *out, struct tracefs_instance *inst);
+/* The instance's trace_clock text ("[local] global ..."), malloc'ed; NULL, logged. */
+char *td_meta__read_clock(struct tracefs_instance *inst);
 /* The CPU count and the options section. */
 void td_meta__write_options(struct td_out *out, struct tracefs_instance *inst, int nr_cpus,
-			    const char *version);
+			    const char *version, const char *clock);
 /*
  * "flyrecord", the table of nr CPUs' {offset, size} and the trace clock after it. CPU i's
  * sizes[i] bytes go at offsets[i], aligned to align, in CPU order. Returns where the last
  * CPU's data ends (the file's size).
  */
-uint64_t td_meta__write_flyrecord(struct td_out *out, struct tracefs_instance *inst,
+uint64_t td_meta__write_flyrecord(struct td_out *out, const char *clock,
 				  const uint64_t *sizes, int nr, uint64_t align,
 				  uint64_t *offsets);
 

@@ -176,8 +176,18 @@ static void option__cpustat(struct td_out *out, struct tracefs_instance *inst, i
 	free(stats);
 }
 
+char *td_meta__read_clock(struct tracefs_instance *inst)
+{
+	char *clock = tracefs_instance_file_read(inst, "trace_clock", NULL);
+
+	if (!clock)
+		pr_err("cannot read trace_clock of tracefs instance '%s': %s\n",
+		       tracefs_instance_get_name(inst) ?: "(top)", strerror(errno));
+	return clock;
+}
+
 void td_meta__write_options(struct td_out *out, struct tracefs_instance *inst, int nr_cpus,
-			    const char *version)
+			    const char *version, const char *clock)
 {
 	struct utsname u;
 	char *text;
@@ -187,8 +197,8 @@ void td_meta__write_options(struct td_out *out, struct tracefs_instance *inst, i
 	td_out__write(out, "options  ", 10);
 	/* the same count as the table: a reader that honours it reads the table unchanged */
 	option__write(out, TD_OPTION_CPUCOUNT, &cpus, sizeof(cpus));
-	/* no data of its own: it says that the trace clock follows the flyrecord table */
-	option__write(out, TD_OPTION_TRACECLOCK, NULL, 0);
+	/* 3.1.6 parses the clock here, and then reads it again after the flyrecord table */
+	option__write(out, TD_OPTION_TRACECLOCK, clock, strlen(clock) + 1);
 	if (uname(&u) == 0 &&
 	    asprintf(&text, "%s %s %s %s %s", u.sysname, u.nodename, u.release, u.version,
 		     u.machine) >= 0) {
@@ -201,20 +211,13 @@ void td_meta__write_options(struct td_out *out, struct tracefs_instance *inst, i
 	td_out__u16(out, TD_OPTION_DONE);	/* version 6: no size after DONE */
 }
 
-uint64_t td_meta__write_flyrecord(struct td_out *out, struct tracefs_instance *inst,
+uint64_t td_meta__write_flyrecord(struct td_out *out, const char *clock,
 				  const uint64_t *sizes, int nr, uint64_t align,
 				  uint64_t *offsets)
 {
-	int len = 0;
-	char *clock = tracefs_instance_file_read(inst, "trace_clock", &len);
+	size_t len = strlen(clock);
 	uint64_t at;
 
-	if (!clock) {
-		pr_err("cannot read trace_clock of tracefs instance '%s': %s\n",
-		       tracefs_instance_get_name(inst) ?: "(top)", strerror(errno));
-		out->err = out->err ?: -errno;
-		return 0;
-	}
 	td_out__write(out, "flyrecord", 10);
 	at = out->pos + 16 * (uint64_t)nr + 8 + len;
 	for (int cpu = 0; cpu < nr; cpu++) {
@@ -226,6 +229,5 @@ uint64_t td_meta__write_flyrecord(struct td_out *out, struct tracefs_instance *i
 	}
 	td_out__u64(out, len);
 	td_out__write(out, clock, len);
-	free(clock);
 	return at;
 }

@@ -201,44 +201,56 @@ static int writer__publish(struct trace_dat_writer *w)
 	return err;
 }
 
-/* Write the whole file into w->fd. 0 or -errno, logged. */
-static int writer__write(struct trace_dat_writer *w, struct td_out *out)
+/* Each CPU's bytes of whole sub-buffers. 0 or -errno, logged. */
+static int writer__sizes(struct trace_dat_writer *w, uint64_t *sizes)
 {
-	long sys_page = sysconf(_SC_PAGESIZE);
-	uint64_t align = w->layout.page_size > sys_page ? w->layout.page_size : sys_page;
-	uint64_t *sizes = calloc(2 * (size_t)w->nr_cpus, sizeof(*sizes));
-	uint64_t *offsets = sizes + w->nr_cpus, end;
-	int err;
-
-	if (!sizes)
-		return -ENOMEM;
 	for (int cpu = 0; cpu < w->nr_cpus; cpu++) {
 		int64_t size = w->spools[cpu].fd >= 0 ? td_spool__size(&w->spools[cpu]) : 0;
 
 		if (size < 0) {
-			free(sizes);
 			pr_err("cannot write %s: the trace data of CPU %d: %s\n", w->path, cpu,
 			       strerror((int)-size));
 			return (int)size;
 		}
 		sizes[cpu] = size;
 	}
-	td_out__init(out, w->fd);
-	td_meta__write_head(out, &w->layout);
-	td_meta__write_headers(out, w->inst);
-	td_events__write(&w->events, w->inst, out);
-	td_meta__write_symbols(out, w->inst);
-	td_meta__write_options(out, w->inst, w->nr_cpus, w->version);
-	end = td_meta__write_flyrecord(out, w->inst, sizes, w->nr_cpus, align, offsets);
-	err = td_out__flush(out);
-	for (int cpu = 0; cpu < w->nr_cpus && !err; cpu++)
-		if (sizes[cpu])
-			err = td_spool__copy(&w->spools[cpu], w->fd, offsets[cpu], sizes[cpu]);
-	free(sizes);
+	return 0;
+}
+
+/* Write the whole file into w->fd: the description, then each CPU's data. 0 or -errno. */
+static int writer__write(struct trace_dat_writer *w, struct td_out *out)
+{
+	long sys_page = sysconf(_SC_PAGESIZE);
+	uint64_t align = w->layout.page_size > sys_page ? w->layout.page_size : sys_page;
+	char *clock = td_meta__read_clock(w->inst);
+	int err = clock ? 0 : -errno;
+	uint64_t *sizes = calloc(2 * (size_t)w->nr_cpus, sizeof(*sizes)), *offsets, end = 0;
+
+	if (!err && !sizes)
+		err = -ENOMEM;
+	if (!err)
+		err = writer__sizes(w, sizes);
+	if (!err) {
+		offsets = sizes + w->nr_cpus;
+		td_out__init(out, w->fd);
+		td_meta__write_head(out, &w->layout);
+		td_meta__write_headers(out, w->inst);
+		td_events__write(&w->events, w->inst, out);
+		td_meta__write_symbols(out, w->inst);
+		td_meta__write_options(out, w->inst, w->nr_cpus, w->version, clock);
+		end = td_meta__write_flyrecord(out, clock, sizes, w->nr_cpus, align, offsets);
+		err = td_out__flush(out);
+		for (int cpu = 0; cpu < w->nr_cpus && !err; cpu++)
+			if (sizes[cpu])
+				err = td_spool__copy(&w->spools[cpu], w->fd, offsets[cpu],
+						     sizes[cpu]);
+	}
 	if (!err && ftruncate(w->fd, end) < 0)	/* the padding after the last CPU's data */
 		err = -errno;
 	if (!err && fchmod(w->fd, w->mode) < 0)
 		err = -errno;
+	free(sizes);
+	free(clock);
 	if (err == -ENOSPC || err == -EDQUOT)
 		pr_err("no space left in %s for %s (%llu KiB): free space there or write elsewhere; this recording is lost\n",
 		       w->dir, w->path, (unsigned long long)(end >> 10));

@@ -981,7 +981,7 @@ START_TEST(test_opts_reach_the_file)
 	};
 	struct utsname u;
 	struct stat st;
-	char *dump, *left;
+	char *dump, *left, *clock;
 	int fd;
 
 	SETUP(0, 0);
@@ -1000,7 +1000,10 @@ START_TEST(test_opts_reach_the_file)
 	dump = trace_cmd("dump --summary --options", fx.path);
 	ck_assert_msg(strstr(dump, "1 [CPUs with tracing data]"), "%s", dump);
 	ck_assert_msg(strstr(dump, "[Events format, 2 systems]"), "%s", dump);
-	ck_assert_msg(strstr(dump, "[mono] "), "%s", dump);	/* the instance's clock */
+	/* the instance's clock, in the option (3.1.6 parses it there) and after the table */
+	clock = strstr(dump, "[Option TRACECLOCK, ");
+	ck_assert_msg(clock && atoi(clock + 20) > 0 && strstr(clock, "[mono] "), "%s", dump);
+	ck_assert_msg(strstr(strstr(dump, "[Tracing clock]") ?: "", "[mono] "), "%s", dump);
 	ck_assert_msg(strstr(dump, "[Option VERSION") && strstr(dump, "tdw-test 1.2"), "%s", dump);
 	ck_assert_msg(strstr(dump, "[Option UNAME") && strstr(dump, u.release), "%s", dump);
 	ck_assert_msg(strstr(dump, "[Option CPUSTAT") && strstr(dump, "CPU: 0\nentries:"), "%s",
