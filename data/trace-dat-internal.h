@@ -93,7 +93,7 @@ void td_meta__write_symbols(struct td_out *out, struct tracefs_instance *inst);
 char *td_meta__read_clock(struct tracefs_instance *inst);
 /* The CPU count and the options section. */
 void td_meta__write_options(struct td_out *out, struct tracefs_instance *inst, int nr_cpus,
-			    const char *version, const char *clock);
+			    const char *version);
 /*
  * "flyrecord", the table of nr CPUs' {offset, size} and the trace clock after it. CPU i's
  * sizes[i] bytes go at offsets[i], aligned to align, in CPU order. Returns where the last

@@ -187,7 +187,7 @@ char *td_meta__read_clock(struct tracefs_instance *inst)
 }
 
 void td_meta__write_options(struct td_out *out, struct tracefs_instance *inst, int nr_cpus,
-			    const char *version, const char *clock)
+			    const char *version)
 {
 	struct utsname u;
 	char *text;
@@ -197,8 +197,12 @@ void td_meta__write_options(struct td_out *out, struct tracefs_instance *inst, i
 	td_out__write(out, "options  ", 10);
 	/* the same count as the table: a reader that honours it reads the table unchanged */
 	option__write(out, TD_OPTION_CPUCOUNT, &cpus, sizeof(cpus));
-	/* 3.1.6 parses the clock here, and then reads it again after the flyrecord table */
-	option__write(out, TD_OPTION_TRACECLOCK, clock, strlen(clock) + 1);
+	/*
+	 * The clock text goes after the flyrecord table. libtracecmd 3.1.6 also parses this
+	 * option's data as a clock: an empty string, so that it neither reads past the data
+	 * (no data at all) nor drops a first copy of the clock it parsed (the whole text).
+	 */
+	option__write(out, TD_OPTION_TRACECLOCK, "", 1);
 	if (uname(&u) == 0 &&
 	    asprintf(&text, "%s %s %s %s %s", u.sysname, u.nodename, u.release, u.version,
 		     u.machine) >= 0) {
