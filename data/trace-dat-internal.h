@@ -96,8 +96,8 @@ void td_meta__write_options(struct td_out *out, struct tracefs_instance *inst, i
 			    const char *version);
 /*
  * "flyrecord", the table of nr CPUs' {offset, size} and the trace clock after it. CPU i's
- * sizes[i] bytes go at offsets[i], aligned to align, in CPU order. Returns where the last
- * CPU's data ends (the file's size).
+ * sizes[i] bytes go at offsets[i], aligned to align, in CPU order, at least 10 bytes after
+ * the clock. Returns where the last CPU's data ends (the file's size).
  */
 uint64_t td_meta__write_flyrecord(struct td_out *out, const char *clock,
 				  const uint64_t *sizes, int nr, uint64_t align,

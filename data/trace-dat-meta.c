@@ -223,7 +223,8 @@ uint64_t td_meta__write_flyrecord(struct td_out *out, const char *clock,
 	uint64_t at;
 
 	td_out__write(out, "flyrecord", 10);
-	at = out->pos + 16 * (uint64_t)nr + 8 + len;
+	/* trace-cmd dump reads 10 bytes past the clock for another section: there are some */
+	at = out->pos + 16 * (uint64_t)nr + 8 + len + 10;
 	for (int cpu = 0; cpu < nr; cpu++) {
 		at = (at + align - 1) / align * align;
 		offsets[cpu] = at;

@@ -27,6 +27,7 @@
 
 #include <trace-cmd/trace-cmd.h>
 #include <auxtrace/trace-dat.h>
+#include <data/trace-dat-internal.h>
 #include <internal/lib.h>
 #include <tracefs.h>
 #include "lib/log-capture.h"
@@ -1017,6 +1018,31 @@ START_TEST(test_opts_reach_the_file)
 }
 END_TEST
 
+/*
+ * The file goes on for at least 10 bytes after the trace clock, where trace-cmd dump looks
+ * for another section, even when no CPU has data and the clock ends just short of the
+ * alignment: with the clock ending 0..12 bytes before a page boundary.
+ */
+START_TEST(test_room_after_the_clock)
+{
+	static struct td_out out;
+	const char *clock = "[local] global\n";
+	const size_t trailer = 10 + 16 + 8 + strlen(clock);
+	uint64_t size = 0, offset, end;
+
+	for (size_t short_of = 0; short_of <= 12; short_of++) {
+		td_out__init(&out, -1);
+		out.pos = 3 * 4096 - trailer - short_of;	/* as if the head were written */
+		end = td_meta__write_flyrecord(&out, clock, &size, 1, 4096, &offset);
+		ck_assert_uint_eq(out.pos, 3 * 4096 - short_of);
+		ck_assert_msg(end >= out.pos + 10 && end % 4096 == 0 && offset == end,
+			      "clock ends at %llu, CPU 0 at %llu, file ends at %llu",
+			      (unsigned long long)out.pos, (unsigned long long)offset,
+			      (unsigned long long)end);
+	}
+}
+END_TEST
+
 /* Drop CAP_SYSLOG: with perf_event_paranoid > 1, /proc/kallsyms then shows zeros. */
 static int drop_cap_syslog(void)
 {
@@ -1093,6 +1119,7 @@ int main(void)
 	tcase_add_loop_test(data, test_short_write_keeps_nothing_twice, 0, ARRAY_SIZE(how_names));
 	tcase_add_test(data, test_unfinished_splice_is_left_out);
 	tcase_add_test(data, test_opts_reach_the_file);
+	tcase_add_test(data, test_room_after_the_clock);
 	tcase_add_test(data, test_kallsyms_hidden_is_said);
 	suite_add_tcase(s, data);
 
