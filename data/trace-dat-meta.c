@@ -101,13 +101,13 @@ static bool kallsyms__visible(const char *head, size_t len)
 		if (head[i] != '0')
 			return true;
 	if (len) {
-		char restrict_[16] = "?";
+		unsigned long long kptr_restrict;
+		char value[24] = "?";
 
-		libauxtrace__read_file("/proc/sys/kernel/kptr_restrict", restrict_,
-				       sizeof(restrict_));
-		restrict_[strcspn(restrict_, "\n")] = '\0';
+		if (!libauxtrace__read_u64("/proc/sys/kernel/kptr_restrict", &kptr_restrict))
+			snprintf(value, sizeof(value), "%llu", kptr_restrict);
 		pr_warn("/proc/kallsyms hides kernel addresses (kernel.kptr_restrict=%s): trace.dat gets no kernel symbols, so trace-cmd shows raw addresses; record as root with kptr_restrict 0 or 1 to have them\n",
-			restrict_);
+			value);
 	}
 	return false;
 }
