@@ -11,7 +11,7 @@
 #include <sys/types.h>
 
 #include <auxtrace/ring.h>
-#include <auxtrace/trace-dat.h>
+#include <tracefs/trace-dat.h>
 
 struct tracefs_instance;
 

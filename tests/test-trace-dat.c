@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include <trace-cmd/trace-cmd.h>
-#include <auxtrace/trace-dat.h>
+#include <trace-dat.h>
 #include <data/trace-dat-internal.h>
 #include <internal/lib.h>
 #include <tracefs.h>
