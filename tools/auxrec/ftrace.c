@@ -36,9 +36,11 @@ static int ftrace_session__enable_events(struct ftrace_session *fs, char **event
 		}
 		*event++ = '\0';
 		err = tracefs_event_enable(fs->instance, sys, event);
-		if (err < 0)
+		if (err < 0 && errno == ENOENT)
 			auxrec_error("--ftrace '%s': no such ftrace event (see %s/events)",
 				     events[i], tracefs_tracing_dir());
+		else if (err < 0)
+			auxrec_error("--ftrace '%s': %s", events[i], strerror(errno));
 		free(sys);
 		if (err < 0)
 			return -EINVAL;
