@@ -108,6 +108,7 @@ uint64_t td_meta__write_flyrecord(struct td_out *out, const char *clock,
 struct td_spool {
 	struct ring_sink sink;
 	int fd;				/* unnamed file in the output's directory */
+	struct ring_sink_fd file;	/* splices into fd */
 	int cpu;
 	const struct td_layout *layout;
 	const bool *closed;		/* the writer finished: refuse data */

@@ -153,6 +153,26 @@ static void spool__undo(struct td_spool *s, size_t written, off_t *start)
 	}
 }
 
+static ssize_t spool__refuse(struct td_spool *s)
+{
+	if (!*s->closed)
+		return -EIO;	/* broken */
+	pr_err("trace.dat CPU %d: data pushed after trace_dat_writer__finish(): flush-drain every CPU before finishing\n",
+	       s->cpu);
+	return -EINVAL;
+}
+
+/* A write failed with err after the file held kept bytes: say why, a full disk once. */
+static void spool__report(struct td_spool *s, int err, off_t kept)
+{
+	if ((err == -ENOSPC || err == -EDQUOT) && !s->full)
+		pr_err("trace.dat CPU %d: no space left on the device after %lld KiB of its data: free space where trace.dat goes, or record less (fewer events, a shorter run); the ring buffer keeps what did not fit until a drain succeeds\n",
+		       s->cpu, (long long)kept >> 10);
+	else if (err != -ENOSPC && err != -EDQUOT)
+		pr_err("trace.dat CPU %d: writing its data: %s\n", s->cpu, strerror(-err));
+	s->full = err == -ENOSPC || err == -EDQUOT;
+}
+
 static ssize_t spool__push(struct ring_sink *sink, const struct iovec *iov, int iovcnt)
 {
 	struct td_spool *s = container_of(sink, struct td_spool, sink);
@@ -160,12 +180,8 @@ static ssize_t spool__push(struct ring_sink *sink, const struct iovec *iov, int 
 	off_t start;
 	int err;
 
-	if (*s->closed || s->broken) {
-		if (*s->closed)
-			pr_err("trace.dat CPU %d: data pushed after trace_dat_writer__finish(): flush-drain every CPU before finishing\n",
-			       s->cpu);
-		return *s->closed ? -EINVAL : -EIO;
-	}
+	if (*s->closed || s->broken)
+		return spool__refuse(s);
 	for (int i = 0; i < iovcnt; i++)
 		total += iov[i].iov_len;
 	err = spool__check(s, iov, iovcnt, total);
@@ -177,13 +193,28 @@ static ssize_t spool__push(struct ring_sink *sink, const struct iovec *iov, int 
 		return total;
 	}
 	spool__undo(s, written, &start);
-	if ((err == -ENOSPC || err == -EDQUOT) && !s->full)
-		pr_err("trace.dat CPU %d: no space left on the device after %lld KiB of its data: free space where trace.dat goes, or record less (fewer events, a shorter run); the ring buffer keeps what did not fit until a drain succeeds\n",
-		       s->cpu, (long long)start >> 10);
-	else if (err != -ENOSPC && err != -EDQUOT)
-		pr_err("trace.dat CPU %d: writing its data: %s\n", s->cpu, strerror(-err));
-	s->full = err == -ENOSPC || err == -EDQUOT;
+	spool__report(s, err, start);
 	return err;
+}
+
+/*
+ * Sub-buffers spliced from the ring's pipe straight into the file, never through user
+ * memory. What a failing file cut short stays in the pipe and goes first next time; a part
+ * never finished is left out at finish.
+ */
+static ssize_t spool__splice(struct ring_sink *sink, int pipe_fd, size_t len)
+{
+	struct td_spool *s = container_of(sink, struct td_spool, sink);
+	ssize_t n;
+
+	if (*s->closed || s->broken)
+		return spool__refuse(s);
+	n = s->file.sink.splice(&s->file.sink, pipe_fd, len);
+	if (n < 0 && n != -EINVAL && n != -EAGAIN)
+		spool__report(s, (int)n, lseek(s->fd, 0, SEEK_CUR));
+	else if (n > 0)
+		s->full = false;
+	return n;
 }
 
 int td_spool__init(struct td_spool *s, const char *dir, int cpu, const struct td_layout *l,
@@ -192,9 +223,10 @@ int td_spool__init(struct td_spool *s, const char *dir, int cpu, const struct td
 	char what[64];
 
 	snprintf(what, sizeof(what), "the trace data of CPU %d", cpu);
-	*s = (struct td_spool){ .sink.push = spool__push, .cpu = cpu, .layout = l,
-				.closed = closed };
+	*s = (struct td_spool){ .sink.push = spool__push, .sink.splice = spool__splice,
+				.cpu = cpu, .layout = l, .closed = closed };
 	s->fd = td_tmpfile(dir, what);
+	ring_sink_fd__init(&s->file, s->fd);
 	return s->fd < 0 ? s->fd : 0;
 }
 

@@ -49,21 +49,12 @@ static int tcpu__set_subbuf_size(struct tracefs_cpu *tcpu, unsigned int size)
 /* "read events: N" of per_cpu/cpu<cpu>/stats: events read from the buffer since its reset. */
 static int tcpu__kernel_read_events(struct tracefs_cpu *tcpu, uint64_t *n)
 {
-	static const char key[] = "read events:";
-	char buf[512], *p;
-	ssize_t len;
+	uint64_t v[1];
+	int err = tracefs_cpu__kernel_stats(tcpu, (const char *[]){ "read events:" }, v, 1);
 
-	if (tcpu->stats_fd < 0)
-		return -ENOENT;
-	len = pread(tcpu->stats_fd, buf, sizeof(buf) - 1, 0);
-	if (len < 0)
-		return -errno;
-	buf[len] = '\0';
-	p = strstr(buf, key);
-	if (!p)
-		return -EPROTO;
-	*n = strtoull(p + sizeof(key) - 1, NULL, 10);
-	return 0;
+	if (!err)
+		*n = v[0];
+	return err;
 }
 
 /* The buffer was reset when the kernel's count of events read stood at last: keep those. */
@@ -166,6 +157,7 @@ struct tracefs_cpu *tracefs_cpu_open(struct tracefs_instance *instance, int cpu,
 	if (tcpu__kernel_read_events(tcpu, &tcpu->read_base) < 0)
 		tcpu->read_base = 0;	/* no stats file: only a mapping moves the count */
 	tcpu->read_seen = tcpu->read_base;
+	tracefs_cpu__sync_kernel_lost(tcpu);
 	return tcpu;
 }
 
@@ -325,7 +317,7 @@ int tracefs_cpu_fd(struct tracefs_cpu *tcpu)
  */
 const struct ring_stats *tracefs_cpu_stats(struct tracefs_cpu *tcpu)
 {
-	uint64_t now;
+	uint64_t now = 0;
 
 	if (!tcpu)
 		return libauxtrace__ptr_err(-EINVAL);

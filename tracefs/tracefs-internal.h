@@ -176,6 +176,12 @@ struct tracefs_cpu {
 	uint64_t read_base;		/* the count when we started counting */
 	uint64_t read_seen;		/* the count at the last look */
 	uint64_t read_before;		/* events read before the buffer was last reset */
+	/*
+	 * Losses where no sub-buffer passes through our hands (splice windows): the kernel's
+	 * own count of events lost on this CPU ("overrun" + "dropped events" of the stats),
+	 * as of the last loss we accounted.
+	 */
+	uint64_t kernel_lost_seen;
 };
 
 /* A read of a tracefs_cpu: the core's request, and what this ring kind needs besides. */
@@ -191,6 +197,19 @@ tracefs_cpu_request(const struct ring_request *req)
 {
 	return container_of(req, const struct tracefs_cpu_request, req);
 }
+
+/* ---- tracefs-cpu-stats.c: the kernel's per-CPU counters (per_cpu/cpuN/stats) ---- */
+
+/* The values of the nr "key:" lines of the stats file into v. 0 or -errno. */
+int tracefs_cpu__kernel_stats(struct tracefs_cpu *tcpu, const char *const *keys, uint64_t *v,
+			      int nr);
+/*
+ * Account what the kernel lost since the last look as one loss report (splice windows,
+ * whose sub-buffers we never see), or only remember where the count stands (after a
+ * lost-events mark was accounted from a sub-buffer, so the same loss is not counted twice).
+ */
+void tracefs_cpu__account_kernel_lost(struct tracefs_cpu *tcpu);
+void tracefs_cpu__sync_kernel_lost(struct tracefs_cpu *tcpu);
 
 /* ---- tracefs-read.c: the unmapped paths, and what was taken but not yet handed out ---- */
 

@@ -85,11 +85,14 @@ void tracefs_cpu__commit_read(struct tracefs_cpu *tcpu, struct ring_window *win,
 		/* sub-buffers completed by this splice, the one a short splice began included */
 		win->chunks = (pipe__sent(tcpu) + taken) / tcpu->layout.subbuf_size;
 		tcpu->buffered -= taken;
+		tracefs_cpu__account_kernel_lost(tcpu);	/* their marks went by unseen */
 		return;
 	}
 	commit = rb_page__commit(tcpu->held, &tcpu->layout);
-	if (commit & RB_MISSED_EVENTS)
+	if (commit & RB_MISSED_EVENTS) {
 		ring__account_loss(&tcpu->ring, rb_page__lost(tcpu->held, &tcpu->layout, commit));
+		tracefs_cpu__sync_kernel_lost(tcpu);
+	}
 	tcpu->held = NULL;
 }
 

@@ -51,13 +51,18 @@ int main(int argc, char **argv)
 	struct tep_handle *tep;
 	struct evsel *evsel;
 	int n, ftrace = 0, perf;
+	char filter[64];
 
 	if (argc != 3)
 		return 2;
 	n = atoi(argv[2]);
 	inst = tracefs_instance_create(argv[1]);
 	tep = tracefs_local_events(NULL);
-	if (!inst || !tep || tracefs_event_enable(inst, "syscalls", "sys_enter_getppid")) {
+	/* our calls only: other processes make getppid calls too */
+	snprintf(filter, sizeof(filter), "common_pid == %d", (int)getpid());
+	if (!inst || !tep ||
+	    tracefs_event_file_write(inst, "syscalls", "sys_enter_getppid", "filter", filter) < 0 ||
+	    tracefs_event_enable(inst, "syscalls", "sys_enter_getppid")) {
 		perror("libtracefs");
 		return 1;
 	}
