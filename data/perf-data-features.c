@@ -296,6 +296,13 @@ int perf_data_feature__build(struct perf_data_writer *w, enum perf_header_featur
 	int err;
 
 	switch (feat) {
+	case HEADER_TRACING_DATA:
+		/* in a pipe it went out as a record of its own, before the samples */
+		if (w->pipe || !w->tracing_data)
+			return -ENOENT;
+		perf_data_buf__add(buf, w->tracing_data, w->tracing_data_size);
+		err = 0;
+		break;
 	case HEADER_BUILD_ID:
 		err = w->pipe || w->no_build_ids ? -ENOENT : perf_data_build_ids__build(w, buf);
 		break;

@@ -39,6 +39,8 @@ struct perf_data_writer {
 	uint64_t offset;		/* where the next byte goes (file: its offset) */
 	uint64_t round_mark;		/* data_size at the last FINISHED_ROUND */
 	bool wrote_auxtrace_info;
+	void *tracing_data;		/* HEADER_TRACING_DATA, written by finish (file format) */
+	size_t tracing_data_size;
 	struct perf_data_writer_stats stats;
 };
 

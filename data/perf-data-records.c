@@ -179,6 +179,40 @@ static int perf_data_writer__write_bare(struct perf_data_writer *w, uint32_t typ
 	return perf_data_writer__write_record(w, &hdr);
 }
 
+int perf_data_writer__write_tracing_data(struct perf_data_writer *w, const void *data,
+					 size_t size)
+{
+	struct perf_record_header_tracing_data ev = {
+		.header = { .type = PERF_RECORD_HEADER_TRACING_DATA, .size = sizeof(ev) },
+	};
+	size_t padded = (size + 7) & ~(size_t)7;
+	struct perf_data_buf rec;
+	void *copy;
+	int err;
+
+	if (!w || !data || !size || padded > UINT32_MAX)
+		return libauxtrace__err(-EINVAL);
+	if (w->pipe) {
+		/* the payload follows the record, not counted in its size, padded to 8 */
+		ev.size = (uint32_t)padded;
+		perf_data_buf__init(&rec);
+		perf_data_buf__add(&rec, &ev, sizeof(ev));
+		perf_data_buf__add(&rec, data, size);
+		perf_data_buf__add(&rec, (const uint64_t[1]){ 0 }, padded - size);
+		err = rec.err ? rec.err : perf_data_writer__put_buf(w, rec.data, rec.len);
+		perf_data_buf__exit(&rec);
+		return libauxtrace__err(err);
+	}
+	copy = malloc(size);
+	if (!copy)
+		return libauxtrace__err(-ENOMEM);
+	memcpy(copy, data, size);
+	free(w->tracing_data);
+	w->tracing_data = copy;
+	w->tracing_data_size = size;
+	return 0;
+}
+
 int perf_data_writer__write_finished_init(struct perf_data_writer *w)
 {
 	return perf_data_writer__write_bare(w, PERF_RECORD_FINISHED_INIT);

@@ -491,6 +491,7 @@ void perf_data_writer__delete(struct perf_data_writer *w)
 		free(w->argv[i]);
 	free(w->argv);
 	free(w->sysfs_root);
+	free(w->tracing_data);
 	auxtrace_index__delete(w->index);
 	free(w);
 }

@@ -203,10 +203,10 @@ static void formats__write(struct td_out *out, struct tracefs_instance *inst,
 }
 
 void td_events__write(const struct td_events *ev, struct tracefs_instance *inst,
-		      struct td_out *out)
+		      struct td_out *out, bool ftrace_formats)
 {
-	char **ftrace;
-	int nr = system__list(inst, "ftrace", &ftrace), nr_systems = 0;
+	char **ftrace = NULL;
+	int nr = ftrace_formats ? system__list(inst, "ftrace", &ftrace) : 0, nr_systems = 0;
 
 	if (nr < 0) {
 		out->err = out->err ?: nr;

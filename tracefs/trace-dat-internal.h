@@ -70,7 +70,7 @@ int td_events__add(struct td_events *ev, struct tracefs_instance *inst, const ch
 int td_events__add_enabled(struct td_events *ev, struct tracefs_instance *inst);
 /* The ftrace formats section and the event formats section. */
 void td_events__write(const struct td_events *ev, struct tracefs_instance *inst,
-		      struct td_out *out);
+		      struct td_out *out, bool ftrace_formats);
 void td_events__exit(struct td_events *ev);
 
 /* ---- trace-dat-meta.c: what describes the data ---- */
@@ -88,7 +88,7 @@ void td_meta__write_head(struct td_out *out, const struct td_layout *l);
 /* header_page and header_event of inst. */
 void td_meta__write_headers(struct td_out *out, struct tracefs_instance *inst);
 /* kallsyms, printk formats, saved cmdlines. */
-void td_meta__write_symbols(struct td_out *out, struct tracefs_instance *inst);
+void td_meta__write_symbols(struct td_out *out, struct tracefs_instance *inst, bool kallsyms);
 /* The instance's trace_clock text ("[local] global ..."), malloc'ed; NULL, logged. */
 char *td_meta__read_clock(struct tracefs_instance *inst);
 /* The CPU count and the options section. */

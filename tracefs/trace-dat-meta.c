@@ -137,11 +137,14 @@ static char *cmdlines_path(struct tracefs_instance *inst)
 	return path;
 }
 
-void td_meta__write_symbols(struct td_out *out, struct tracefs_instance *inst)
+void td_meta__write_symbols(struct td_out *out, struct tracefs_instance *inst, bool kallsyms)
 {
 	char *path;
 
-	section__optional_file(out, "/proc/kallsyms", 4, kallsyms__visible);
+	if (kallsyms)
+		section__optional_file(out, "/proc/kallsyms", 4, kallsyms__visible);
+	else
+		td_out__u32(out, 0);	/* perf.data's: perf resolves kernel symbols itself */
 	path = tracefs_get_tracing_file("printk_formats");
 	section__optional_file(out, path, 4, NULL);
 	tracefs_put_tracing_file(path);

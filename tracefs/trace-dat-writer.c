@@ -235,8 +235,8 @@ static int writer__write(struct trace_dat_writer *w, struct td_out *out)
 		td_out__init(out, w->fd);
 		td_meta__write_head(out, &w->layout);
 		td_meta__write_headers(out, w->inst);
-		td_events__write(&w->events, w->inst, out);
-		td_meta__write_symbols(out, w->inst);
+		td_events__write(&w->events, w->inst, out, true);
+		td_meta__write_symbols(out, w->inst, true);
 		td_meta__write_options(out, w->inst, w->nr_cpus, w->version);
 		end = td_meta__write_flyrecord(out, clock, sizes, w->nr_cpus, align, offsets);
 		err = td_out__flush(out);

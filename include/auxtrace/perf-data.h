@@ -138,6 +138,15 @@ AUXTRACE_API int perf_data_writer__write_auxtrace_info(struct perf_data_writer *
  */
 AUXTRACE_API int perf_data_writer__write_prologue(struct perf_data_writer *w,
 						  struct auxtrace_record *itr);
+/*
+ * The tracing data of the evlist's tracepoint events (trace_dat__tracing_data() of
+ * libauxtrace-tracefs makes it): perf refuses a file with tracepoint events and none
+ * ("broken or missing trace data"). File format: kept, and written by finish as
+ * HEADER_TRACING_DATA; pipe format: written now as PERF_RECORD_HEADER_TRACING_DATA, so call
+ * it before the first sample. 0 or -errno.
+ */
+AUXTRACE_API int perf_data_writer__write_tracing_data(struct perf_data_writer *w,
+						      const void *data, size_t size);
 /* PERF_RECORD_FINISHED_INIT: the synthesized side-band ends here. 0 or -errno. */
 AUXTRACE_API int perf_data_writer__write_finished_init(struct perf_data_writer *w);
 /*

@@ -97,6 +97,17 @@ AUXTRACE_API int trace_dat_writer__cpu_fd(struct trace_dat_writer *w, int cpu);
  */
 AUXTRACE_API int trace_dat_writer__finish(struct trace_dat_writer *w);
 
+/*
+ * The tracing data a perf.data needs when it holds tracepoint events (perf refuses such a
+ * file without it: "broken or missing trace data"): the description of the events of inst
+ * named in events ("system:event", "system:*" or "system", NULL-terminated), in the layout
+ * trace.dat starts with and perf reads (kallsyms left empty, as perf record leaves it).
+ * Into *data (malloc'ed, the caller frees it) and *size; hand it to
+ * perf_data_writer__write_tracing_data(). 0 or -errno.
+ */
+AUXTRACE_API int trace_dat__tracing_data(struct tracefs_instance *inst,
+					 const char *const *events, void **data, size_t *size);
+
 /* Free the writer; without a successful finish, nothing of it stays on disk. NULL is a no-op. */
 AUXTRACE_API void trace_dat_writer__delete(struct trace_dat_writer *w);
 

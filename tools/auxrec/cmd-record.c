@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * auxrec record: open the events, map every ring (data rings, AUX areas, ftrace CPUs), drain
- * them all from one poll loop through the library's consumer core, and print per CPU what
- * arrived and what was lost. (Writing perf.data and trace.dat comes with the data/ room.)
+ * auxrec record: open the events, map every ring (data rings, AUX areas, ftrace CPUs), and
+ * drain the ready ones from one ring set straight into perf.data and trace.dat, through the
+ * library's writers; then finish both files, whatever ended the recording, and say what was
+ * written where and what was lost.
  */
 #include <errno.h>
 #include <signal.h>
@@ -16,220 +17,9 @@
 #include <auxtrace/auxtrace.h>
 #include <auxtrace/auxtrace-record.h>
 #include <auxtrace/evlist.h>
-#include <auxtrace/parse-events.h>
-#include <auxtrace/pmu.h>
 #include "auxrec.h"
 #include "ftrace.h"
 #include "record.h"
-
-
-/* Asked for hardware trace that is not there: say what this machine can trace instead. */
-static void record__explain_aux_pmus(const char *event)
-{
-	size_t len = strcspn(event, "/");
-	char pmu_name[64];
-	struct perf_pmus *pmus;
-	struct perf_pmu *pmu;
-	int nr = 0;
-
-	if (!event[len] || len >= sizeof(pmu_name))
-		return;
-	memcpy(pmu_name, event, len);
-	pmu_name[len] = '\0';
-	if (!auxtrace_pmu__is_aux_capable(pmu_name))
-		return;
-	pmus = perf_pmus__new(NULL);
-	fprintf(stderr, "auxrec: AUX-capable PMUs on this machine:");
-	perf_pmus__for_each_pmu(pmus, pmu) {
-		if (auxtrace_pmu__is_aux_capable(perf_pmu__name(pmu))) {
-			fprintf(stderr, " %s", perf_pmu__name(pmu));
-			nr++;
-		}
-	}
-	fprintf(stderr, nr ? "\n" : " none: hardware trace cannot be recorded here\n");
-	perf_pmus__delete(pmus);
-}
-
-static int record__parse_events(struct record *rec)
-{
-	struct auxtrace_pmu_terms terms;
-	/* AUX PMUs' events get perf's default terms, under the user's own. */
-	struct parse_events_opts opts = { .default_terms = auxtrace_pmu__default_terms,
-					  .ctx = &terms };
-	struct parse_events_error err;
-
-	for (int i = 0; i < rec->nr_events; i++) {
-		if (parse_events(rec->evlist, rec->events[i], &opts, &err) < 0) {
-			auxrec_error("event '%s': %s", rec->events[i], err.msg);
-			if (err.idx >= 0)
-				fprintf(stderr, "        %s\n        %*s^\n", rec->events[i],
-					err.idx, "");
-			record__explain_aux_pmus(rec->events[i]);
-			return -EINVAL;
-		}
-	}
-	return 0;
-}
-
-/*
- * Sampling defaults a perf user expects where the string set none: tracepoints every event,
- * other events at 4000 Hz; what the report needs in each sample; everything starts disabled
- * and is enabled once the rings are mapped.
- */
-static void record__config_evsels(struct record *rec)
-{
-	struct evsel *evsel;
-	bool many = evlist__nr_entries(rec->evlist) > 1;
-
-	evlist__for_each_entry(rec->evlist, evsel) {
-		struct perf_event_attr *attr = evsel__attr(evsel);
-
-		if (!attr->sample_period && !attr->freq) {
-			if (attr->type == PERF_TYPE_TRACEPOINT) {
-				attr->sample_period = 1;
-			} else {
-				attr->freq = 1;
-				attr->sample_freq = 4000;
-			}
-		}
-		attr->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-				     PERF_SAMPLE_PERIOD;
-		if (!rec->per_thread)
-			attr->sample_type |= PERF_SAMPLE_CPU;
-		if (many)
-			attr->sample_type |= PERF_SAMPLE_IDENTIFIER;
-		attr->sample_id_all = 1;
-		attr->disabled = 1;
-		/* A per-CPU recording of a command follows its children, like perf record. */
-		attr->inherit = rec->have_workload && !rec->per_thread && !rec->system_wide &&
-				!rec->cpu_list;
-	}
-}
-
-static int record__set_maps(struct record *rec)
-{
-	struct perf_cpu_map *cpus = NULL;
-	struct perf_thread_map *threads = NULL;
-	int err;
-
-	if (rec->per_thread)
-		cpus = perf_cpu_map__new_any_cpu();
-	else if (rec->cpu_list)
-		cpus = perf_cpu_map__new(rec->cpu_list);
-	else
-		cpus = perf_cpu_map__new_online_cpus();
-	if (!cpus) {
-		auxrec_error("CPU list '%s': %s (give e.g. 0-3,7 with online CPUs)",
-			     rec->cpu_list ? rec->cpu_list : "online", strerror(errno));
-		return -EINVAL;
-	}
-	if (rec->system_wide || rec->cpu_list)
-		threads = perf_thread_map__new_dummy();	/* every task: the command only times it */
-	else if (rec->have_workload)
-		threads = perf_thread_map__new_tid(rec->workload.pid);
-	else if (rec->pid)
-		threads = perf_thread_map__new_pid(rec->pid);
-	else
-		threads = perf_thread_map__new_dummy();
-	if (!threads) {
-		err = -errno;
-		auxrec_error("threads of pid %d: %s", rec->pid, strerror(errno));
-		perf_cpu_map__put(cpus);
-		return err;
-	}
-	err = evlist__set_maps(rec->evlist, cpus, threads);
-	perf_cpu_map__put(cpus);
-	perf_thread_map__put(threads);
-	return err;
-}
-
-/* The AUX side: a backend when an AUX event was asked for, sizes from -m and -S. */
-static int record__setup_auxtrace(struct record *rec)
-{
-	int err = 0;
-
-	auxtrace_opts__init(&rec->opts);
-	rec->opts.per_thread = rec->per_thread;
-	if (rec->mmap_pages && auxtrace_opts__parse_mmap_pages(&rec->opts, rec->mmap_pages) < 0) {
-		auxrec_error("-m '%s': give DATA[,AUX] as page counts or sizes (64K, 4M)",
-			     rec->mmap_pages);
-		return -EINVAL;
-	}
-	rec->itr = auxtrace_record__init(rec->evlist, NULL, &err);
-	if (!rec->itr && err)
-		return err;
-	if (rec->snapshot && auxtrace_opts__parse_snapshot(rec->itr, &rec->opts, rec->snapshot) < 0)
-		return -EINVAL;
-	if (rec->itr)
-		return auxtrace_record__options(rec->itr, rec->evlist, &rec->opts);
-	if (rec->opts.auxtrace_mmap_pages) {
-		/*
-		 * An AUX area was asked for on events that have no AUX backend: try it anyway,
-		 * so the kernel's verdict (and the library's message naming the PMU) reaches
-		 * the user rather than a silent drop of the request.
-		 */
-		evsel__set_needs_auxtrace_mmap(evlist__first(rec->evlist), true);
-	}
-	return 0;
-}
-
-static int record__mmap(struct record *rec)
-{
-	const struct evlist_mmap_hooks *hooks = NULL;
-	bool overwrite = rec->opts.auxtrace_snapshot_mode || rec->opts.auxtrace_sample_mode;
-
-	if (rec->itr || rec->opts.auxtrace_mmap_pages) {
-		rec->aux = auxtrace_mmaps__new(rec->evlist, rec->itr,
-					       rec->opts.auxtrace_mmap_pages, overwrite);
-		if (!rec->aux)
-			return -errno;
-		hooks = auxtrace_mmaps__hooks(rec->aux);
-	}
-	return evlist__mmap_ex(rec->evlist, rec->opts.mmap_pages, hooks);
-}
-
-/* Bytes leave through here; writing files comes later, counting is all a sink must do now. */
-static ssize_t record__count_sink(void *ctx, const struct iovec *iov, int iovcnt)
-{
-	size_t *total = ctx, n = 0;
-
-	for (int i = 0; i < iovcnt; i++)
-		n += iov[i].iov_len;
-	*total += n;
-	return n;
-}
-
-/* One ring set over every ring: perf data rings with their AUX areas, ftrace CPUs. */
-static int record__setup_ring_set(struct record *rec, struct ring_sink *sink)
-{
-	bool full_trace = rec->aux && !rec->opts.auxtrace_snapshot_mode &&
-			  !rec->opts.auxtrace_sample_mode;
-	int err = 0;
-
-	rec->set = ring_set__new(NULL);
-	if (!rec->set)
-		return -errno;
-	if (evlist__nr_mmaps(rec->evlist))
-		err = ring_set__add_evlist(rec->set, rec->evlist, full_trace ? rec->aux : NULL,
-					   sink, sink);
-	if (!err && rec->ftrace)
-		err = ftrace_session__add_to_ring_set(rec->ftrace, rec->set, sink);
-	return err;
-}
-
-static int record__snapshot(struct record *rec, struct ring_sink *sink, bool on_exit)
-{
-	ssize_t n;
-
-	if (auxtrace_record__snapshot_start(rec->itr) < 0)
-		return -errno;
-	n = auxtrace_mmaps__read_snapshot(rec->aux, sink, rec->opts.auxtrace_snapshot_size);
-	if (n < 0)
-		return (int)n;
-	if (!on_exit && auxtrace_record__snapshot_finish(rec->itr) < 0)
-		return -errno;
-	return 0;
-}
 
 static double now(void)
 {
@@ -237,6 +27,52 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* After each pass that moved records: perf sorts by time between two of these. */
+static void record__pass_done(void *ctx, size_t bytes)
+{
+	struct record *rec = ctx;
+
+	(void)bytes;
+	perf_data_writer__write_finished_round(rec->perf_data);
+}
+
+/* One ring set over every ring: perf data rings with their AUX areas, ftrace CPUs. */
+static int record__setup_ring_set(struct record *rec)
+{
+	struct ring_set_opts opts = { .sz = sizeof(opts), .pass_done = record__pass_done,
+				      .ctx = rec };
+	bool full_trace = rec->aux && !rec->opts.auxtrace_snapshot_mode &&
+			  !rec->opts.auxtrace_sample_mode;
+	int err = 0;
+
+	rec->set = ring_set__new(&opts);
+	if (!rec->set)
+		return -errno;
+	if (evlist__nr_mmaps(rec->evlist))
+		err = ring_set__add_evlist(rec->set, rec->evlist, full_trace ? rec->aux : NULL,
+					   perf_data_writer__data_sink(rec->perf_data),
+					   perf_data_writer__aux_sink(rec->perf_data));
+	if (!err && rec->ftrace)
+		err = ftrace_session__add_to_ring_set(rec->ftrace, rec->set, rec->trace_dat);
+	return err;
+}
+
+/* Copy the newest AUX data of every area into perf.data (-S: SIGUSR2, -Se: at exit). */
+static int record__snapshot(struct record *rec, bool on_exit)
+{
+	ssize_t n;
+
+	if (auxtrace_record__snapshot_start(rec->itr) < 0)
+		return -errno;
+	n = auxtrace_mmaps__read_snapshot(rec->aux, perf_data_writer__aux_sink(rec->perf_data),
+					  rec->opts.auxtrace_snapshot_size);
+	if (n < 0)
+		return (int)n;
+	if (!on_exit && auxtrace_record__snapshot_finish(rec->itr) < 0)
+		return -errno;
+	return perf_data_writer__write_finished_round(rec->perf_data);
 }
 
 /* Why the loop ended, for the summary: a signal, the duration, the workload, the targets. */
@@ -250,23 +86,23 @@ static void record__note_end(struct record *rec, const char *why)
  * child that exited, or a stop. Ends on a stop, the duration, the workload's exit, or when
  * every traced task is gone (-p).
  */
-static int record__loop(struct record *rec, struct ring_sink *sink)
+static int record__loop(struct record *rec)
 {
-	double deadline = rec->duration > 0 ? now() + rec->duration : 0;
+	double deadline = rec->duration > 0 ? rec->started + rec->duration : 0;
 
 	for (;;) {
+		double t = now();
 		int timeout = 1000, n;
 
 		if (deadline) {
-			double left = deadline - now();
-
-			if (left <= 0) {
+			if (t >= deadline) {
 				record__note_end(rec, "the duration (-d) ran out");
 				return 0;
 			}
-			if (left * 1000 < timeout)
-				timeout = (int)(left * 1000) + 1;
+			if ((deadline - t) * 1000 < timeout)
+				timeout = (int)((deadline - t) * 1000) + 1;
 		}
+		record__print_status(rec, t);
 		n = ring_set__poll(rec->set, timeout);
 		if (n < 0 && n != -ECANCELED && n != -EINTR) {
 			auxrec_error("draining the rings failed: %s", strerror(-n));
@@ -275,7 +111,7 @@ static int record__loop(struct record *rec, struct ring_sink *sink)
 		if (n == -ECANCELED)
 			ring_set__resume(rec->set);
 		if (record__take_snapshot_request() && rec->aux && rec->opts.auxtrace_snapshot_mode) {
-			int err = record__snapshot(rec, sink, false);
+			int err = record__snapshot(rec, false);
 
 			if (err) {
 				auxrec_error("AUX area tracing snapshot failed: %s", strerror(-err));
@@ -313,6 +149,7 @@ static int record__start(struct record *rec)
 		auxrec_error("cannot enable the events: %s", strerror(-err));
 		return err;
 	}
+	rec->started = now();
 	if (rec->have_workload) {
 		err = workload__start(&rec->workload);
 		if (err) {
@@ -323,8 +160,8 @@ static int record__start(struct record *rec)
 	return 0;
 }
 
-/* Open and map everything; a stop requested meanwhile ends the setup early. */
-static int record__setup(struct record *rec, struct ring_sink *sink)
+/* Open and map everything, then the files; a stop requested meanwhile ends it early. */
+static int record__setup(struct record *rec)
 {
 	int err;
 
@@ -338,54 +175,78 @@ static int record__setup(struct record *rec, struct ring_sink *sink)
 			auxrec_error("cannot start '%s': %s", rec->argv[0], strerror(-err));
 		rec->have_workload = !err;
 	}
-	if (!err) {
-		record__config_evsels(rec);
+	if (!err)
 		err = record__set_maps(rec);
-	}
 	if (!err)
 		err = record__setup_auxtrace(rec);
-	/* --ftrace alone has no perf events: nothing to open or map. */
-	if (!err && evlist__nr_entries(rec->evlist) && !record__stop_requested())
+	if (!err) {
+		record__config_evsels(rec);
 		err = evlist__open(rec->evlist);
-	if (!err && evlist__nr_entries(rec->evlist) && !record__stop_requested())
+	}
+	if (!err && !record__stop_requested())
 		err = record__mmap(rec);
 	if (!err && rec->nr_ftrace_events && !record__stop_requested()) {
 		rec->ftrace = ftrace_session__new(rec->ftrace_events, rec->nr_ftrace_events,
-						  rec->ftrace_mode,
+						  rec->ftrace_mode, rec->ftrace_buffer_kb,
 						  rec->cpu_list ? evlist__all_cpus(rec->evlist) : NULL);
 		if (!rec->ftrace)
 			err = -EINVAL;
 	}
-	if (!err)
-		err = record__setup_ring_set(rec, sink);
+	/* the files last: a recording that cannot start leaves none */
+	if (!err && !record__stop_requested())
+		err = record__prepare_output(rec);
+	if (!err && !record__stop_requested())
+		err = record__open_perf_data(rec);
+	if (!err && rec->ftrace && !record__stop_requested())
+		err = record__open_trace_dat(rec);
+	if (!err && !record__stop_requested())
+		err = record__setup_ring_set(rec);
 	return err;
+}
+
+/* Stop producing, take what is left, finish the files. */
+static int record__stop(struct record *rec, int err)
+{
+	int ferr;
+
+	evlist__disable(rec->evlist);
+	if (rec->ftrace)
+		ftrace_session__enable(rec->ftrace, false);
+	rec->ended = now();
+	/* what was captured before a stop or an error is still delivered, unless aborted */
+	if (!record__abort_requested() && rec->set) {
+		ssize_t n = ring_set__drain_all(rec->set, true);
+
+		if (n < 0 && !err) {
+			auxrec_error("draining the rings failed: %s", strerror(-(int)n));
+			err = (int)n;
+		}
+		if (!err && rec->aux && rec->opts.auxtrace_snapshot_on_exit)
+			err = record__snapshot(rec, true);
+	} else if (rec->set) {
+		fprintf(stderr, "auxrec: aborted: what was still in the rings is not written\n");
+	}
+	ferr = record__finish_output(rec);
+	return err ? err : ferr;
 }
 
 static int record__run(struct record *rec)
 {
-	size_t total = 0;
-	struct ring_sink_callback sink;
-	int err;
+	int err = record__setup(rec);
 
-	ring_sink_callback__init(&sink, record__count_sink, &total);
-	err = record__setup(rec, &sink.sink);
-	if (err)
+	if (err || !rec->set) {
+		record__discard_output(rec);
 		return err;
+	}
 	record__signals_wake(rec->set);
 	record__signals_take_snapshots(rec->opts.auxtrace_snapshot_mode);
 	if (!record__stop_requested())
 		err = record__start(rec);
 	if (!err && !record__stop_requested())
-		err = record__loop(rec, &sink.sink);
+		err = record__loop(rec);
 	else if (!err)
 		record__note_end(rec, strsignal(record__stop_signal()));
-	evlist__disable(rec->evlist);
-	if (rec->ftrace)
-		ftrace_session__enable(rec->ftrace, false);
-	/* What was captured before a stop or an error is still delivered, unless aborted. */
-	if (!record__abort_requested() && ring_set__drain_all(rec->set, true) >= 0 && rec->aux &&
-	    rec->opts.auxtrace_snapshot_on_exit)
-		err = err ? err : record__snapshot(rec, &sink.sink, true);
+	err = record__stop(rec, err);
 	record__print_stats(rec);
 	if (rec->have_workload) {
 		workload__poll_exit(&rec->workload);
@@ -402,6 +263,7 @@ static void record__cleanup(struct record *rec)
 	if (rec->have_workload)
 		workload__kill(&rec->workload);
 	ring_set__delete(rec->set);
+	record__close_output(rec);
 	if (rec->ftrace)
 		ftrace_session__delete(rec->ftrace);
 	if (rec->evlist)
@@ -411,11 +273,13 @@ static void record__cleanup(struct record *rec)
 	evlist__delete(rec->evlist);
 	free(rec->events);
 	free(rec->ftrace_events);
+	free(rec->default_event);
 }
 
 int cmd_record(int argc, char **argv)
 {
-	struct record rec = { .ftrace_mode = FTRACE_SPLICE };
+	struct record rec = { .ftrace_mode = FTRACE_SPLICE, .perf_fd = -1,
+			      .cmd_argc = argc, .cmd_argv = argv };
 	int err;
 
 	/* first of all: a signal from now on stops us cleanly, even during the setup */

@@ -10,6 +10,7 @@
 
 #include <auxtrace/cpumap.h>
 #include <tracefs.h>
+#include <trace-dat.h>
 #include "auxrec.h"
 #include "ftrace.h"
 
@@ -22,9 +23,28 @@ struct ftrace_session {
 	struct tracefs_cpu **tcpus;
 };
 
+/*
+ * ftrace:print, the trace_marker's event, has no switch: writes to the top level's
+ * trace_marker reach an instance when its copy_trace_marker option is on (Linux 6.16+).
+ */
+static int ftrace_session__copy_markers(struct ftrace_session *fs, const char *spec)
+{
+	if (tracefs_instance_file_write(fs->instance, "options/copy_trace_marker", "1") >= 0)
+		return 0;
+	auxrec_error("--ftrace '%s': this kernel cannot copy trace_marker writes into auxrec's "
+		     "instance (options/copy_trace_marker: %s; Linux 6.16 or later has it)", spec,
+		     strerror(errno));
+	return -EINVAL;
+}
+
 static int ftrace_session__enable_events(struct ftrace_session *fs, char **events, int nr)
 {
 	for (int i = 0; i < nr; i++) {
+		if (!strcmp(events[i], "ftrace:print")) {
+			if (ftrace_session__copy_markers(fs, events[i]))
+				return -EINVAL;
+			continue;
+		}
 		char *sys = strdup(events[i]), *event = sys ? strchr(sys, ':') : NULL;
 		int err;
 
@@ -109,7 +129,7 @@ static struct tracefs_cpu *ftrace_session__open_cpu(struct ftrace_session *fs, i
 }
 
 struct ftrace_session *ftrace_session__new(char **events, int nr_events, enum ftrace_mode mode,
-					   struct perf_cpu_map *cpus)
+					   int buffer_kb, struct perf_cpu_map *cpus)
 {
 	struct ftrace_session *fs = calloc(1, sizeof(*fs));
 	struct perf_cpu_map *online = cpus ? perf_cpu_map__get(cpus) :
@@ -132,6 +152,10 @@ struct ftrace_session *ftrace_session__new(char **events, int nr_events, enum ft
 	fs->mode = mode;
 	/* Events go in while tracing is off so that the first sub-buffer is ours. */
 	tracefs_trace_off(fs->instance);
+	if (buffer_kb && tracefs_instance_set_buffer_size(fs->instance, buffer_kb, -1) < 0) {
+		auxrec_error("--ftrace-buffer-kb %d: %s", buffer_kb, strerror(errno));
+		goto fail;
+	}
 	if (ftrace_session__enable_events(fs, events, nr_events) < 0)
 		goto fail;
 	fs->nr_cpus = perf_cpu_map__nr(online);
@@ -164,16 +188,22 @@ int ftrace_session__enable(struct ftrace_session *fs, bool on)
 }
 
 int ftrace_session__add_to_ring_set(struct ftrace_session *fs, struct ring_set *set,
-				    struct ring_sink *sink)
+				    struct trace_dat_writer *w)
 {
 	for (int i = 0; i < fs->nr_cpus; i++) {
-		int err = tracefs_cpu_add_to_ring_set(fs->tcpus[i], set, fs->mode == FTRACE_SPLICE,
-						      sink);
+		struct ring_sink *sink = trace_dat_writer__cpu_sink(w, fs->cpus[i]);
+		int err = sink ? tracefs_cpu_add_to_ring_set(fs->tcpus[i], set,
+							     fs->mode == FTRACE_SPLICE, sink) : -errno;
 
 		if (err < 0)
 			return err;
 	}
 	return 0;
+}
+
+struct tracefs_instance *ftrace_session__instance(const struct ftrace_session *fs)
+{
+	return fs->instance;
 }
 
 const char *ftrace_session__mode(const struct ftrace_session *fs)

@@ -7,23 +7,27 @@
 #include <auxtrace/cpumap.h>
 #include <auxtrace/ring.h>
 #include <auxtrace/ring-set.h>
+#include <trace-dat.h>
 
 struct ftrace_session;
 
 enum ftrace_mode { FTRACE_MAPPED, FTRACE_READ, FTRACE_SPLICE };
 
 /*
- * Create the instance, enable each "system:event", open a reader per CPU of cpus (NULL: every
- * online CPU) in the given mode (mapped falls back to read when the kernel refuses). NULL on
- * error (printed).
+ * Create the instance (buffer_kb per CPU, 0: the kernel's default), enable each
+ * "system:event" (ftrace:print: copy the top level's trace_marker writes in), open a reader
+ * per CPU of cpus (NULL: every online CPU) in the given mode (mapped falls back to read when
+ * the kernel refuses). NULL on error (printed).
  */
 struct ftrace_session *ftrace_session__new(char **events, int nr_events, enum ftrace_mode mode,
-					   struct perf_cpu_map *cpus);
+					   int buffer_kb, struct perf_cpu_map *cpus);
 /* Start and stop tracing in the instance. */
 int ftrace_session__enable(struct ftrace_session *fs, bool on);
-/* Let set drain every CPU's reader into sink when it is ready. 0 or -errno. */
+/* Let set drain every CPU's reader, when ready, into its CPU's sink of w. 0 or -errno. */
 int ftrace_session__add_to_ring_set(struct ftrace_session *fs, struct ring_set *set,
-				    struct ring_sink *sink);
+				    struct trace_dat_writer *w);
+/* The instance, for the trace.dat writer. */
+struct tracefs_instance *ftrace_session__instance(const struct ftrace_session *fs);
 /* Which mode the readers ended up in ("mapped", "read", "splice"). */
 const char *ftrace_session__mode(const struct ftrace_session *fs);
 /* Close the readers, remove the instance (leaves no tracing state behind). */

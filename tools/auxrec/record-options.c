@@ -23,6 +23,8 @@ static const char record_usage[] =
 	"                          pmu/term=value,.../ukh (repeatable, comma lists allowed)\n"
 	"      --ftrace SYS:EVENT  ftrace event, read from a tracefs instance of auxrec's own\n"
 	"      --ftrace-mode MODE  splice (default), mapped or read\n"
+	"      --ftrace-buffer-kb N  each CPU's ftrace buffer (trace-cmd's -b)\n"
+	"                          (--ftrace ftrace:print records the top level's trace_marker)\n"
 	"  -a, --all-cpus          every online CPU\n"
 	"  -C, --cpu CPUS          these CPUs (\"0-1,3\")\n"
 	"  -p, --pid PID           the threads of a running process (ends when it exits)\n"
@@ -38,9 +40,9 @@ static const char record_usage[] =
 	"With no -e and no --ftrace, auxrec records this machine's AUX PMU if it has one, else\n"
 	"cpu-clock samples with side-band and ftrace sched:sched_switch and sched:sched_wakeup.\n";
 
-enum { OPT_FTRACE = 256, OPT_FTRACE_MODE, OPT_PER_THREAD };
+enum { OPT_FTRACE = 256, OPT_FTRACE_MODE, OPT_FTRACE_BUFFER, OPT_PER_THREAD };
 
-static int record__add(char ***list, int *nr, char *item)
+int record__add(char ***list, int *nr, char *item)
 {
 	char **n = realloc(*list, (*nr + 1) * sizeof(**list));
 
@@ -101,6 +103,21 @@ static int record__parse_ftrace_mode(struct record *rec, const char *arg)
 	}
 	auxrec_error("--ftrace-mode '%s': use splice, mapped or read", arg);
 	return -EINVAL;
+}
+
+static int record__parse_buffer_kb(struct record *rec, const char *arg)
+{
+	char *end;
+	long kb;
+
+	errno = 0;
+	kb = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || kb < 1 || kb > 4L << 20) {
+		auxrec_error("--ftrace-buffer-kb '%s': give KiB per CPU, 1 to %ld", arg, 4L << 20);
+		return -EINVAL;
+	}
+	rec->ftrace_buffer_kb = (int)kb;
+	return 0;
 }
 
 /* -C: a CPU list whose every CPU is online, so the recording cannot be silently empty. */
@@ -189,6 +206,7 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 		{ "event", required_argument, NULL, 'e' },
 		{ "ftrace", required_argument, NULL, OPT_FTRACE },
 		{ "ftrace-mode", required_argument, NULL, OPT_FTRACE_MODE },
+		{ "ftrace-buffer-kb", required_argument, NULL, OPT_FTRACE_BUFFER },
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "pid", required_argument, NULL, 'p' },
@@ -213,6 +231,9 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 			break;
 		case OPT_FTRACE_MODE:
 			err = record__parse_ftrace_mode(rec, optarg);
+			break;
+		case OPT_FTRACE_BUFFER:
+			err = record__parse_buffer_kb(rec, optarg);
 			break;
 		case 'a':
 			rec->system_wide = true;
