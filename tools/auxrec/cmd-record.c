@@ -278,8 +278,7 @@ static void record__cleanup(struct record *rec)
 
 int cmd_record(int argc, char **argv)
 {
-	struct record rec = { .ftrace_mode = FTRACE_SPLICE, .perf_fd = -1,
-			      .cmd_argc = argc, .cmd_argv = argv };
+	struct record rec = { .ftrace_mode = FTRACE_SPLICE, .perf_fd = -1 };
 	int err;
 
 	/* first of all: a signal from now on stops us cleanly, even during the setup */

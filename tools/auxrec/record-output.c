@@ -183,9 +183,7 @@ int record__open_perf_data(struct record *rec)
 {
 	struct perf_data_writer_opts opts = {
 		.sz = sizeof(opts),
-		.pipe = rec->to_stdout,
-		.argc = rec->cmd_argc,
-		.argv = (const char *const *)rec->cmd_argv,
+		.pipe = rec->to_stdout,		/* the cmdline: /proc/self/cmdline, auxrec's whole */
 	};
 	int err;
 

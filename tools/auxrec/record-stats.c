@@ -18,6 +18,7 @@ static void record_row__add(struct ring_stats *sum, const struct ring_stats *s)
 	sum->bytes += s->bytes;
 	sum->chunks += s->chunks;
 	sum->lost += s->lost;
+	sum->lost_reports += s->lost_reports;
 	sum->lost_unknown += s->lost_unknown;
 	sum->overruns += s->overruns;
 	sum->aux_truncated += s->aux_truncated;

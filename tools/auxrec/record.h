@@ -31,8 +31,6 @@ struct record {
 	bool to_stdout;
 	bool help;		/* -h: usage printed, nothing to record */
 	char **argv;		/* the workload, or NULL */
-	int cmd_argc;		/* auxrec's own command line, for perf.data's cmdline */
-	char **cmd_argv;
 	char *default_event;	/* the AUX PMU's event when none was given */
 
 	/* what records (record-events.c, ftrace.c) */

@@ -17,15 +17,25 @@ int workload__prepare(struct workload *w, char **argv)
 	int err = 0;
 	ssize_t n;
 
+	sigset_t all, old;
+
 	if (pipe2(go, O_CLOEXEC) || pipe2(err_pipe, O_CLOEXEC))
 		return -errno;
+	/*
+	 * auxrec's handlers are not the command's: until exec they would keep it alive. Held
+	 * off across the fork, a signal reaches the child only once its handlers are reset.
+	 */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
 	w->pid = fork();
+	if (w->pid != 0)
+		sigprocmask(SIG_SETMASK, &old, NULL);
 	if (w->pid < 0)
 		return -errno;
 	if (w->pid == 0) {
-		/* auxrec's handlers are not the command's: until exec they would keep it alive */
 		for (int sig = 1; sig < NSIG; sig++)
 			signal(sig, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(go[1]);
 		close(err_pipe[0]);
 		/* Wait for the parent: EOF or a byte both mean go. */
