@@ -2,8 +2,9 @@
 /*
  * HEADER_BUILD_ID: which build of each mapped file the recording saw, so that perf finds
  * the right symbols (in its build-ID cache, or by checking the file it opens). The files
- * are the ones the MMAP and MMAP2 records of the data section name, read back from the
- * written file as perf record does; their IDs come from the ELF note (libelf), the
+ * are the ones the MMAP and MMAP2 records name, noted as they go into the data section
+ * (while the ring's bytes are still warm: perf record reads the whole file back for them,
+ * which costs a pass over every sample); their IDs come from the ELF note (libelf), the
  * kernel's from /sys/kernel/notes, or the MMAP2 record itself when it carries one.
  */
 #include <errno.h>
@@ -13,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <internal/lib.h>
@@ -117,35 +118,6 @@ static void build_id_set__add_mmap(struct build_id_set *set, const union perf_ev
 		build_id_set__add(set, name, cpumode, NULL, 0);
 }
 
-/*
- * Walk the records of the data section [data, data + size): MMAP and MMAP2 into set.
- * AUXTRACE payloads are stepped over. -EINVAL when a record is malformed (the writer
- * wrote whole records, so the file was changed under it).
- */
-static int build_id_set__scan(struct build_id_set *set, const unsigned char *data,
-			      uint64_t size)
-{
-	uint64_t pos = 0;
-
-	while (pos + sizeof(struct perf_event_header) <= size && !set->err) {
-		const union perf_event *ev = (const void *)(data + pos);
-		uint64_t len = ev->header.size;
-
-		if (len < sizeof(ev->header) || len > size - pos)
-			return -EINVAL;
-		if (ev->header.type == PERF_RECORD_AUXTRACE) {
-			if (len < sizeof(ev->auxtrace) || ev->auxtrace.size > size - pos - len)
-				return -EINVAL;
-			len += ev->auxtrace.size;
-		} else if (ev->header.type == PERF_RECORD_MMAP ||
-			   ev->header.type == PERF_RECORD_MMAP2) {
-			build_id_set__add_mmap(set, ev, len);
-		}
-		pos += len;
-	}
-	return set->err;
-}
-
 /* The GNU build ID among ELF notes [p, p + len) aligned to align. true when found. */
 static bool notes__build_id(const unsigned char *p, size_t len, size_t align, uint8_t *id,
 			    uint8_t *id_size)
@@ -241,53 +213,104 @@ static void build_id_set__emit(struct build_id_set *set, struct perf_data_buf *b
 	}
 }
 
-/* The data section, mapped read-only (a write-only fd is opened again for reading). */
-static void *build_id__map_data(struct perf_data_writer *w, void **base, size_t *len)
+/* Copy len bytes of the iovecs from (i, off) into dst. Bytes copied. */
+static size_t gather(const struct iovec *iov, int iovcnt, int i, size_t off, void *dst,
+		     size_t len)
 {
-	uint64_t end = w->stats.data_offset + w->stats.data_size;
-	char path[64];
-	int fd;
+	size_t done = 0;
 
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", w->fd);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	*len = (size_t)end;
-	*base = mmap(NULL, *len, PROT_READ, MAP_PRIVATE, fd, 0);
-	close(fd);
-	if (*base == MAP_FAILED)
-		return NULL;
-	return (unsigned char *)*base + w->stats.data_offset;
+	for (; i < iovcnt && done < len; i++, off = 0) {
+		size_t n = iov[i].iov_len - off < len - done ? iov[i].iov_len - off : len - done;
+
+		memcpy((char *)dst + done, (const char *)iov[i].iov_base + off, n);
+		done += n;
+	}
+	return done;
+}
+
+static void iov__advance(const struct iovec *iov, int iovcnt, int *i, size_t *off, size_t len)
+{
+	while (*i < iovcnt && len) {
+		size_t n = iov[*i].iov_len - *off < len ? iov[*i].iov_len - *off : len;
+
+		*off += n;
+		len -= n;
+		if (*off == iov[*i].iov_len) {
+			(*i)++;
+			*off = 0;
+		}
+	}
+}
+
+/*
+ * The records of a push that went into the data section: MMAP and MMAP2 are noted. A record
+ * lies whole in one iovec, but for one a ring's wrap splits: that one is gathered.
+ */
+void perf_data_build_ids__note(struct perf_data_writer *w, const struct iovec *iov, int iovcnt)
+{
+	struct build_id_set *set = w->build_ids;
+	union {
+		struct perf_event_header header;
+		unsigned char bytes[sizeof(struct perf_record_mmap2) + 8];
+	} gathered;
+	int i = 0;
+	size_t off = 0;
+
+	if (!set)
+		return;
+	while (i < iovcnt) {
+		const unsigned char *p = (const unsigned char *)iov[i].iov_base + off;
+		size_t left = iov[i].iov_len - off, len;
+		struct perf_event_header h;
+
+		if (!left) {
+			i++;
+			off = 0;
+			continue;
+		}
+		if (left >= sizeof(h))
+			memcpy(&h, p, sizeof(h));
+		else
+			gather(iov, iovcnt, i, off, &h, sizeof(h));
+		len = h.size;
+		if (len < sizeof(h))
+			return;		/* the push was checked: not a perf record stream */
+		if (h.type == PERF_RECORD_MMAP || h.type == PERF_RECORD_MMAP2) {
+			if (left >= len)
+				build_id_set__add_mmap(set, (const void *)p, len);
+			else if (len <= sizeof(gathered) &&
+				 gather(iov, iovcnt, i, off, &gathered, len) == len)
+				build_id_set__add_mmap(set, (const void *)&gathered, len);
+		}
+		iov__advance(iov, iovcnt, &i, &off, len);
+	}
+}
+
+int perf_data_build_ids__new(struct perf_data_writer *w)
+{
+	w->build_ids = calloc(1, sizeof(*w->build_ids));
+	if (!w->build_ids)
+		return -ENOMEM;
+	w->build_ids->last = &w->build_ids->first;
+	return 0;
+}
+
+void perf_data_build_ids__delete(struct perf_data_writer *w)
+{
+	if (!w->build_ids)
+		return;
+	tdestroy(w->build_ids->tree, free);
+	free(w->build_ids);
+	w->build_ids = NULL;
 }
 
 int perf_data_build_ids__build(struct perf_data_writer *w, struct perf_data_buf *buf)
 {
-	struct build_id_set set = { 0 };
-	unsigned char *data;
-	void *base;
-	size_t len;
-	int err;
-
-	set.last = &set.first;
-	if (!w->stats.data_size)
+	if (!w->build_ids || !w->build_ids->first)
 		return -ENOENT;
-	data = build_id__map_data(w, &base, &len);
-	if (!data) {
-		err = -errno;
-		pr_warn("perf.data: reading the data section back for build IDs failed: %s\n",
-			strerror(-err));
-		return err;
-	}
+	if (w->build_ids->err)
+		return w->build_ids->err;
 	elf_version(EV_CURRENT);
-	err = build_id_set__scan(&set, data, w->stats.data_size);
-	munmap(base, len);
-	if (err == -EINVAL)
-		pr_warn("perf.data: the data section read back has a malformed record: was the "
-			"file changed while recording? Build IDs left out\n");
-	if (!err)
-		build_id_set__emit(&set, buf, &w->stats.build_ids);
-	tdestroy(set.tree, free);
-	if (!err && !w->stats.build_ids)
-		err = -ENOENT;
-	return err;
+	build_id_set__emit(w->build_ids, buf, &w->stats.build_ids);
+	return w->stats.build_ids ? 0 : -ENOENT;
 }

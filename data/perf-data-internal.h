@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/uio.h>
 #include <string.h>
 #include <auxtrace/auxtrace-index.h>
 #include <auxtrace/perf-data.h>
@@ -39,6 +40,7 @@ struct perf_data_writer {
 	uint64_t offset;		/* where the next byte goes (file: its offset) */
 	uint64_t round_mark;		/* data_size at the last FINISHED_ROUND */
 	bool wrote_auxtrace_info;
+	struct build_id_set *build_ids;	/* the files MMAP records named; NULL: none wanted */
 	void *tracing_data;		/* HEADER_TRACING_DATA, written by finish (file format) */
 	size_t tracing_data_size;
 	struct perf_data_writer_stats stats;
@@ -105,6 +107,11 @@ int perf_data__cpuid_from_cpuinfo(const char *cpuinfo, char *out, size_t size);
  * section name, read back from the written file. -ENOENT when there are none.
  */
 int perf_data_build_ids__build(struct perf_data_writer *w, struct perf_data_buf *buf);
+/* The set the MMAP records are noted in, for a file whose build IDs are wanted. */
+int perf_data_build_ids__new(struct perf_data_writer *w);
+void perf_data_build_ids__delete(struct perf_data_writer *w);
+/* Note the MMAP and MMAP2 records among the whole records of iov, as they were written. */
+void perf_data_build_ids__note(struct perf_data_writer *w, const struct iovec *iov, int iovcnt);
 
 /*
  * Copy a caller's options struct of `sz` bytes (its first field) into dst, zeroed, of the

@@ -52,6 +52,8 @@ int perf_data_writer__write_event(struct perf_data_writer *w, const union perf_e
 	err = perf_data_writer__write_record(w, event);
 	if (!err && event->header.type == PERF_RECORD_AUXTRACE_INFO)
 		w->wrote_auxtrace_info = true;
+	if (!err)
+		perf_data_build_ids__note(w, &(struct iovec){ (void *)event, size }, 1);
 	return err;
 }
 

@@ -368,8 +368,10 @@ static ssize_t perf_data_writer__push_data(struct ring_sink *sink, const struct 
 		return libauxtrace__err(-EINVAL);
 	}
 	n = perf_data_writer__writev(w, iov, iovcnt);
-	if (n > 0)
+	if (n > 0) {
 		w->stats.ring_bytes += (uint64_t)n;
+		perf_data_build_ids__note(w, iov, iovcnt);
+	}
 	return n;
 }
 
@@ -471,6 +473,8 @@ struct perf_data_writer *perf_data_writer__new(int fd, struct evlist *evlist,
 		err = perf_data_writer__collect_attrs(w);
 	if (!err && !w->pipe && !(w->index = auxtrace_index__new()))
 		err = -ENOMEM;
+	if (!err && !w->pipe && !w->no_build_ids)
+		err = perf_data_build_ids__new(w);
 	if (!err)
 		err = w->pipe ? perf_data_writer__start_pipe(w) : perf_data_writer__start_file(w);
 	if (err) {
@@ -492,6 +496,7 @@ void perf_data_writer__delete(struct perf_data_writer *w)
 	free(w->argv);
 	free(w->sysfs_root);
 	free(w->tracing_data);
+	perf_data_build_ids__delete(w);
 	auxtrace_index__delete(w->index);
 	free(w);
 }

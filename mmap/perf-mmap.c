@@ -44,6 +44,9 @@ struct perf_mmap {
 	size_t copy_size;
 };
 
+/* Bytes of a forward ring's window: a piece that fits in a core's L2 cache. */
+#define PERF_MMAP_WINDOW (256u << 10)
+
 /* consume() publishes the tail once the caller gave back this fraction of the ring. */
 #define PERF_MMAP_PUBLISH_DIV 16
 
@@ -220,9 +223,17 @@ static int perf_mmap__ring_peek(struct ring *ring, const struct ring_request *re
 	perf_mmap__range(map, &start, &end);
 	if (end == start || end - start < map->flush)
 		return 0;
-	/* Count in place what the window carries; the stats take it only if the sink does. */
+	/*
+	 * Count in place what the window carries; the stats take it only if the sink does.
+	 * A forward ring's window ends after PERF_MMAP_WINDOW bytes, so that the bytes this walk
+	 * brought into the cache are still there when the sink writes (and reads) them.
+	 */
 	map->pending = (struct ring_stats){ 0 };
 	for (pos = start; pos < end; pos += hdr->size) {
+		if (!map->overwrite && pos - start >= PERF_MMAP_WINDOW) {
+			end = pos;
+			break;
+		}
 		if (perf_mmap__header(map, pos, end - pos, &hdr) != 1) {
 			perf_mmap__log_corrupt(map, pos, end - pos);
 			return -EINVAL;
