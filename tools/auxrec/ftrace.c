@@ -152,6 +152,10 @@ struct ftrace_session *ftrace_session__new(char **events, int nr_events, enum ft
 	fs->mode = mode;
 	/* Events go in while tracing is off so that the first sub-buffer is ours. */
 	tracefs_trace_off(fs->instance);
+	/* perf's clock, so that trace.dat and perf.data share one timeline (as trace-cmd -C perf) */
+	if (tracefs_instance_set_clock(fs->instance, "perf") < 0)
+		fprintf(stderr, "auxrec: the ftrace instance keeps its default clock (%s): trace.dat's "
+			"times will not line up with perf.data's\n", strerror(errno));
 	if (buffer_kb && tracefs_instance_set_buffer_size(fs->instance, buffer_kb, -1) < 0) {
 		auxrec_error("--ftrace-buffer-kb %d: %s", buffer_kb, strerror(errno));
 		goto fail;
