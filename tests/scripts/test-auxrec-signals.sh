@@ -4,6 +4,9 @@
 # does; a workload that ignores SIGTERM does not keep auxrec waiting; an instance an auxrec
 # killed with SIGKILL left behind is removed by the next run.
 set -u
+# Job control: background jobs then keep SIGINT and SIGQUIT (without it they start ignoring
+# them, and auxrec leaves signals ignored at its start ignored, as nohup needs).
+set -m
 cd "$(dirname "$0")/../.."
 B=${B:-build}
 auxrec=$B/auxrec
@@ -21,7 +24,8 @@ tracefs=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# 100 runs: a random catchable signal after 0-99 ms (start-up is the first ~30 ms here).
+# 100 runs: a random catchable signal 0-99 ms after auxrec's exec (its start-up, handlers
+# first, is the first ~30 ms here).
 signals=(INT TERM HUP QUIT USR1 USR2 PIPE ALRM VTALRM PROF XCPU XFSZ)
 left=0 survived=0
 for run in $(seq 1 100); do
@@ -30,6 +34,10 @@ for run in $(seq 1 100); do
 	"$auxrec" record -a -e cpu-clock --ftrace sched:sched_switch -d 5 -o "$tmp/out" \
 		>/dev/null 2>"$tmp/err" &
 	pid=$!
+	# once it is auxrec (a signal to the shell's child before its exec is the shell's)
+	until [ "$(readlink /proc/"$pid"/exe 2>/dev/null)" = "$(readlink -f "$auxrec")" ]; do
+		kill -0 "$pid" 2>/dev/null || break
+	done
 	sleep "$(printf '0.%03d' "$delay")"
 	kill -"$sig" "$pid" 2>/dev/null
 	# a stop is not a hang: the recording must end well before its 5 s
@@ -51,6 +59,18 @@ for run in $(seq 1 100); do
 done
 check "100 random signals: no instance left behind ($left left)" [ "$left" -eq 0 ]
 check "100 random signals: each stopped auxrec promptly ($survived did not)" [ "$survived" -eq 0 ]
+
+# A signal ignored when auxrec starts (nohup ignores SIGHUP) stays ignored.
+nohup "$auxrec" record -a -e cpu-clock -d 0.5 -o "$tmp/n" >"$tmp/n.log" 2>&1 &
+pid=$!
+until [ "$(readlink /proc/"$pid"/exe 2>/dev/null)" = "$(readlink -f "$auxrec")" ]; do
+	kill -0 "$pid" 2>/dev/null || break
+done
+sleep 0.1
+kill -HUP "$pid"
+wait "$pid"
+check "under nohup, SIGHUP does not stop the recording (exit $?)" \
+	grep -q "ended because the duration" "$tmp/n.log"
 
 # -p ends when every thread of the process has exited, as perf record does.
 sleep 0.5 &

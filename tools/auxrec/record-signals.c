@@ -2,7 +2,8 @@
 /*
  * Whatever ends auxrec record short of SIGKILL, it finalizes what it captured and leaves no
  * tracing state behind. So the handlers go in before anything is created, every signal
- * whose default would kill us becomes a stop request, and the session checks the request
+ * whose default would kill us becomes a stop request (one ignored when we started, as nohup
+ * ignores SIGHUP, stays ignored), and the session checks the request
  * between its setup steps as well as in its loop. A second request aborts: the rings are
  * not drained again, but the files are still finished so that the readers accept them.
  */
@@ -48,9 +49,17 @@ int record__install_signals(void)
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
 		sigaddset(&sa.sa_mask, stop_signals[i]);
-	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
+		struct sigaction old;
+
+		/* ignored when we started (nohup, a shell's background job): it stays ignored */
+		if (sigaction(stop_signals[i], NULL, &old) < 0)
+			return -1;
+		if (old.sa_handler == SIG_IGN)
+			continue;
 		if (sigaction(stop_signals[i], &sa, NULL) < 0)
 			return -1;
+	}
 	/* a workload that exits wakes the loop; restarting keeps our own system calls simple */
 	sa.sa_flags = SA_NOCLDSTOP;
 	return sigaction(SIGCHLD, &sa, NULL);
