@@ -29,6 +29,7 @@
 #include "lib/perf-testlib.h"
 #include "lib/log-capture.h"
 #include "lib/testlib.h"
+#include "lib/unprivileged.h"
 
 #define PAGE ((size_t)sysconf(_SC_PAGESIZE))
 
@@ -954,6 +955,42 @@ static void *signaller(void *arg)
 	return NULL;
 }
 
+/* An ordinary user with RLIMIT_MEMLOCK 64 KiB: what perf_event_mlock_kb allows maps, more does not. */
+static void mmap_unprivileged(void *ctx)
+{
+	struct evlist *evlist = evlist__new();
+	struct perf_thread_map *self = self_thread();
+	struct evsel *evsel = sw_evsel(PERF_COUNT_SW_DUMMY);
+	struct rlimit rl = { 64 * 1024, 64 * 1024 };
+
+	(void)ctx;
+	ck_assert_int_eq(setrlimit(RLIMIT_MEMLOCK, &rl), 0);
+	evsel__attr(evsel)->exclude_kernel = 1;
+	evlist__add(evlist, evsel);
+	ck_assert_int_eq(evlist__set_maps(evlist, NULL, self), 0);
+	ck_assert_int_eq(evlist__open(evlist), 0);
+	log_capture_start();
+	ck_assert_int_eq(evlist__mmap(evlist, 1024), -EPERM);
+	log_capture_stop();
+	ck_assert_msg(log_captured("Permission error mapping 1 data ring(s) of 1024+1 pages") &&
+		      log_captured("/proc/sys/kernel/perf_event_mlock_kb") &&
+		      log_captured("RLIMIT_MEMLOCK (64 KiB)") && log_captured("ulimit -l"),
+		      "log: %s", log_text);
+	ck_assert_int_eq(evlist__nr_mmaps(evlist), 0);
+	ck_assert_int_eq(evlist__mmap(evlist, 4), 0);
+	evlist__delete(evlist);
+	perf_thread_map__put(self);
+}
+
+START_TEST(test_mmap_budget_without_privileges)
+{
+	TEST_REQUIRE_ROOT();
+	if (testlib_perf_paranoid() <= -1)
+		TEST_SKIP("perf_event_paranoid is -1: locked memory is not limited");
+	testlib_run_unprivileged(0, mmap_unprivileged, NULL);
+}
+END_TEST
+
 START_TEST(test_stop_from_thread_and_handler)
 {
 	struct evlist *evlist = evlist__new();
@@ -1027,6 +1064,7 @@ int main(void)
 	tcase_add_test(tc, test_hooks_and_failure_unmaps_all);
 	tcase_add_test(tc, test_mmap_pages_and_errors);
 	tcase_add_test(tc, test_mmap_eperm_names_the_budget);
+	tcase_add_test(tc, test_mmap_budget_without_privileges);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("poll");
 	tcase_add_test(tc, test_stop_from_thread_and_handler);
