@@ -2,6 +2,8 @@
 #   make                 libauxtrace.a, libauxtrace.so and the tools, in build/
 #   make test            every check suite, the README example, ABI and install checks
 #   make test SANITIZE=1 the same under AddressSanitizer + UndefinedBehaviorSanitizer (build-san/)
+#   make fuzz            each tests/fuzz/fuzz-<name>.c for FUZZ_SECONDS (60) under libFuzzer,
+#                        clang, ASan + UBSan (build-fuzz/); FUZZ_TARGETS=<name> picks some
 #   make bench           benchmarks: figures, never pass/fail
 #   make run             auxrec info + a short recording on this machine
 #   make install PREFIX=/usr/local DESTDIR=
@@ -22,7 +24,14 @@ PKG_DEPS := libtraceevent libelf
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKG_DEPS))
 DEP_LIBS   = $(shell pkg-config --libs $(PKG_DEPS)) -lpthread
 
-ifeq ($(SANITIZE),1)
+FUZZ_CC  ?= clang
+ifeq ($(FUZZ),1)
+# Set by `make fuzz` for its own sub-make: the library instrumented for libFuzzer.
+B        ?= build-fuzz
+CC       := $(FUZZ_CC)
+SAN      := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+	    -fno-omit-frame-pointer
+else ifeq ($(SANITIZE),1)
 B        ?= build-san
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 else
@@ -58,7 +67,12 @@ TESTS       := $(TEST_SRCS:tests/%.c=$(B)/tests/%)
 TEST_PROGS  := $(wildcard tests/progs/*.c)
 TEST_PROG_BINS := $(TEST_PROGS:tests/progs/%.c=$(B)/tests/progs/%)
 
-.PHONY: all lib tools test check-suites bench run install uninstall clean deps
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
+FUZZ_BINS    := $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz-%)
+
+.PHONY: all lib tools test check-suites bench run install uninstall clean deps fuzz \
+	fuzz-targets
 all: lib tools
 
 lib: $(STATIC) $(SHARED)
@@ -99,6 +113,14 @@ $(B)/bench-%: tools/bench/bench-%.c $(BENCH_LIBS) $(wildcard tools/bench/*.h) $(
 	$(CC) $(BASE_CFLAGS) -I. $(CFLAGS) -o $@ $(filter %.c,$^) $(STATIC) $(LDFLAGS) \
 		$(shell pkg-config --libs libbpf) $(DEP_LIBS)
 
+# A fuzz target links what a test links: the library (here instrumented) and tests/lib.
+$(B)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h $(TEST_LIB) $(wildcard tests/lib/*.h) \
+		  $(STATIC)
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) -I. -Itests $(CFLAGS) $(shell pkg-config --cflags check) -o $@ $< \
+		$(TEST_LIB) $(STATIC) $(LDFLAGS) -fsanitize=fuzzer $(shell pkg-config --libs check) \
+		$(DEP_LIBS) $(TEST_EXTRA_LIBS)
+
 # libipt's encoder makes real Intel PT payloads for the AUX tests (no pkg-config file).
 TEST_EXTRA_LIBS = -lipt
 
@@ -110,6 +132,13 @@ check-suites: $(TESTS) $(TEST_PROG_BINS) $(AUXREC) $(SHARED)
 
 test: deps
 	@$(MAKE) --no-print-directory check-suites
+
+fuzz-targets: $(FUZZ_BINS)
+	@B=$(B) FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/run-fuzz $(FUZZ_BINS)
+
+fuzz:
+	@scripts/install-deps clang
+	@$(MAKE) --no-print-directory FUZZ=1 fuzz-targets
 
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCHES)
@@ -139,4 +168,4 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/libauxtrace.* $(DESTDIR)$(BINDIR)/auxrec
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
