@@ -2,6 +2,7 @@
 #   make                 libauxtrace.a, libauxtrace.so and the tools, in build/
 #   make test            every check suite, the README example, ABI and install checks
 #   make test SANITIZE=1 the same under AddressSanitizer + UndefinedBehaviorSanitizer (build-san/)
+#   make memcheck        every check suite under valgrind memcheck
 #   make fuzz            each tests/fuzz/fuzz-<name>.c for FUZZ_SECONDS (60) under libFuzzer,
 #                        clang, ASan + UBSan (build-fuzz/); FUZZ_TARGETS=<name> picks some
 #   make bench           benchmarks: figures, never pass/fail
@@ -71,8 +72,14 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
 FUZZ_BINS    := $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz-%)
 
-.PHONY: all lib tools test check-suites bench run install uninstall clean deps fuzz \
-	fuzz-targets
+# Every suite under memcheck, in check's fork mode: valgrind follows each test's process,
+# and an error there makes it exit 99, which fails that test. Leaks are LeakSanitizer's
+# (make test SANITIZE=1): here every process a test forks would report the test's memory.
+MEMCHECK := valgrind --quiet --error-exitcode=99 --leak-check=no \
+	    --suppressions=tests/valgrind.supp
+
+.PHONY: all lib tools test check-suites bench run install uninstall clean deps memcheck \
+	memcheck-suites fuzz fuzz-targets
 all: lib tools
 
 lib: $(STATIC) $(SHARED)
@@ -132,6 +139,14 @@ check-suites: $(TESTS) $(TEST_PROG_BINS) $(AUXREC) $(SHARED)
 
 test: deps
 	@$(MAKE) --no-print-directory check-suites
+
+memcheck-suites: $(TESTS)
+	@B=$(B) TEST_SCRIPTS= TEST_WRAPPER="$(MEMCHECK)" CK_TIMEOUT_MULTIPLIER=10 \
+		scripts/run-tests $(TESTS)
+
+memcheck:
+	@scripts/install-deps valgrind
+	@$(MAKE) --no-print-directory memcheck-suites
 
 fuzz-targets: $(FUZZ_BINS)
 	@B=$(B) FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/run-fuzz $(FUZZ_BINS)
