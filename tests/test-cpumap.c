@@ -108,17 +108,10 @@ END_TEST
 /* Peak resident set size (VmHWM) in KiB since the last peak_rss_reset(). */
 static long peak_rss_kib(void)
 {
-	char line[256];
-	long kib = -1;
-	FILE *f = fopen("/proc/self/status", "r");
+	long long kib = testlib_self_status("VmHWM", 10);
 
-	ck_assert_ptr_nonnull(f);
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "VmHWM: %ld kB", &kib) == 1)
-			break;
-	fclose(f);
 	ck_assert_int_ge(kib, 0);
-	return kib;
+	return (long)kib;
 }
 
 /* Start a new peak at the current RSS (clear_refs 5, Linux 4.0+). */

@@ -13,20 +13,6 @@
 
 #define NOBODY 65534
 
-static uint64_t cap_effective(void)
-{
-	char line[256];
-	unsigned long long caps = ~0ULL;
-	FILE *f = fopen("/proc/self/status", "r");
-
-	ck_assert_ptr_nonnull(f);
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "CapEff: %llx", &caps) == 1)
-			break;
-	fclose(f);
-	return caps;
-}
-
 static void drop_privileges(uint64_t caps)
 {
 	struct __user_cap_header_struct hdr = { .version = _LINUX_CAPABILITY_VERSION_3 };
@@ -44,7 +30,7 @@ static void drop_privileges(uint64_t caps)
 	}
 	/* A uid change makes the process undumpable, which sanitizers' leak checks trip on. */
 	ck_assert_int_eq(prctl(PR_SET_DUMPABLE, 1), 0);
-	ck_assert_uint_eq(cap_effective(), caps);
+	ck_assert_uint_eq(testlib_self_status("CapEff", 16), caps);
 	ck_assert_int_eq(geteuid(), caps ? 0 : NOBODY);
 }
 
