@@ -28,23 +28,4 @@ expect "2 passed, 2 failed, 0 skipped" "$tmp/fails"
 expect "0 passed, 1 failed, 0 skipped" "$tmp/dies"
 expect "5 passed, 3 failed, 2 skipped" "$tmp/skips" "$tmp/fails" "$tmp/dies"
 ! TEST_SCRIPTS= B="$tmp" scripts/run-tests "$tmp/fails" >/dev/null || { echo "a failure exited 0"; exit 1; }
-
-# Left behind: an instance named after a runner that is gone, not one named after a runner
-# still alive (another suite's, here this script's), though both appear during the run.
-tracefs=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
-if [ "$(id -u)" -eq 0 ] && [ -n "$tracefs" ]; then
-	trap 'rm -rf "$tmp"; rmdir "$tracefs"/instances/auxtrace-test-*-{gone,alive} 2>/dev/null || true' EXIT
-	cat >"$tmp/leaves" <<-EOF
-		#!/bin/sh
-		mkdir "$tracefs/instances/auxtrace-test-\$\$-gone" "$tracefs/instances/auxtrace-test-$$-alive"
-		echo "100%: Checks: 1, Failures: 0, Errors: 0"
-	EOF
-	chmod +x "$tmp/leaves"
-	out=$(TEST_SCRIPTS= B="$tmp" scripts/run-tests "$tmp/skips" "$tmp/leaves") || true
-	rmdir "$tracefs"/instances/auxtrace-test-*-{gone,alive}
-	[ "$(tail -1 <<<"$out")" = "4 passed, 1 failed, 2 skipped" ] &&
-		grep -q "left tracefs instances behind: .*auxtrace-test-[0-9]*-gone$" <<<"$out" &&
-		! grep -q -- "-alive" <<<"$out" ||
-		{ echo "instances left behind miscounted:"; echo "$out"; exit 1; }
-fi
-echo "run-tests counts passes, failures and skips once each, and instances left behind"
+echo "run-tests counts passes, failures and skips once each"
