@@ -73,7 +73,7 @@ static void record_options(struct auxtrace_record *itr, struct evlist *evlist,
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct perf_event_attr attr = { 0 };
-	struct auxtrace_opts opts = { 0 };
+	struct auxtrace_opts opts;
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
 	char *arg, *snapshot;
@@ -88,6 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (snapshot)
 		*snapshot++ = '\0';
 	attr.type = pmu_types[data[0] & 3];
+	auxtrace_opts__init(&opts);
 	opts.privileged = data[0] & 4;
 
 	evlist = evlist__new();
