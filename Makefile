@@ -20,10 +20,11 @@ DESTDIR      ?=
 
 CC       ?= cc
 AR       ?= ar
-PKG_DEPS := libtraceevent libelf
+PKG_DEPS := libtraceevent libelf libbpf
 # Lazy (=) on purpose: evaluated only in recipes, after install-deps had its chance.
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKG_DEPS))
-DEP_LIBS   = $(shell pkg-config --libs $(PKG_DEPS)) -lpthread
+# libipt (Intel PT decoding) has no pkg-config file.
+DEP_LIBS   = $(shell pkg-config --libs $(PKG_DEPS)) -lipt -lpthread
 
 FUZZ_CC  ?= clang
 ifeq ($(FUZZ),1)
@@ -46,24 +47,41 @@ BASE_CFLAGS = -std=gnu11 $(WARN) $(SAN) -D_GNU_SOURCE -Iinclude -Iinclude/tracef
 LIB_CFLAGS  = $(BASE_CFLAGS) -I. -fPIC -fvisibility=hidden -DLIBAUXTRACE_VERSION=\"$(VERSION)\"
 LDFLAGS  += $(SAN)
 
-LIB_DIRS := lib cpumap evsel mmap auxtrace data
-LIB_SRCS := $(sort $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)))
-LIB_OBJS := $(LIB_SRCS:%.c=$(B)/%.o)
+# libauxtrace: the perf side and the consumer core. libauxtrace-tracefs: the
+# libtracefs-compatible layer, a library of its own built on libauxtrace, so that
+# libauxtrace exports no tracefs_* name and can live beside the system's libtracefs.
+LIB_DIRS     := lib cpumap evsel ring mmap auxtrace data
+TRACEFS_DIRS := tracefs
+LIB_SRCS     := $(sort $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)))
+TRACEFS_SRCS := $(sort $(foreach d,$(TRACEFS_DIRS),$(wildcard $(d)/*.c)))
+LIB_OBJS     := $(LIB_SRCS:%.c=$(B)/%.o)
+TRACEFS_OBJS := $(TRACEFS_SRCS:%.c=$(B)/%.o)
 PUB_HDRS := $(wildcard include/auxtrace/*.h include/tracefs/*.h)
 ALL_HDRS  = $(PUB_HDRS) $(wildcard internal/*.h */*.h)
 
 STATIC   := $(B)/libauxtrace.a
 SHARED   := $(B)/libauxtrace.so.$(VERSION)
+TRACEFS_STATIC := $(B)/libauxtrace-tracefs.a
+TRACEFS_SHARED := $(B)/libauxtrace-tracefs.so.$(VERSION)
+# Static link order: the tracefs layer before the core it builds on.
+STATICS  := $(TRACEFS_STATIC) $(STATIC)
 
 AUXREC_SRCS := $(wildcard tools/auxrec/*.c)
 AUXREC      := $(B)/auxrec
+# The report page's script and style sheet, compiled in as C strings.
+REPORT_ASSETS := $(B)/tools/auxrec/report-html-assets.c
+REPORT_SRCS   := tools/auxrec/report-model.c tools/auxrec/report-html.c $(REPORT_ASSETS) \
+		 $(wildcard tools/auxrec/report-*.h)
 BENCH_SRCS  := $(wildcard tools/bench/*.c)
 BENCH_MAINS := $(filter tools/bench/bench-%.c,$(BENCH_SRCS))
 BENCH_LIBS  := $(filter-out tools/bench/bench-%.c,$(BENCH_SRCS))
 BENCHES     := $(BENCH_MAINS:tools/bench/%.c=$(B)/%)
 
 TEST_SRCS   := $(wildcard tests/test-*.c)
-TEST_LIB    := $(wildcard tests/lib/*.c)
+# The test-support library: suite helpers, fake sysfs trees, and the AUX test producer that
+# the suites and the benchmarks both link.
+TESTSUPPORT_SRCS := $(wildcard tests/lib/*.c)
+TESTSUPPORT      := $(B)/tests/libtestsupport.a
 TESTS       := $(TEST_SRCS:tests/%.c=$(B)/tests/%)
 TEST_PROGS  := $(wildcard tests/progs/*.c)
 TEST_PROG_BINS := $(TEST_PROGS:tests/progs/%.c=$(B)/tests/progs/%)
@@ -82,7 +100,7 @@ MEMCHECK := valgrind --quiet --error-exitcode=99 --leak-check=no \
 	memcheck-suites fuzz fuzz-targets
 all: lib tools
 
-lib: $(STATIC) $(SHARED)
+lib: $(STATIC) $(SHARED) $(TRACEFS_STATIC) $(TRACEFS_SHARED)
 tools: $(AUXREC)
 
 $(B)/%.o: %.c $(ALL_HDRS) Makefile
@@ -99,42 +117,80 @@ $(SHARED): $(LIB_OBJS) libauxtrace.map
 	ln -sf libauxtrace.so.$(VERSION) $(B)/libauxtrace.so.$(SONAME_MAJOR)
 	ln -sf libauxtrace.so.$(SONAME_MAJOR) $(B)/libauxtrace.so
 
+$(TRACEFS_STATIC): $(TRACEFS_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(TRACEFS_SHARED): $(TRACEFS_OBJS) libauxtrace-tracefs.map $(SHARED)
+	$(CC) -shared -o $@ $(TRACEFS_OBJS) $(LDFLAGS) \
+		-Wl,-soname,libauxtrace-tracefs.so.$(SONAME_MAJOR) \
+		-Wl,--version-script=libauxtrace-tracefs.map -Wl,--no-undefined \
+		-L$(B) -lauxtrace $(shell pkg-config --libs libtraceevent)
+	ln -sf libauxtrace-tracefs.so.$(VERSION) $(B)/libauxtrace-tracefs.so.$(SONAME_MAJOR)
+	ln -sf libauxtrace-tracefs.so.$(SONAME_MAJOR) $(B)/libauxtrace-tracefs.so
+
+# EMBED_TEXT: file $(1) as the C string constant $(2), a literal per line (sed: no xxd needed).
+EMBED_TEXT = printf 'const char %s[] =\n' $(2) && \
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/  "/' -e 's/$$/\\n"/' $(1) && printf '  "";\n'
+
+$(REPORT_ASSETS): tools/auxrec/report-html.js tools/auxrec/report-html.css Makefile
+	@mkdir -p $(@D)
+	{ $(call EMBED_TEXT,tools/auxrec/report-html.js,report_html_js) && \
+	  $(call EMBED_TEXT,tools/auxrec/report-html.css,report_html_css); } > $@.tmp
+	mv $@.tmp $@
+
 # The tool sees only the public headers (-Iinclude): it is the API's first user.
-$(AUXREC): $(AUXREC_SRCS) $(wildcard tools/auxrec/*.h) $(PUB_HDRS) $(STATIC)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $(AUXREC_SRCS) $(STATIC) $(LDFLAGS) $(DEP_LIBS)
+$(AUXREC): $(AUXREC_SRCS) $(REPORT_ASSETS) $(wildcard tools/auxrec/*.h) $(PUB_HDRS) $(STATICS)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $(AUXREC_SRCS) $(REPORT_ASSETS) $(STATICS) $(LDFLAGS) \
+		$(DEP_LIBS)
 
-# Tests may reach internals (-I.) and link the static library, where hidden symbols resolve.
-$(B)/tests/%: tests/%.c $(TEST_LIB) $(wildcard tests/lib/*.h) $(STATIC)
+# Tests may reach internals (-I.) and link the static libraries, where hidden symbols resolve.
+# A test's .c prerequisites besides its own (the report sources) are linked too.
+TEST_CFLAGS = $(BASE_CFLAGS) -I. -Itests $(CFLAGS) $(shell pkg-config --cflags check)
+
+$(B)/tests/lib/%.o: tests/lib/%.c $(wildcard tests/lib/*.h) $(PUB_HDRS) Makefile
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) -I. -Itests $(CFLAGS) $(shell pkg-config --cflags check) -o $@ $< \
-		$(TEST_LIB) $(STATIC) $(LDFLAGS) $(shell pkg-config --libs check) $(DEP_LIBS) \
-		$(TEST_EXTRA_LIBS)
+	$(CC) $(TEST_CFLAGS) -c -o $@ $<
 
-$(B)/tests/progs/%: tests/progs/%.c $(PUB_HDRS) $(STATIC)
+$(TESTSUPPORT): $(TESTSUPPORT_SRCS:%.c=$(B)/%.o)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(B)/tests/%: tests/%.c $(TESTSUPPORT) $(wildcard tests/lib/*.h) $(STATICS)
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $< $(STATIC) $(LDFLAGS) $(DEP_LIBS)
+	$(CC) $(TEST_CFLAGS) -o $@ $(filter %.c,$^) $(TESTSUPPORT) $(STATICS) $(LDFLAGS) \
+		$(shell pkg-config --libs check) $(DEP_LIBS) $(TEST_EXTRA_LIBS)
 
-# bench-aux runs the AUX suites' test producer: a bench's .c prerequisites are all linked.
-$(B)/bench-aux: tests/lib/aux-producer.c tests/lib/aux-producer.h
-$(B)/bench-%: tools/bench/bench-%.c $(BENCH_LIBS) $(wildcard tools/bench/*.h) $(STATIC)
-	$(CC) $(BASE_CFLAGS) -I. $(CFLAGS) -o $@ $(filter %.c,$^) $(STATIC) $(LDFLAGS) \
-		$(shell pkg-config --libs libbpf) $(DEP_LIBS)
-
-# A fuzz target links what a test links: the library (here instrumented) and tests/lib.
-$(B)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h $(TEST_LIB) $(wildcard tests/lib/*.h) \
-		  $(STATIC)
+$(B)/tests/progs/%: tests/progs/%.c $(PUB_HDRS) $(STATICS)
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) -I. -Itests $(CFLAGS) $(shell pkg-config --cflags check) -o $@ $< \
-		$(TEST_LIB) $(STATIC) $(LDFLAGS) -fsanitize=fuzzer $(shell pkg-config --libs check) \
-		$(DEP_LIBS) $(TEST_EXTRA_LIBS)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $(filter %.c,$^) $(STATICS) $(LDFLAGS) $(DEP_LIBS)
 
-# libipt's encoder makes real Intel PT payloads for the AUX tests (no pkg-config file).
-TEST_EXTRA_LIBS = -lipt
+# The report page: its model's suite, and the program that writes pages for the browser test.
+$(B)/tests/test-report-model $(B)/tests/test-report-page: $(REPORT_SRCS)
+$(B)/tests/progs/report-html-demo: $(REPORT_SRCS)
+$(B)/tests/progs/report-html-demo: BASE_CFLAGS += -Itools/auxrec
+
+# Benchmarks see the public headers, the kernel ABI copies in internal/ (for their bare
+# loops) and the test-support library (bench-aux drives the AUX test producer).
+$(B)/bench-%: tools/bench/bench-%.c $(BENCH_LIBS) $(wildcard tools/bench/*.h) $(TESTSUPPORT) $(STATICS)
+	$(CC) $(BASE_CFLAGS) -I. $(CFLAGS) -o $@ $(filter %.c,$^) $(TESTSUPPORT) $(STATICS) \
+		$(LDFLAGS) $(shell pkg-config --libs libbpf) $(DEP_LIBS)
+
+# libtracecmd's reader (tracecmd_open, tracecmd_iterate_events) reads what the trace.dat writer
+# wrote; only libtracecmd itself, so the test links no second tracefs_* of the system's.
+$(B)/tests/test-trace-dat: TEST_EXTRA_LIBS += -ltracecmd
+
+# A fuzz target links what a test links: the library (here instrumented) and test support.
+$(B)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h $(TESTSUPPORT) $(wildcard tests/lib/*.h) \
+		  $(STATICS)
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(TESTSUPPORT) $(STATICS) $(LDFLAGS) -fsanitize=fuzzer \
+		$(shell pkg-config --libs check) $(DEP_LIBS) $(TEST_EXTRA_LIBS)
 
 deps:
 	@scripts/install-deps
 
-check-suites: $(TESTS) $(TEST_PROG_BINS) $(AUXREC) $(SHARED)
+check-suites: $(TESTS) $(TEST_PROG_BINS) $(AUXREC) $(SHARED) $(TRACEFS_SHARED)
 	@B=$(B) SANITIZE=$(SANITIZE) scripts/run-tests $(TESTS)
 
 test: deps
@@ -164,23 +220,30 @@ run: deps
 	$(AUXREC) info
 	$(AUXREC) record -a -e cpu-clock -e syscalls:sys_enter_getppid -- sleep 1
 
-install: lib tools auxtrace.pc.in
+# PC_SUBST: a .pc.in file to stdout with the install paths filled in.
+PC_SUBST = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+	       -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|'
+
+install: lib tools auxtrace.pc.in auxtrace-tracefs.pc.in
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/auxtrace/tracefs \
 		$(DESTDIR)$(BINDIR)
-	install -m 644 $(STATIC) $(DESTDIR)$(LIBDIR)/
-	install -m 755 $(SHARED) $(DESTDIR)$(LIBDIR)/
-	ln -sf libauxtrace.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libauxtrace.so.$(SONAME_MAJOR)
-	ln -sf libauxtrace.so.$(SONAME_MAJOR) $(DESTDIR)$(LIBDIR)/libauxtrace.so
+	install -m 644 $(STATIC) $(TRACEFS_STATIC) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(SHARED) $(TRACEFS_SHARED) $(DESTDIR)$(LIBDIR)/
+	for l in libauxtrace libauxtrace-tracefs; do \
+		ln -sf $$l.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$$l.so.$(SONAME_MAJOR) && \
+		ln -sf $$l.so.$(SONAME_MAJOR) $(DESTDIR)$(LIBDIR)/$$l.so || exit 1; \
+	done
 	install -m 644 $(wildcard include/auxtrace/*.h) $(DESTDIR)$(INCLUDEDIR)/auxtrace/
 	install -m 644 $(wildcard include/tracefs/*.h) $(DESTDIR)$(INCLUDEDIR)/auxtrace/tracefs/
 	install -m 755 $(AUXREC) $(DESTDIR)$(BINDIR)/
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-	    -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|' \
-	    auxtrace.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/auxtrace.pc
+	$(PC_SUBST) auxtrace.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/auxtrace.pc
+	$(PC_SUBST) auxtrace-tracefs.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/auxtrace-tracefs.pc
 
 uninstall:
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/auxtrace $(DESTDIR)$(LIBDIR)/pkgconfig/auxtrace.pc \
-		$(DESTDIR)$(LIBDIR)/libauxtrace.* $(DESTDIR)$(BINDIR)/auxrec
+		$(DESTDIR)$(LIBDIR)/pkgconfig/auxtrace-tracefs.pc \
+		$(DESTDIR)$(LIBDIR)/libauxtrace.* $(DESTDIR)$(LIBDIR)/libauxtrace-tracefs.* \
+		$(DESTDIR)$(BINDIR)/auxrec
 
 clean:
 	rm -rf build build-san build-fuzz

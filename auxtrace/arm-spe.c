@@ -3,6 +3,8 @@
  * Arm Statistical Profiling Extension: the AUX area holds sampled operation records, one
  * per sampling interval, so the event's period is that interval, not 1.
  */
+#include <stdio.h>
+
 #include <auxtrace/evlist.h>
 #include <auxtrace/evsel.h>
 
@@ -19,6 +21,24 @@ enum {
 /* The driver's interval when sysfs does not say (caps/min_interval). */
 #define ARM_SPE_DEFAULT_INTERVAL 4096
 
+/* The driver's minimum interval (caps/min_interval), else ARM_SPE_DEFAULT_INTERVAL. */
+static uint64_t arm_spe_min_interval(const struct perf_pmu *pmu)
+{
+	uint64_t interval = ARM_SPE_DEFAULT_INTERVAL;
+
+	perf_pmu__cap_u64(pmu, "min_interval", 10, &interval);
+	return interval;
+}
+
+/* perf's default: sample every minimum interval rather than at a frequency. */
+int arm_spe_default_terms(const struct perf_pmu *pmu, char *buf, size_t size)
+{
+	int len = snprintf(buf, size, "period=%llu",
+			   (unsigned long long)arm_spe_min_interval(pmu));
+
+	return len < 0 || (size_t)len >= size ? -ENOSPC : len;
+}
+
 static const struct auxtrace_size_rules arm_spe_sizes = {
 	.min_full = 8 << 10,
 	.min_overwrite = 8 << 10,
@@ -29,7 +49,7 @@ static int arm_spe_recording_options(struct auxtrace_record *itr, struct evlist 
 {
 	struct auxtrace_backend *be = auxtrace_backend(itr);
 	const char *name = auxtrace_backend__name(be);
-	uint64_t interval = ARM_SPE_DEFAULT_INTERVAL;
+	uint64_t interval = arm_spe_min_interval(itr->pmu);
 	struct perf_event_attr *attr;
 	int err;
 
@@ -48,7 +68,6 @@ static int arm_spe_recording_options(struct auxtrace_record *itr, struct evlist 
 		return 0;
 	}
 
-	perf_pmu__cap_u64(itr->pmu, "min_interval", 10, &interval);
 	if (attr->sample_period > interval)
 		interval = attr->sample_period;
 	err = auxtrace_backend__options(be, evlist, opts, &arm_spe_sizes);
@@ -60,7 +79,7 @@ static int arm_spe_recording_options(struct auxtrace_record *itr, struct evlist 
 		attr->sample_type |= PERF_SAMPLE_PHYS_ADDR;
 	if (be->per_cpu) {
 		/* Decoding several tasks' samples on one CPU needs their times. */
-		attr->config |= auxtrace_backend__format_bit(be, "ts_enable");
+		auxtrace_backend__set_config_if_unset(be, "ts_enable", 1);
 		attr->sample_type |= PERF_SAMPLE_TIME;
 	}
 	return auxtrace_backend__add_tracking(be, evlist, be->per_cpu);

@@ -18,6 +18,7 @@
 #include <auxtrace/mmap.h>
 
 #include <internal/auxtrace-record.h>
+#include <internal/evsel.h>
 #include <internal/lib.h>
 
 #define KiB(x) ((size_t)(x) << 10)
@@ -30,6 +31,9 @@ void auxtrace_backend__free(struct auxtrace_record *itr)
 	perf_pmu__delete(itr->pmu);
 	free(be->filter);
 	free(be->wrapped);
+	for (int idx = 0; idx < be->nr_refs; idx++)
+		free(be->refs[idx].buf);
+	free(be->refs);
 	free(be);
 }
 
@@ -262,6 +266,20 @@ uint64_t auxtrace_backend__config_value(const struct auxtrace_backend *be, const
 	return perf_pmu__format_decode(&fmt, config);
 }
 
+void auxtrace_backend__set_config_if_unset(struct auxtrace_backend *be, const char *term,
+					   uint64_t value)
+{
+	struct perf_pmu_format fmt;
+	uint64_t config;
+
+	if (perf_pmu__format(be->itr.pmu, term, &fmt) || fmt.config ||
+	    (be->evsel->user_config[0] & fmt.bits))
+		return;
+	config = evsel__attr(be->evsel)->config & ~fmt.bits;
+	if (!perf_pmu__format_encode(&fmt, value, &config))
+		evsel__attr(be->evsel)->config = config;
+}
+
 int auxtrace_time_conv__from_userpg(const struct perf_event_mmap_page *pc,
 				    struct auxtrace_time_conv *tc)
 {
@@ -274,7 +292,10 @@ int auxtrace_time_conv__from_userpg(const struct perf_event_mmap_page *pc,
 		tc->time_shift = pc->time_shift;
 		tc->time_mult = pc->time_mult;
 		tc->time_zero = pc->time_zero;
+		tc->time_cycles = pc->time_cycles;
+		tc->time_mask = pc->time_mask;
 		tc->cap_user_time_zero = pc->cap_user_time_zero;
+		tc->cap_user_time_short = pc->cap_user_time_short;
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (!(seq & 1) && __atomic_load_n(&pc->lock, __ATOMIC_RELAXED) == seq)
 			return tc->time_mult ? 0 : -EINVAL;
@@ -381,23 +402,117 @@ uint64_t auxtrace_reference__tsc(struct auxtrace_record *itr)
 #endif
 }
 
+/*
+ * arr, an array of *nr elements of elem bytes, grown to hold idx with the new elements
+ * zeroed; NULL (arr untouched) when memory runs out.
+ */
+static void *auxtrace_backend__grow(void *arr, int *nr, int idx, size_t elem)
+{
+	int new_nr = idx + 1 > 2 * *nr ? idx + 1 : 2 * *nr;
+	char *grown;
+
+	if (idx < *nr)
+		return arr;
+	grown = realloc(arr, new_nr * elem);
+	if (!grown)
+		return NULL;
+	memset(grown + *nr * elem, 0, (new_nr - *nr) * elem);
+	*nr = new_nr;
+	return grown;
+}
+
 /* The sticky per-idx flag of a len-byte buffer, the array grown on first use of idx. */
 static int auxtrace_backend__wrapped(struct auxtrace_backend *be, int idx, size_t len,
 				     bool **flag)
 {
+	bool *wrapped;
+
 	if (idx < 0 || !len)
 		return -EINVAL;
-	if (idx >= be->nr_wrapped) {
-		int nr = idx + 1 > 2 * be->nr_wrapped ? idx + 1 : 2 * be->nr_wrapped;
-		bool *wrapped = realloc(be->wrapped, nr * sizeof(*wrapped));
-
-		if (!wrapped)
-			return -ENOMEM;
-		memset(wrapped + be->nr_wrapped, 0, (nr - be->nr_wrapped) * sizeof(*wrapped));
-		be->wrapped = wrapped;
-		be->nr_wrapped = nr;
-	}
+	wrapped = auxtrace_backend__grow(be->wrapped, &be->nr_wrapped, idx, sizeof(*wrapped));
+	if (!wrapped)
+		return -ENOMEM;
+	be->wrapped = wrapped;
 	*flag = &be->wrapped[idx];
+	return 0;
+}
+
+/*
+ * The snapshot reference of idx in a len-byte buffer, made on first use (and anew for an
+ * area of another size): the buffer's last ref_size bytes, zeroed as the kernel hands
+ * them out.
+ */
+static int auxtrace_backend__ref(struct auxtrace_backend *be, int idx, size_t len,
+				 struct auxtrace_snapshot_ref **ref)
+{
+	struct auxtrace_snapshot_ref *refs;
+
+	if (idx < 0 || !len)
+		return -EINVAL;
+	refs = auxtrace_backend__grow(be->refs, &be->nr_refs, idx, sizeof(*refs));
+	if (!refs)
+		return -ENOMEM;
+	be->refs = refs;
+	*ref = &refs[idx];
+	if (!(*ref)->buf) {
+		(*ref)->buf = malloc(be->snapshot_ref_size);
+		if (!(*ref)->buf)
+			return -ENOMEM;
+	} else if ((*ref)->len == len) {
+		return 0;
+	}
+	memset((*ref)->buf, 0, be->snapshot_ref_size);
+	(*ref)->offset = len - be->snapshot_ref_size;
+	(*ref)->len = len;
+	return 0;
+}
+
+/* The n bytes at off of a len-byte ring (n <= len) run past its end into its start. */
+static size_t auxtrace_ring__first_part(size_t len, size_t off, size_t n)
+{
+	return len - off < n ? len - off : n;
+}
+
+static bool auxtrace_ring__differs(const unsigned char *copy, const unsigned char *data,
+				   size_t len, size_t off, size_t n)
+{
+	size_t first = auxtrace_ring__first_part(len, off, n);
+
+	return memcmp(copy, data + off, first) || memcmp(copy + first, data, n - first);
+}
+
+static void auxtrace_ring__copy(unsigned char *copy, const unsigned char *data, size_t len,
+				size_t off, size_t n)
+{
+	size_t first = auxtrace_ring__first_part(len, off, n);
+
+	memcpy(copy, data + off, first);
+	memcpy(copy + first, data, n - first);
+}
+
+/* Is pos strictly between off and off + n, going round a len-byte ring? */
+static bool auxtrace_ring__inside(size_t len, size_t off, size_t n, size_t pos)
+{
+	size_t dist = (pos + len - off) % len;
+
+	return dist && dist < n;
+}
+
+/* Has the writer come round to the reference window since the previous snapshot? */
+static int auxtrace_snapshot__ref_test(struct auxtrace_backend *be, int idx,
+				       const unsigned char *data, size_t len, uint64_t head,
+				       bool *wrapped)
+{
+	size_t n = be->snapshot_ref_size, pos = head % len;
+	struct auxtrace_snapshot_ref *ref;
+	int err = auxtrace_backend__ref(be, idx, len, &ref);
+
+	if (err)
+		return err;
+	*wrapped = auxtrace_ring__inside(len, ref->offset, n, pos) ||
+		   auxtrace_ring__differs(ref->buf, data, len, ref->offset, n);
+	ref->offset = (pos + len - n) % len;
+	auxtrace_ring__copy(ref->buf, data, len, ref->offset, n);
 	return 0;
 }
 
@@ -416,19 +531,34 @@ static bool auxtrace_buffer__written(const unsigned char *data, size_t len, size
 	return false;
 }
 
+/* Once the end of the buffer holds data, it has wrapped: from then on, always. */
+static int auxtrace_snapshot__sticky_test(struct auxtrace_backend *be, int idx,
+					  const unsigned char *data, size_t len, bool *wrapped)
+{
+	size_t check = (len < KiB(4) ? len : KiB(4)) & ~(size_t)7;
+	bool *flag;
+	int err = auxtrace_backend__wrapped(be, idx, len, &flag);
+
+	if (err)
+		return err;
+	if (!*flag)
+		*flag = auxtrace_buffer__written(data, len, len - check);
+	*wrapped = *flag;
+	return 0;
+}
+
 int auxtrace_snapshot__tail_rule(struct auxtrace_backend *be, int idx,
 				 const unsigned char *data, size_t len,
 				 uint64_t *head, uint64_t *old)
 {
-	size_t check = (len < KiB(4) ? len : KiB(4)) & ~(size_t)7;
-	bool *wrapped;
-	int err = auxtrace_backend__wrapped(be, idx, len, &wrapped);
+	bool wrapped;
+	int err = be->snapshot_ref_size && be->snapshot_ref_size < len ?
+		  auxtrace_snapshot__ref_test(be, idx, data, len, *head, &wrapped) :
+		  auxtrace_snapshot__sticky_test(be, idx, data, len, &wrapped);
 
 	if (err)
 		return err;
-	if (!*wrapped)
-		*wrapped = auxtrace_buffer__written(data, len, len - check);
-	if (*wrapped) {
+	if (wrapped) {
 		*old = *head;
 		*head += len;
 		return 0;

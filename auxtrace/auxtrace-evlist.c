@@ -13,6 +13,7 @@
 #include <auxtrace/pmu.h>
 #include <internal/auxtrace-mmap.h>
 #include <internal/lib.h>
+#include <internal/ring.h>
 
 struct auxtrace_mmaps {
 	struct evlist *evlist;
@@ -149,27 +150,21 @@ static int auxtrace_mmaps__mmap_hook(struct evlist *evlist, struct evsel *evsel,
 				     struct perf_mmap *map, int idx, void *ctx)
 {
 	struct auxtrace_mmaps *aux = ctx;
-	struct auxtrace_mmap_params mp = aux->mp[idx];
+	const struct auxtrace_mmap_params *mp = &aux->mp[idx];
 	int err;
 
-	if (!mp.len || !mp.mmap_needed)
+	(void)evlist;
+	if (!mp->len || !mp->mmap_needed)
 		return 0;
-	/*
-	 * perf 6.1 gives every AUX area of a per-CPU session the first thread of the map as
-	 * its tid (-1 for the any-thread map), several threads or not, and writes it into each
-	 * PERF_RECORD_AUXTRACE: its decoders look the process up by it. Do the same.
-	 */
-	if (!evlist__per_thread(evlist))
-		mp.tid = perf_thread_map__pid(evlist__threads(evlist), 0);
 	if (!aux->mm[idx]) {
 		aux->mm[idx] = auxtrace_mmap__new();
 		if (!aux->mm[idx])
 			return -ENOMEM;
 		auxtrace_mmap__set_ops(aux->mm[idx], aux->ops);
 	}
-	err = auxtrace_mmap__mmap(aux->mm[idx], &mp, perf_mmap__userpg(map), perf_mmap__fd(map));
+	err = auxtrace_mmap__mmap(aux->mm[idx], mp, perf_mmap__userpg(map), perf_mmap__fd(map));
 	if (err)
-		auxtrace_mmaps__log_error(aux, evsel, &mp, err);
+		auxtrace_mmaps__log_error(aux, evsel, mp, err);
 	return err;
 }
 
@@ -200,6 +195,7 @@ struct auxtrace_mmaps *auxtrace_mmaps__new(struct evlist *evlist, struct auxtrac
 	aux->overwrite = overwrite;
 	aux->ops = &auxtrace_mmap_ops__kernel;
 	aux->hooks = (struct evlist_mmap_hooks){
+		.sz = sizeof(aux->hooks),
 		.idx = auxtrace_mmaps__idx_hook,
 		.mmap = auxtrace_mmaps__mmap_hook,
 		.munmap = auxtrace_mmaps__munmap_hook,
@@ -264,6 +260,16 @@ static ssize_t auxtrace_mmaps__read_all(struct auxtrace_mmaps *aux, struct ring_
 	return total;
 }
 
+ssize_t auxtrace_mmaps__read_idx(struct auxtrace_mmaps *aux, int idx, struct ring_sink *sink)
+{
+	struct auxtrace_mmap *mm = auxtrace_mmaps__at(aux, idx);
+
+	/* an overwrite area is copied when a snapshot is taken, never drained */
+	if (!mm || aux->overwrite)
+		return 0;
+	return auxtrace_mmap__read(mm, aux->itr, sink);
+}
+
 ssize_t auxtrace_mmaps__read(struct auxtrace_mmaps *aux, struct ring_sink *sink)
 {
 	return auxtrace_mmaps__read_all(aux, sink, false, 0);
@@ -275,22 +281,25 @@ ssize_t auxtrace_mmaps__read_snapshot(struct auxtrace_mmaps *aux, struct ring_si
 	return auxtrace_mmaps__read_all(aux, sink, true, snapshot_size);
 }
 
-int auxtrace_mmaps__stats(const struct auxtrace_mmaps *aux, int idx, struct ring_stats *stats)
+int auxtrace_mmaps__stats_sz(const struct auxtrace_mmaps *aux, int idx, struct ring_stats *out,
+			     size_t sz)
 {
 	/* An unmapped area keeps its counters until the next mapping of the evlist. */
 	const struct auxtrace_mmap *mm = idx >= 0 && idx < aux->nr ? aux->mm[idx] : NULL;
 	const struct perf_mmap *map = evlist__mmap_at(aux->evlist, idx);
-	const struct ring_stats *data;
+	struct ring_stats stats = { .sz = sizeof(stats) };
 
 	if (!mm && !map)
 		return libauxtrace__err(-ENOENT);
-	*stats = mm ? *auxtrace_mmap__stats(mm) : (struct ring_stats){ 0 };
+	if (mm)
+		stats = *auxtrace_mmap__stats(mm);
 	if (map) {
 		/* The kernel reports AUX losses as PERF_RECORD_AUX in the data ring. */
-		data = perf_mmap__stats(map);
-		stats->aux_truncated = data->aux_truncated;
-		stats->aux_partial = data->aux_partial;
-		stats->aux_collision = data->aux_collision;
+		const struct ring_stats *data = perf_mmap__stats(map);
+
+		stats.aux_truncated = data->aux_truncated;
+		stats.aux_partial = data->aux_partial;
+		stats.aux_collision = data->aux_collision;
 	}
-	return 0;
+	return ring_stats__copy_out(out, sz, &stats);
 }

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <auxtrace/auxtrace.h>
+#include <internal/auxtrace-mmap.h>
 
 void auxtrace_mmap_params__init(struct auxtrace_mmap_params *mp, off_t auxtrace_offset,
 				unsigned int auxtrace_pages, bool auxtrace_overwrite)
@@ -20,6 +21,7 @@ void auxtrace_mmap_params__init(struct auxtrace_mmap_params *mp, off_t auxtrace_
 		.prot = PROT_READ | (auxtrace_overwrite ? 0 : PROT_WRITE),
 		.idx = -1,
 		.cpu = { -1 },
+		.first_tid = -1,
 	};
 }
 
@@ -36,6 +38,7 @@ void auxtrace_mmap_params__set_idx(struct auxtrace_mmap_params *mp, struct evlis
 
 	mp->idx = idx;
 	mp->mmap_needed = evsel && evsel__needs_auxtrace_mmap(evsel);
+	mp->first_tid = perf_thread_map__pid(threads, 0);
 	if (!evlist__per_thread(evlist)) {
 		mp->cpu = perf_cpu_map__cpu(evlist__all_cpus(evlist), idx);
 		/* Several threads share a per-CPU ring: no single tid describes it. */
@@ -47,4 +50,10 @@ void auxtrace_mmap_params__set_idx(struct auxtrace_mmap_params *mp, struct evlis
 		mp->cpu = perf_cpu_map__cpu(evlist__all_cpus(evlist), idx - nr_threads + 1);
 		mp->tid = -1;
 	}
+}
+
+pid_t auxtrace_mmap_params__record_tid(const struct auxtrace_mmap_params *mp)
+{
+	/* In a record 0 would name the idle task: perf 6.1 writes the map's first thread. */
+	return mp->cpu.cpu >= 0 && !mp->tid ? mp->first_tid : mp->tid;
 }

@@ -26,14 +26,21 @@ struct auxtrace_mmap {
 	int fd;
 	int prot;
 	const struct auxtrace_mmap_ops *ops;
-	/* The read in progress: what peek and commit need besides the ring. */
-	struct auxtrace_record *itr;
-	bool snapshot;
-	size_t snapshot_size;
-	int finish_err;			/* read_finish failed after a commit: report it */
-	uint64_t overrun;		/* bytes the window in hand skips, counted once taken */
-	struct perf_record_auxtrace ev;	/* the frame header the sink is handed */
+	struct perf_record_auxtrace ev;	/* the frame header of the window in hand */
 };
+
+/* A read of the area: the core's request, and what the AUX kind needs besides. */
+struct auxtrace_mmap_request {
+	struct ring_request req;
+	struct auxtrace_record *itr;	/* the backend: snapshot rule, alignment, reference */
+	bool snapshot;			/* a stopped overwrite buffer: no tail to publish */
+};
+
+static const struct auxtrace_mmap_request *
+auxtrace_mmap__request(const struct ring_request *req)
+{
+	return container_of(req, const struct auxtrace_mmap_request, req);
+}
 
 static void *kernel__mmap(void *ctx, struct perf_event_mmap_page *userpg, size_t len,
 			  int prot, int fd, off_t offset)
@@ -96,15 +103,10 @@ int auxtrace_mmap__mmap(struct auxtrace_mmap *mm, const struct auxtrace_mmap_par
 	mm->len = mp->len;
 	mm->prev = 0;
 	mm->idx = mp->idx;
-	/*
-	 * The params give 0 for a CPU's ring that several threads share. In a record, 0 would
-	 * name the idle task; perf's decoders take -1 as "look at the switch records".
-	 */
-	mm->tid = mp->cpu.cpu >= 0 && !mp->tid ? -1 : mp->tid;
+	mm->tid = auxtrace_mmap_params__record_tid(mp);
 	mm->cpu = mp->cpu;
 	mm->fd = fd;
 	mm->prot = mp->prot;
-	mm->finish_err = 0;
 	ring__init(&mm->ring, &auxtrace_mmap__ring_ops);
 	if (!mp->len || !mp->mmap_needed)
 		return 0;
@@ -184,23 +186,20 @@ static uint64_t auxtrace_mmap__overrun(const struct auxtrace_mmap *mm, uint64_t 
 	return dist > mm->len ? dist - mm->len : 0;
 }
 
-static int auxtrace_mmap__peek(struct ring *ring, struct ring_window *win)
+static int auxtrace_mmap__peek(struct ring *ring, const struct ring_request *req,
+			       struct ring_window *win)
 {
 	static const uint64_t zero_pad;	/* padding is at most 7 bytes */
 	struct auxtrace_mmap *mm = container_of(ring, struct auxtrace_mmap, ring);
-	struct auxtrace_record *itr = mm->itr;
+	const struct auxtrace_mmap_request *rd = auxtrace_mmap__request(req);
+	struct auxtrace_record *itr = rd->itr;
 	uint64_t head, old = mm->prev, size, offset, head_off, len1, len2;
 	const char *chunk1;
 	unsigned int padding;
 	int err;
 
-	if (mm->finish_err) {
-		err = mm->finish_err;
-		mm->finish_err = 0;
-		return err;
-	}
 	head = ring__load_head(&mm->userpg->aux_head);
-	if (mm->snapshot && itr && itr->find_snapshot) {
+	if (rd->snapshot && itr && itr->find_snapshot) {
 		err = itr->find_snapshot(itr, mm->idx, mm, mm->base, &head, &old);
 		if (err)
 			return err < 0 ? err : -EINVAL;
@@ -208,11 +207,11 @@ static int auxtrace_mmap__peek(struct ring *ring, struct ring_window *win)
 	if (head == old)
 		return 0;
 	size = auxtrace_mmap__span(mm, old, head);
-	mm->overrun = mm->snapshot ? 0 : auxtrace_mmap__overrun(mm, old, head);
-	if (mm->overrun)
+	win->overrun = rd->snapshot ? 0 : auxtrace_mmap__overrun(mm, old, head);
+	if (win->overrun)
 		size = mm->len;
-	else if (mm->snapshot && mm->snapshot_size && size > mm->snapshot_size)
-		size = mm->snapshot_size;	/* the newest bytes: pieces end at head */
+	else if (rd->snapshot && req->snapshot_size && size > req->snapshot_size)
+		size = req->snapshot_size;	/* the newest bytes: pieces end at head */
 
 	offset = head - size;
 	if (size > head)
@@ -256,34 +255,28 @@ static int auxtrace_mmap__peek(struct ring *ring, struct ring_window *win)
 	return 1;
 }
 
-static int auxtrace_mmap__commit(struct ring *ring, const struct ring_window *win)
+static int auxtrace_mmap__commit(struct ring *ring, const struct ring_request *req,
+				 struct ring_window *win, size_t taken)
 {
 	struct auxtrace_mmap *mm = container_of(ring, struct auxtrace_mmap, ring);
-	struct auxtrace_record *itr = mm->itr;
+	const struct auxtrace_mmap_request *rd = auxtrace_mmap__request(req);
 
+	(void)taken;	/* iovec windows are taken whole */
 	mm->prev = win->pos;
-	if (mm->snapshot)
+	if (rd->snapshot)
 		return 0;
 	ring__store_tail_full(&mm->userpg->aux_tail, win->pos);
 	/* Only now: a window the sink refused is offered again and must not count twice. */
-	if (mm->overrun) {
-		mm->ring.stats.overruns += mm->overrun;
+	if (win->overrun)
 		pr_warn("idx %d: AUX data lost: %" PRIu64 " bytes were overwritten before they "
 			"were read (aux_head ran more than the %zu-byte buffer ahead of the last "
 			"read; the producer did not wait for aux_tail). Read more often or map a "
-			"larger AUX area.\n", mm->idx, mm->overrun, mm->len);
-	}
+			"larger AUX area.\n", mm->idx, win->overrun, mm->len);
 	/*
-	 * The bytes are delivered and the tail is out: a failing re-enable must not make the
-	 * core forget that. Keep the error for the next peek, which ends the read with it.
+	 * The bytes are delivered and the tail is out; the core counts them either way and
+	 * ends the read with a failing re-enable's error.
 	 */
-	if (itr && itr->read_finish) {
-		int err = itr->read_finish(itr, mm->idx);
-
-		if (err < 0)
-			mm->finish_err = err;
-	}
-	return 0;
+	return rd->itr && rd->itr->read_finish ? rd->itr->read_finish(rd->itr, mm->idx) : 0;
 }
 
 static const struct ring_ops auxtrace_mmap__ring_ops = {
@@ -291,28 +284,12 @@ static const struct ring_ops auxtrace_mmap__ring_ops = {
 	.commit = auxtrace_mmap__commit,
 };
 
-static ssize_t auxtrace_mmap__drain(struct auxtrace_mmap *mm, struct auxtrace_record *itr,
-				    struct ring_sink *sink, bool snapshot, size_t snapshot_size)
+static ssize_t auxtrace_mmap__drain(struct auxtrace_mmap *mm, struct auxtrace_mmap_request *rd,
+				    struct ring_sink *sink)
 {
-	ssize_t ret;
-
 	if (!mm->base)
 		return 0;
-	mm->itr = itr;
-	mm->snapshot = snapshot;
-	mm->snapshot_size = snapshot_size;
-	/*
-	 * Full trace: until empty, at most about one buffer per call so that a producer as
-	 * fast as we are cannot keep us here. Snapshot: one record (max_bytes 1 stops after the
-	 * first window), as find_snapshot describes one stopped buffer.
-	 */
-	ret = ring__drain(&mm->ring, sink, snapshot ? 1 : mm->len);
-	mm->itr = NULL;
-	if (ret >= 0 && mm->finish_err) {	/* the last window's read_finish failed */
-		ret = libauxtrace__err(mm->finish_err);
-		mm->finish_err = 0;
-	}
-	return ret;
+	return ring__drain(&mm->ring, &rd->req, sink);
 }
 
 ssize_t auxtrace_mmap__read(struct auxtrace_mmap *mm, struct auxtrace_record *itr,
@@ -323,13 +300,26 @@ ssize_t auxtrace_mmap__read(struct auxtrace_mmap *mm, struct auxtrace_record *it
 		       "auxtrace_mmap__read_snapshot() after stopping the event\n", mm->idx);
 		return libauxtrace__err(-EINVAL);
 	}
-	return auxtrace_mmap__drain(mm, itr, sink, false, 0);
+	/*
+	 * Until empty, but at most about one buffer per call, so that a producer as fast as
+	 * we are cannot keep us here.
+	 */
+	struct auxtrace_mmap_request rd = { .req.max_bytes = mm->len, .itr = itr };
+
+	return auxtrace_mmap__drain(mm, &rd, sink);
 }
 
 ssize_t auxtrace_mmap__read_snapshot(struct auxtrace_mmap *mm, struct auxtrace_record *itr,
 				     struct ring_sink *sink, size_t snapshot_size)
 {
-	return auxtrace_mmap__drain(mm, itr, sink, true, snapshot_size);
+	/* One record: find_snapshot describes one stopped buffer. */
+	struct auxtrace_mmap_request rd = {
+		.req = { .max_windows = 1, .snapshot_size = snapshot_size },
+		.itr = itr,
+		.snapshot = true,
+	};
+
+	return auxtrace_mmap__drain(mm, &rd, sink);
 }
 
 void *auxtrace_mmap__base(const struct auxtrace_mmap *mm)

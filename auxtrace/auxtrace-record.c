@@ -17,11 +17,13 @@ static const struct auxtrace_backend_kind {
 	bool numbered;		/* one PMU per instance: "arm_spe_0", "arm_spe_1" */
 	enum auxtrace_type type;
 	const struct auxtrace_record *ops;
+	/* perf's default terms of the PMU's events; NULL: none */
+	int (*default_terms)(const struct perf_pmu *pmu, char *buf, size_t size);
 } auxtrace_backend_kinds[] = {
-	{ "intel_pt",  false, PERF_AUXTRACE_INTEL_PT,  &intel_pt_record_ops },
-	{ "intel_bts", false, PERF_AUXTRACE_INTEL_BTS, &intel_bts_record_ops },
-	{ "arm_spe",   true,  PERF_AUXTRACE_ARM_SPE,   &arm_spe_record_ops },
-	{ "cs_etm",    false, PERF_AUXTRACE_CS_ETM,    &cs_etm_record_ops },
+	{ "intel_pt",  false, PERF_AUXTRACE_INTEL_PT,  &intel_pt_record_ops, intel_pt_default_terms },
+	{ "intel_bts", false, PERF_AUXTRACE_INTEL_BTS, &intel_bts_record_ops, NULL },
+	{ "arm_spe",   true,  PERF_AUXTRACE_ARM_SPE,   &arm_spe_record_ops, arm_spe_default_terms },
+	{ "cs_etm",    false, PERF_AUXTRACE_CS_ETM,    &cs_etm_record_ops, NULL },
 };
 
 static bool auxtrace_backend_kind__match(const struct auxtrace_backend_kind *kind,
@@ -67,6 +69,20 @@ enum auxtrace_type auxtrace_pmu__auxtrace_type(const char *name)
 	const struct auxtrace_backend_kind *kind = auxtrace_backend_kind__find(name);
 
 	return kind ? kind->type : PERF_AUXTRACE_UNKNOWN;
+}
+
+const char *auxtrace_pmu__default_terms(const struct perf_pmu *pmu, void *ctx)
+{
+	const struct auxtrace_backend_kind *kind;
+	struct auxtrace_pmu_terms *terms = ctx;
+
+	if (!pmu || !terms)
+		return NULL;
+	kind = auxtrace_backend_kind__find(perf_pmu__name(pmu));
+	if (!kind || !kind->default_terms ||
+	    kind->default_terms(pmu, terms->str, sizeof(terms->str)) <= 0)
+		return NULL;
+	return terms->str;
 }
 
 static struct auxtrace_record *auxtrace_backend__new(const struct auxtrace_backend_kind *kind,
@@ -170,6 +186,8 @@ int auxtrace_record__options(struct auxtrace_record *itr, struct evlist *evlist,
 {
 	if (!itr || !itr->recording_options)
 		return 0;
+	if (auxtrace_opts__check(opts))
+		return -EINVAL;
 	return libauxtrace__err(itr->recording_options(itr, evlist, opts));
 }
 

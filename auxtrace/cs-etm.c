@@ -222,8 +222,13 @@ static int cs_etm_recording_options(struct auxtrace_record *itr, struct evlist *
 		return err;
 	attr = evsel__attr(be->evsel);
 	if (be->per_cpu) {
-		/* Several tasks share a CPU's trace: time stamps order it against side-band. */
-		attr->config |= auxtrace_backend__format_bit(be, "timestamp");
+		/*
+		 * Several tasks share a CPU's trace: time stamps order it against side-band,
+		 * context IDs (the kernel's "contextid": CONTEXTIDR of the EL it runs at)
+		 * tell the tasks apart.
+		 */
+		auxtrace_backend__set_config_if_unset(be, "timestamp", 1);
+		auxtrace_backend__set_config_if_unset(be, "contextid", 1);
 		attr->sample_type |= PERF_SAMPLE_TIME;
 	}
 	return auxtrace_backend__add_tracking(be, evlist, false);

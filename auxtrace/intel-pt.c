@@ -3,6 +3,7 @@
  * Intel Processor Trace: its recording options (config terms checked against the CPU's
  * caps files), snapshot and sample sizes, and AUXTRACE_INFO as perf 6.1's decoder reads it.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +125,87 @@ static int intel_pt_check_config(struct auxtrace_backend *be)
 	return 0;
 }
 
+/* The value of a caps bitmap nearest target: the highest at or below it, else the lowest. */
+static int intel_pt_nearest_value(uint64_t bitmap, int target)
+{
+	int v;
+
+	for (v = target; v >= 0; v--) {
+		if (bitmap & (1ULL << v))
+			return v;
+	}
+	for (v = target + 1; v < 64; v++) {
+		if (bitmap & (1ULL << v))
+			return v;
+	}
+	return -1;
+}
+
+/* Append a term to the list in buf; false when it does not fit. */
+__printf(4, 5)
+static bool intel_pt_add_term(char *buf, size_t size, int *len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*len) {
+		if ((size_t)*len + 1 >= size)
+			return false;
+		buf[(*len)++] = ',';
+		buf[*len] = '\0';
+	}
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *len, size - *len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= size - *len)
+		return false;
+	*len += n;
+	return true;
+}
+
+static bool intel_pt_has_term(const struct perf_pmu *pmu, const char *term)
+{
+	struct perf_pmu_format fmt;
+
+	return !perf_pmu__format(pmu, term, &fmt);
+}
+
+/*
+ * perf's default terms: time stamps (tsc), timing packets every 2^3 crystal clocks (mtc,
+ * mtc_period) and PSB packets every 2^(3+11) bytes (psb_period), at the values nearest 3
+ * that caps allow, and pt,branch, so that the trace decodes into branches. A cap file the
+ * kernel lacks counts as support (caps/mtc, caps/psb_cyc) or as no values (the bitmaps);
+ * as in perf, psb_period comes only with mtc_period. Each term only where the PMU has its
+ * format file.
+ */
+int intel_pt_default_terms(const struct perf_pmu *pmu, char *buf, size_t size)
+{
+	uint64_t mtc = 1, mtc_periods = 0, psb_cyc = 1, psb_periods = 0;
+	bool fits = true;
+	int len = 0;
+
+	if (!size)
+		return -ENOSPC;
+	buf[0] = '\0';
+	if (intel_pt_has_term(pmu, "tsc"))
+		fits &= intel_pt_add_term(buf, size, &len, "tsc");
+	perf_pmu__cap_u64(pmu, "mtc", 16, &mtc);
+	if (mtc)
+		perf_pmu__cap_u64(pmu, "mtc_periods", 16, &mtc_periods);
+	if (mtc_periods && intel_pt_has_term(pmu, "mtc") && intel_pt_has_term(pmu, "mtc_period"))
+		fits &= intel_pt_add_term(buf, size, &len, "mtc,mtc_period=%d",
+					  intel_pt_nearest_value(mtc_periods, 3));
+	perf_pmu__cap_u64(pmu, "psb_cyc", 16, &psb_cyc);
+	if (psb_cyc && mtc_periods)
+		perf_pmu__cap_u64(pmu, "psb_periods", 16, &psb_periods);
+	if (psb_periods && intel_pt_has_term(pmu, "psb_period"))
+		fits &= intel_pt_add_term(buf, size, &len, "psb_period=%d",
+					  intel_pt_nearest_value(psb_periods, 3));
+	if (intel_pt_has_term(pmu, "pt") && intel_pt_has_term(pmu, "branch"))
+		fits &= intel_pt_add_term(buf, size, &len, "pt,branch");
+	return fits ? len : -ENOSPC;
+}
+
 /* The kernel routes at most one aux_output event (PEBS via PT) into the trace. */
 static int intel_pt_check_aux_output(struct evlist *evlist)
 {
@@ -149,10 +231,28 @@ static uint64_t intel_pt_psb_bytes(struct auxtrace_backend *be)
 	return val < 40 ? 1ULL << (val + 11) : UINT64_MAX;
 }
 
+/*
+ * Bytes of the window that tells whether a snapshot buffer wrapped again since the last
+ * snapshot (perf's rule): two PSB periods, at most 256 KiB. None, so that the sticky test
+ * applies, when the snapshot size asked with -S is 64 KiB or less or was left to the
+ * default, or when the window would not be smaller than the area and half a snapshot.
+ */
+static size_t intel_pt_snapshot_ref_size(struct auxtrace_backend *be, size_t asked,
+					 size_t aux_bytes)
+{
+	uint64_t psb = intel_pt_psb_bytes(be);
+	size_t ref = psb > (128 << 10) ? 256 << 10 : 2 * psb;
+
+	if (asked <= 64 << 10 || ref >= aux_bytes || ref >= asked / 2)
+		return 0;
+	return ref;
+}
+
 static int intel_pt_recording_options(struct auxtrace_record *itr, struct evlist *evlist,
 				      struct auxtrace_opts *opts)
 {
 	struct auxtrace_backend *be = auxtrace_backend(itr);
+	size_t asked_snapshot_size = opts->auxtrace_snapshot_size;
 	const struct perf_event_attr *attr;
 	bool switch_events;
 	int err;
@@ -175,6 +275,9 @@ static int intel_pt_recording_options(struct auxtrace_record *itr, struct evlist
 		pr_warn("intel_pt: snapshot size %zu bytes may hold no PSB packet, so the "
 			"snapshot may not decode: ask for more (-S<size>)\n",
 			opts->auxtrace_snapshot_size);
+	if (opts->auxtrace_snapshot_mode)
+		be->snapshot_ref_size = intel_pt_snapshot_ref_size(be, asked_snapshot_size,
+				(size_t)opts->auxtrace_mmap_pages * auxtrace__page_size());
 
 	/*
 	 * With time stamps, per-CPU traces of user space need context switches to tell

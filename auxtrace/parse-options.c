@@ -27,14 +27,27 @@ static uint64_t auxtrace__cap_effective(void)
 	return p ? strtoull(p + strlen("\nCapEff:"), NULL, 16) : 0;
 }
 
-void auxtrace_opts__init(struct auxtrace_opts *opts)
+void auxtrace_opts__init_sz(struct auxtrace_opts *opts, size_t sz)
 {
 	uint64_t caps = auxtrace__cap_effective();
 
-	*opts = (struct auxtrace_opts){ 0 };
+	/* every field today is in the first layout: an opts smaller than it is no opts */
+	if (sz < sizeof(*opts)) {
+		memset(opts, 0, sz);
+		return;
+	}
+	*opts = (struct auxtrace_opts){ .sz = sizeof(*opts) };
 	/* perf_event_paranoid -1 lifts the limits for everyone. */
 	opts->privileged = (caps & (1ULL << CAP_SYS_ADMIN_BIT)) ||
 			   (caps & (1ULL << CAP_PERFMON_BIT)) || libauxtrace__perf_paranoid() <= -1;
+}
+
+int auxtrace_opts__check(const struct auxtrace_opts *opts)
+{
+	if (opts && opts->sz >= sizeof(*opts))
+		return 0;
+	pr_err("struct auxtrace_opts without its size: fill it with auxtrace_opts__init() first\n");
+	return libauxtrace__err(-EINVAL);
 }
 
 static int auxtrace__invalid_pages(const char *str, const char *why)
@@ -92,10 +105,15 @@ int auxtrace__parse_pages(const char *str, unsigned int *pages)
 
 int auxtrace_opts__parse_mmap_pages(struct auxtrace_opts *opts, const char *str)
 {
-	unsigned int data = opts->mmap_pages, aux = opts->auxtrace_mmap_pages;
 	const char *comma = str ? strchr(str, ',') : NULL;
+	unsigned int data, aux;
 	char part[64];
-	int err = 0;
+	int err = auxtrace_opts__check(opts);
+
+	if (err)
+		return err;
+	data = opts->mmap_pages;
+	aux = opts->auxtrace_mmap_pages;
 
 	if (!str || !*str || (comma && !comma[1]))
 		return auxtrace__invalid_pages(str ? str : "", "names no size");
@@ -142,8 +160,10 @@ int auxtrace_opts__parse_snapshot(struct auxtrace_record *itr, struct auxtrace_o
 				  const char *str)
 {
 	bool on_exit = str && *str == 'e';
-	int err;
+	int err = auxtrace_opts__check(opts);
 
+	if (err)
+		return err;
 	if (!itr) {
 		pr_err("No AUX area tracing to snapshot: -S needs an AUX event (e.g. -e "
 		       "intel_pt//u)\n");

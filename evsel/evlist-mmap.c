@@ -217,6 +217,12 @@ int evlist__mmap_ex(struct evlist *evlist, unsigned int pages,
 		       "evlist__open first\n");
 		return libauxtrace__err(-EINVAL);
 	}
+	if (hooks && hooks->sz < sizeof(*hooks)) {
+		/* every hook today is in the first layout: a smaller struct is no hooks */
+		pr_err("evlist__mmap_ex: struct evlist_mmap_hooks without its size: set .sz = "
+		       "sizeof(struct evlist_mmap_hooks)\n");
+		return libauxtrace__err(-EINVAL);
+	}
 	if (!pages) {
 		pages = evlist__default_pages();
 	} else if (!perf_mmap__pages_ok(pages)) {

@@ -423,10 +423,15 @@ int evsel__apply_filter(struct evsel *evsel, const char *filter)
 {
 	int err = evsel__ioctl_all(evsel, PERF_EVENT_IOC_SET_FILTER, (unsigned long)filter);
 
-	if (err == -EINVAL)
+	if (err == -EINVAL && evsel->attr.type == PERF_TYPE_TRACEPOINT)
 		pr_err("%s: the kernel rejected the filter \"%s\"; check its syntax and the "
 		       "event's field names (tracefs events/<sys>/<event>/format)\n",
 		       evsel->name, filter);
+	else if (err == -EINVAL || err == -EOPNOTSUPP)
+		pr_err("%s: the kernel rejected the address filter \"%s\": only tracepoints "
+		       "take other filters, and only PMUs with nr_addr_filters in sysfs (intel_pt, "
+		       "cs_etm) take address filters, kernel ones when the event counts the "
+		       "kernel, file ones naming a regular file\n", evsel->name, filter);
 	else if (err == -EEXIST)
 		pr_err("%s: it has a filter already and the kernel does not replace one; close "
 		       "and reopen the event to filter it differently\n", evsel->name);

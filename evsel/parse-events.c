@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include <auxtrace/parse-events.h>
+#include <internal/evsel.h>
 #include <internal/lib.h>
-#include <tracefs.h>
 
 struct parser {
 	const char *str;		/* the whole input: error offsets are relative to it */
@@ -442,7 +442,7 @@ static int parse_modifiers(struct parser *p, struct perf_event_attr *attr, bool 
 static int parse_tracepoint(struct parser *p, const char *sys, size_t sys_len,
 			    const char *event, size_t event_len, struct parse_events_event *ev)
 {
-	const char *root = p->opts->tracefs_root ? p->opts->tracefs_root : tracefs_tracing_dir();
+	const char *root = p->opts->tracefs_root ? p->opts->tracefs_root : libauxtrace__tracing_dir();
 	char path[PATH_MAX + 2 * NAME_MAX + 16];
 	unsigned long long id;
 	int err;
@@ -792,6 +792,7 @@ static int evsels__make(const struct parser *p, const struct parsed_list *l,
 			ret = -errno;
 			break;
 		}
+		memcpy(evsels[i]->user_config, pe->ev.user_config, sizeof(pe->ev.user_config));
 		ret = evsel__set_name(evsels[i], pe->ev.name);
 		if (!ret && pe->cpus)
 			evsel__set_pmu_cpus(evsels[i], pe->cpus);

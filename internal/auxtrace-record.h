@@ -18,12 +18,28 @@
 
 #include <internal/lib.h>
 
-/* TSC to perf time conversion as the kernel publishes it in the control page. */
+/*
+ * TSC to perf time conversion as the kernel publishes it in the control page (the
+ * AUXTRACE_INFO fields, and for PERF_RECORD_TIME_CONV also the short-counter ones).
+ */
 struct auxtrace_time_conv {
 	uint64_t time_shift;
 	uint64_t time_mult;
 	uint64_t time_zero;
+	uint64_t time_cycles;
+	uint64_t time_mask;
 	bool cap_user_time_zero;
+	bool cap_user_time_short;
+};
+
+/*
+ * Intel PT's snapshot reference of one mmap idx: a copy of the ref_size bytes that lay
+ * before head at the previous snapshot, and where they lie in the len-byte buffer.
+ */
+struct auxtrace_snapshot_ref {
+	unsigned char *buf;
+	size_t offset;
+	size_t len;
 };
 
 struct auxtrace_backend {
@@ -36,6 +52,10 @@ struct auxtrace_backend {
 	char *filter;			/* Intel PT address filter for AUXTRACE_INFO */
 	bool *wrapped;			/* per mmap idx: the overwrite buffer has wrapped (sticky) */
 	int nr_wrapped;
+	/* Intel PT: bytes of the per-idx snapshot reference (0: the sticky flag instead). */
+	size_t snapshot_ref_size;
+	struct auxtrace_snapshot_ref *refs;	/* [nr_refs] */
+	int nr_refs;
 	/* Where AUXTRACE_INFO's time conversion comes from: auxtrace_backend__time_conv,
 	 * or a test's stand-in for a kernel that publishes one. */
 	int (*time_conv)(struct auxtrace_backend *be, struct evlist *evlist,
@@ -66,6 +86,9 @@ extern const struct auxtrace_record intel_pt_record_ops;
 extern const struct auxtrace_record intel_bts_record_ops;
 extern const struct auxtrace_record arm_spe_record_ops;
 extern const struct auxtrace_record cs_etm_record_ops;
+
+/* 0 when opts was filled by auxtrace_opts__init(), else -EINVAL (logged). */
+int auxtrace_opts__check(const struct auxtrace_opts *opts);
 
 static inline size_t auxtrace__page_size(void)
 {
@@ -121,6 +144,19 @@ uint64_t auxtrace_backend__format_mask(const struct auxtrace_backend *be, const 
 /* The value of term in config (0 when the PMU lacks it). */
 uint64_t auxtrace_backend__config_value(const struct auxtrace_backend *be, const char *term,
 					uint64_t config);
+/*
+ * A default that depends on the session: term (a term of config) of the AUX event set to
+ * value, unless its event string set any of the term's bits. Nothing when the PMU lacks it.
+ */
+void auxtrace_backend__set_config_if_unset(struct auxtrace_backend *be, const char *term,
+					   uint64_t value);
+
+/*
+ * perf's default terms for the events of an Intel PT or Arm SPE PMU, as a term list into
+ * buf: its length (0: none), or -ENOSPC when size is too small.
+ */
+int intel_pt_default_terms(const struct perf_pmu *pmu, char *buf, size_t size);
+int arm_spe_default_terms(const struct perf_pmu *pmu, char *buf, size_t size);
 
 /* A consistent copy of pc's time fields (the page's seqlock). -EINVAL when time_mult is 0. */
 int auxtrace_time_conv__from_userpg(const struct perf_event_mmap_page *pc,
@@ -143,12 +179,19 @@ uint64_t auxtrace_reference__tsc(struct auxtrace_record *itr);
 uint64_t auxtrace_reference__monotonic_raw(struct auxtrace_record *itr);
 
 /*
- * Snapshot wrap rules on a plain buffer of len bytes (the AUX area of mmap idx). The
- * flag per idx is sticky: once a buffer wrapped, every later snapshot takes it whole.
+ * Snapshot wrap rules on a plain buffer of len bytes (the AUX area of mmap idx). Without a
+ * reference the flag per idx is sticky: once a buffer wrapped, every later snapshot takes
+ * it whole.
  *
  * Tail rule (Intel PT, BTS): wrapped when a u64 in the last min(4 KiB, len) bytes is not
  * zero (the kernel hands out zeroed pages). Wrapped: old = head, head += len. Else old is
  * reduced modulo len, and head += len if old > head.
+ * With be->snapshot_ref_size (Intel PT with large snapshots, smaller than len) the test is
+ * made afresh each time against a reference window, the buffer's last ref_size bytes at
+ * first (zeroed, as the kernel hands them out), then the ref_size bytes before the head of
+ * the previous snapshot: wrapped since that snapshot when head is now strictly inside the
+ * window or its bytes changed, as the writer came round to it again. After the test the
+ * window moves to the ref_size bytes before head.
  *
  * Head rule (Arm SPE, CoreSight): wrapped when head >= len (a driver whose head keeps
  * counting), or a u64 in the last 512 bytes, from head on if head is inside them, is not

@@ -26,6 +26,11 @@ struct evsel {
 	bool system_wide;
 	bool requires_cpu;
 	bool needs_auxtrace_mmap;
+	/*
+	 * Bits of config..config3 its event string set (parse_events), which the AUX
+	 * backends' session defaults leave alone; 0 for an evsel built from an attr.
+	 */
+	uint64_t user_config[4];
 	struct perf_cpu_map *pmu_cpus;	/* NULL: the PMU counts on any CPU */
 	struct perf_cpu_map *cpus;	/* what it opens on */
 	struct perf_thread_map *threads;

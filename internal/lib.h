@@ -4,6 +4,7 @@
 #define AUXTRACE_INTERNAL_LIB_H
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <sys/types.h>
 #include <auxtrace/core.h>
@@ -17,7 +18,7 @@
 
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 
-void libauxtrace__log(enum libauxtrace_print_level level, const char *fmt, ...) __printf(2, 3);
+AUXTRACE_PRIVATE void libauxtrace__log(enum libauxtrace_print_level level, const char *fmt, ...) __printf(2, 3);
 
 #define pr_err(fmt, ...)   libauxtrace__log(LIBAUXTRACE_ERR, fmt, ##__VA_ARGS__)
 #define pr_warn(fmt, ...)  libauxtrace__log(LIBAUXTRACE_WARN, fmt, ##__VA_ARGS__)
@@ -39,18 +40,28 @@ static inline void *libauxtrace__ptr_err(int err)
 	return NULL;
 }
 
+/* The tracefs mount point (or debugfs' tracing directory), or NULL with errno ENODEV. */
+AUXTRACE_PRIVATE const char *libauxtrace__tracing_dir(void);
+
+/*
+ * Log why an option string is refused: "<what> '<str>': at byte N ('c'): <why>", the byte
+ * shown as 'c', byte 0xNN (not printable) or the end. at points into str.
+ */
+void libauxtrace__parse_error(const char *what, const char *str, const char *at,
+			      const char *fmt, va_list ap) __printf(4, 0);
+
 /* The mounted sysfs root ("/sys"), or the fake tree named by AUXTRACE_SYSFS for tests. */
 const char *libauxtrace__sysfs_root(void);
 
 /* Read fd until len bytes or the end of the file, retrying EINTR. Returns bytes (fewer than
  * len only at the end) or -errno. */
-ssize_t libauxtrace__read_full(int fd, void *buf, size_t len);
+AUXTRACE_PRIVATE ssize_t libauxtrace__read_full(int fd, void *buf, size_t len);
 
 /* Read a small text file into buf (NUL-terminated, trailing newline kept). Returns bytes or -errno. */
 int libauxtrace__read_file(const char *path, char *buf, size_t size);
 
 /* Read a file holding one unsigned number (decimal or 0x hex). Returns 0 or -errno. */
-int libauxtrace__read_u64(const char *path, unsigned long long *val);
+AUXTRACE_PRIVATE int libauxtrace__read_u64(const char *path, unsigned long long *val);
 
 /* The per-CPU allowance for perf mmaps, /proc/sys/kernel/perf_event_mlock_kb; dflt when unreadable. */
 unsigned long long libauxtrace__perf_mlock_kb(unsigned long long dflt);

@@ -209,12 +209,14 @@ static void perf_mmap__range(struct perf_mmap *map, uint64_t *start, uint64_t *e
 	}
 }
 
-static int perf_mmap__ring_peek(struct ring *ring, struct ring_window *win)
+static int perf_mmap__ring_peek(struct ring *ring, const struct ring_request *req,
+				struct ring_window *win)
 {
 	struct perf_mmap *map = container_of(ring, struct perf_mmap, ring);
 	const struct perf_event_header *hdr;
 	uint64_t start, end, pos;
 
+	(void)req;
 	perf_mmap__range(map, &start, &end);
 	if (end == start || end - start < map->flush)
 		return 0;
@@ -233,9 +235,13 @@ static int perf_mmap__ring_peek(struct ring *ring, struct ring_window *win)
 	return 1;
 }
 
-static int perf_mmap__ring_commit(struct ring *ring, const struct ring_window *win)
+static int perf_mmap__ring_commit(struct ring *ring, const struct ring_request *req,
+				  struct ring_window *win, size_t taken)
 {
 	struct perf_mmap *map = container_of(ring, struct perf_mmap, ring);
+
+	(void)req;
+	(void)taken;	/* iovec windows are taken whole */
 
 	map->prev = win->pos;
 	if (!map->overwrite)
@@ -511,7 +517,9 @@ void perf_mmap__read_done(struct perf_mmap *map)
 ssize_t perf_mmap__push(struct perf_mmap *map, struct ring_sink *sink)
 {
 	/* At most one ring's worth, so that a busy producer cannot keep the caller here. */
-	return ring__drain(&map->ring, sink, map->size);
+	struct ring_request req = { .max_bytes = map->size };
+
+	return ring__drain(&map->ring, &req, sink);
 }
 
 int perf_mmap__pause(struct perf_mmap *map, bool pause)

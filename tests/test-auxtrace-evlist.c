@@ -187,7 +187,7 @@ START_TEST(test_eperm_gives_the_budget)
 	/* Per-thread on ourselves: no privilege needed to get this far. */
 	evlist = evlist_open("", aux_like_evsel(), false);
 	aux = auxtrace_mmaps__new(evlist, NULL, AUX_PAGES, false);
-	auxtrace_mmaps__set_ops(aux, aux_producer__ops(p));
+	aux_producer__route_mmaps(p, aux);
 	log_capture_start_at(LIBAUXTRACE_WARN);
 	ck_assert_int_eq(evlist__mmap_ex(evlist, DATA_PAGES, auxtrace_mmaps__hooks(aux)), -EPERM);
 	log_capture_stop();
@@ -279,7 +279,7 @@ START_TEST(test_producer_through_evlist)
 	ck_assert_ptr_nonnull(out);
 	evlist = evlist_open(per_thread ? "" : "0", aux_like_evsel(), false);
 	aux = auxtrace_mmaps__new(evlist, &t.itr, AUX_PAGES, false);
-	auxtrace_mmaps__set_ops(aux, aux_producer__ops(p));
+	aux_producer__route_mmaps(p, aux);
 	ck_assert_int_eq(evlist__mmap_ex(evlist, DATA_PAGES, auxtrace_mmaps__hooks(aux)), 0);
 	ck_assert_ptr_nonnull(auxtrace_mmaps__at(aux, 0));
 	ck_assert_int_eq(aux_producer__nr_maps(p), 1);
@@ -334,7 +334,7 @@ START_TEST(test_sideband_idx_has_no_aux_area)
 	perf_cpu_map__put(cpu0);
 	evlist = evlist_open("0-1", evsel, true);
 	aux = auxtrace_mmaps__new(evlist, NULL, AUX_PAGES, false);
-	auxtrace_mmaps__set_ops(aux, aux_producer__ops(p));
+	aux_producer__route_mmaps(p, aux);
 	ck_assert_int_eq(evlist__mmap_ex(evlist, DATA_PAGES, auxtrace_mmaps__hooks(aux)), 0);
 	ck_assert_int_eq(auxtrace_mmaps__nr(aux), 2);
 	ck_assert_ptr_nonnull(auxtrace_mmaps__at(aux, 0));
@@ -390,7 +390,7 @@ START_TEST(test_per_cpu_threads_record_first_tid)
 	perf_cpu_map__put(cpus);
 	perf_thread_map__put(threads);
 	aux = auxtrace_mmaps__new(evlist, NULL, AUX_PAGES, false);
-	auxtrace_mmaps__set_ops(aux, aux_producer__ops(p));
+	aux_producer__route_mmaps(p, aux);
 	ck_assert_int_eq(evlist__mmap_ex(evlist, DATA_PAGES, auxtrace_mmaps__hooks(aux)), 0);
 	ck_assert_int_eq(auxtrace_mmaps__nr(aux), 1);
 	ck_assert_int_eq(auxtrace_mmap__tid(auxtrace_mmaps__at(aux, 0)), getpid());
@@ -421,7 +421,7 @@ START_TEST(test_overwrite_session)
 
 	evlist = evlist_open("", aux_like_evsel(), false);
 	aux = auxtrace_mmaps__new(evlist, NULL, AUX_PAGES, true);
-	auxtrace_mmaps__set_ops(aux, aux_producer__ops(p));
+	aux_producer__route_mmaps(p, aux);
 	ck_assert_int_eq(evlist__mmap_ex(evlist, DATA_PAGES, auxtrace_mmaps__hooks(aux)), 0);
 	ck_assert(aux_producer__overwrite(p));
 	ring_sink_memory__init(&mem, out, sizeof(out));

@@ -13,11 +13,14 @@
 #include <unistd.h>
 
 #include <auxtrace/auxtrace.h>
+#include <auxtrace/auxtrace-record.h>
+#include <auxtrace/evlist.h>
 #include <auxtrace/mmap.h>
 #include <internal/auxtrace-mmap.h>
 #include <internal/auxtrace-record.h>
 #include "lib/aux-payload.h"
 #include "lib/aux-producer.h"
+#include "lib/fake-sysfs.h"
 #include "lib/log-capture.h"
 #include "lib/testlib.h"
 
@@ -56,7 +59,7 @@ static int fixture_map(struct fixture *f, struct aux_producer_config cfg, size_t
 	ck_assert_ptr_nonnull(f->map);
 	f->mm = auxtrace_mmap__new();
 	ck_assert_ptr_nonnull(f->mm);
-	auxtrace_mmap__set_ops(f->mm, aux_producer__ops(f->p));
+	aux_producer__route_mmap(f->p, f->mm);
 	auxtrace_mmap_params__init(&f->mp, perf_mmap__mmap_len(f->map), aux_pages, overwrite);
 	/* What __set_idx would give idx 3 of a per-CPU session on CPU 1 with one thread. */
 	f->mp.idx = 3;
@@ -90,7 +93,7 @@ static uint64_t aux_tail(const struct fixture *f)
 struct capture {
 	struct ring_sink_callback cb;
 	struct ring_sink_memory mem;
-	unsigned char buf[1 << 17];
+	unsigned char buf[1 << 20];
 	struct iovec iov[RING_MAX_IOV];
 	int iovcnt;
 	int fail;
@@ -154,12 +157,16 @@ static struct frame one_frame(struct capture *c, size_t mark, uint64_t from, siz
 
 	ck_assert_int_eq(parse_frames(c->buf + mark, c->mem.used - mark, fr, 2), 1);
 	ck_assert_uint_eq(fr[0].ev.size, (n + 7) & ~(size_t)7);
-	for (size_t i = 0; i < n; i++)
-		ck_assert_msg(fr[0].payload[i] == aux_stream__byte(from + i),
-			      "byte %zu of the frame is not stream byte %llu", i,
-			      (unsigned long long)(from + i));
-	for (size_t i = n; i < fr[0].ev.size; i++)
-		ck_assert_msg(fr[0].payload[i] == 0, "padding byte %zu is not zero", i);
+	/* One check per frame, not per byte: whole-buffer snapshots are 128 KiB. */
+	for (size_t i = 0; i < n; i++) {
+		if (fr[0].payload[i] != aux_stream__byte(from + i))
+			ck_abort_msg("byte %zu of the frame is not stream byte %llu", i,
+				     (unsigned long long)(from + i));
+	}
+	for (size_t i = n; i < fr[0].ev.size; i++) {
+		if (fr[0].payload[i])
+			ck_abort_msg("padding byte %zu is not zero", i);
+	}
 	return fr[0];
 }
 
@@ -225,7 +232,7 @@ START_TEST(test_not_needed_maps_nothing)
 	f.p = aux_producer__new(&cfg);
 	f.map = perf_mmap__new(aux_producer__fd(f.p), (struct perf_cpu){ 1 }, DATA_PAGES, false);
 	f.mm = auxtrace_mmap__new();
-	auxtrace_mmap__set_ops(f.mm, aux_producer__ops(f.p));
+	aux_producer__route_mmap(f.p, f.mm);
 	/* A side-band owner, then a session without AUX pages: nothing is mapped. */
 	auxtrace_mmap_params__init(&f.mp, perf_mmap__mmap_len(f.map), 1, false);
 	f.mp.mmap_needed = false;
@@ -323,6 +330,23 @@ START_TEST(test_contiguous)
 }
 END_TEST
 
+/* Map f's AUX area anew with f->mp: its records must carry tid want and the params' CPU. */
+static void remap_check_record_tid(struct fixture *f, pid_t want)
+{
+	struct capture *c = capture_new();
+	struct frame fr;
+
+	ck_assert_int_eq(auxtrace_mmap__mmap(f->mm, &f->mp, perf_mmap__userpg(f->map),
+					     perf_mmap__fd(f->map)), 0);
+	ck_assert_int_eq(auxtrace_mmap__tid(f->mm), want);
+	ck_assert_uint_eq(produce(f->p, 0, 8), 8);
+	ck_assert_int_eq(auxtrace_mmap__read(f->mm, NULL, &c->cb.sink), HDR + 8);
+	fr = one_frame(c, 0, 0, 8);
+	ck_assert_int_eq((pid_t)fr.ev.tid, want);
+	ck_assert_int_eq((int)fr.ev.cpu, f->mp.cpu.cpu);
+	free(c);
+}
+
 /* The tid of the params as records carry it: never 0 for a CPU's ring. */
 START_TEST(test_record_tid)
 {
@@ -332,24 +356,57 @@ START_TEST(test_record_tid)
 		{ 1, 4242, 4242 },	/* a CPU's ring with one thread */
 		{ -1, 77, 77 },		/* a thread's ring */
 	};
-	struct capture *c = capture_new();
 	struct fixture f;
-	struct frame fr;
 
 	fixture_setup(&f, (struct aux_producer_config){ 0 }, 1, false);
 	auxtrace_mmap__munmap(f.mm);
 	f.mp.cpu.cpu = rows[_i].cpu;
 	f.mp.tid = rows[_i].tid;
-	ck_assert_int_eq(auxtrace_mmap__mmap(f.mm, &f.mp, perf_mmap__userpg(f.map),
-					     perf_mmap__fd(f.map)), 0);
-	ck_assert_int_eq(auxtrace_mmap__tid(f.mm), rows[_i].want);
-	ck_assert_uint_eq(produce(f.p, 0, 8), 8);
-	ck_assert_int_eq(auxtrace_mmap__read(f.mm, NULL, &c->cb.sink), HDR + 8);
-	fr = one_frame(c, 0, 0, 8);
-	ck_assert_int_eq((pid_t)fr.ev.tid, rows[_i].want);
-	ck_assert_int_eq((int)fr.ev.cpu, rows[_i].cpu);
+	remap_check_record_tid(&f, rows[_i].want);
 	fixture_teardown(&f);
-	free(c);
+}
+END_TEST
+
+/*
+ * Mapped straight from __set_idx's params, each kind of session records the tid perf 6.1
+ * writes, as the evlist's hooks do with the same params (test-auxtrace-evlist).
+ */
+START_TEST(test_record_tid_from_set_idx)
+{
+	static const pid_t tids[] = { 1001, 1002 };
+	static const struct {
+		const char *cpus;	/* "": per-thread */
+		int nr_threads;		/* 0: the dummy thread */
+		int idx;
+		pid_t want;
+	} rows[] = {
+		{ "0", 0, 0, -1 },	/* every thread of the CPU */
+		{ "0", 1, 0, 1001 },
+		{ "0", 2, 0, 1001 },	/* shared by two: the map's first thread, not 0 */
+		{ "", 2, 1, 1002 },	/* a thread's ring */
+	};
+	struct perf_event_attr attr = { .type = PERF_TYPE_SOFTWARE, .size = sizeof(attr) };
+	struct perf_cpu_map *cpus = perf_cpu_map__new(rows[_i].cpus);
+	struct perf_thread_map *threads = rows[_i].nr_threads ?
+		perf_thread_map__new_array(rows[_i].nr_threads, tids) :
+		perf_thread_map__new_dummy();
+	struct evlist *evlist = evlist__new();
+	struct evsel *evsel = evsel__new(&attr);
+	struct fixture f;
+
+	evsel__set_needs_auxtrace_mmap(evsel, true);
+	evlist__add(evlist, evsel);
+	ck_assert_int_eq(evlist__set_maps(evlist, cpus, threads), 0);
+	fixture_setup(&f, (struct aux_producer_config){ 0 }, 1, false);
+	auxtrace_mmap__munmap(f.mm);
+	auxtrace_mmap_params__init(&f.mp, perf_mmap__mmap_len(f.map), 1, false);
+	auxtrace_mmap_params__set_idx(&f.mp, evlist, evsel, rows[_i].idx);
+	ck_assert(f.mp.mmap_needed);
+	remap_check_record_tid(&f, rows[_i].want);
+	fixture_teardown(&f);
+	evlist__delete(evlist);
+	perf_cpu_map__put(cpus);
+	perf_thread_map__put(threads);
 }
 END_TEST
 
@@ -569,6 +626,141 @@ START_TEST(test_snapshot_rules)
 	free(be.wrapped);
 	fixture_teardown(&f);
 	free(c);
+}
+END_TEST
+
+/*
+ * Snapshots through the real backends, which auxtrace_record__options sets up for
+ * -S<asked> on a 128 KiB area of a fake intel_pt or intel_bts PMU. Each step writes, then
+ * snapshots: the record must hold exactly the newest `want` stream bytes (0: no record).
+ */
+#define SNAP_LEN ((size_t)128 << 10)
+#define SNAP_WHOLE SIZE_MAX		/* the whole buffer (for BTS less its 16 unused bytes) */
+#define SNAP_END SIZE_MAX		/* a write that ends the steps */
+
+struct snapshot_step {
+	size_t write;
+	size_t want;
+};
+
+static const struct snapshot_case {
+	const char *name;
+	uint32_t type;			/* 8: intel_pt, 9: intel_bts */
+	size_t asked;			/* -S size */
+	size_t ref_size;		/* Intel PT's reference window that must result */
+	size_t record_size;		/* BTS: 24-byte records, never across the buffer's end */
+	struct snapshot_step steps[14];	/* up to { SNAP_END } */
+} snapshot_cases[] = {
+	/*
+	 * psb_period=0 and topa_multiple_entries: a PSB every 2 KiB, a window of two. It starts
+	 * at the zeroed end of the buffer, then covers the 4 KiB before the last head.
+	 */
+	{ "intel_pt, -S128K: the reference window", 8, SNAP_LEN, 4096, 0, {
+		{ 0, 0 },				/* nothing yet */
+		{ 10000, 10000 },			/* no wrap: what was written */
+		{ 5000, 5000 },
+		{ SNAP_LEN + 15000, SNAP_WHOLE },	/* the first wrap */
+		{ 7000, 7000 },				/* none since: only the new bytes */
+		{ SNAP_LEN - 4096, SNAP_LEN - 4096 },	/* up to the window, not into it */
+		{ SNAP_LEN - 4095, SNAP_WHOLE },	/* one byte into it: wrapped again */
+		{ SNAP_LEN, SNAP_WHOLE },		/* exactly a buffer since the last one */
+		{ 0, 0 },				/* nothing new, nothing recorded */
+		/* head at 28809: to 1000, so that the window runs over the buffer's end */
+		{ SNAP_LEN - 27809, SNAP_LEN - 27809 },
+		{ 2000, 2000 },
+		{ SNAP_LEN - 4095, SNAP_WHOLE },	/* into that window */
+		{ SNAP_END },
+	} },
+	{ "intel_pt, exactly full at the first snapshot", 8, SNAP_LEN, 4096, 0, {
+		{ SNAP_LEN, SNAP_WHOLE },
+		{ 100, 100 },
+		{ SNAP_END },
+	} },
+	/* perf keeps no reference for a snapshot size of 64 KiB or less: the sticky test. */
+	{ "intel_pt, -S64K: sticky", 8, 64 << 10, 0, 0, {
+		{ 10000, 10000 },
+		{ SNAP_LEN + 15000, 64 << 10 },		/* whole, clamped to the snapshot size */
+		{ 7000, 64 << 10 },
+		{ 0, 64 << 10 },
+		{ SNAP_END },
+	} },
+	/* BTS has no reference in perf either: once wrapped, every snapshot is whole. */
+	{ "intel_bts, -S128K: sticky", 9, SNAP_LEN, 0, 24, {
+		{ 0, 0 },
+		{ 240, 240 },
+		{ 480, 480 },
+		{ 24 * 6000, SNAP_WHOLE },		/* the first wrap */
+		{ 240, SNAP_WHOLE },
+		{ 0, SNAP_WHOLE },
+		{ SNAP_END },
+	} },
+	{ "intel_bts, exactly full at the first snapshot", 9, SNAP_LEN, 0, 24, {
+		{ SNAP_LEN - SNAP_LEN % 24, SNAP_WHOLE },
+		{ SNAP_END },
+	} },
+};
+
+/* The backend of c's PMU after auxtrace_record__options, for a per-thread session. */
+static struct auxtrace_record *snapshot_backend(const struct snapshot_case *c,
+						const char *sysfs, struct evlist **evlist)
+{
+	struct perf_event_attr attr = { .type = c->type, .config = c->type == 8 };	/* pt */
+	struct auxtrace_opts opts = { .sz = sizeof(opts),
+		.privileged = true, .per_thread = true, .auxtrace_snapshot_mode = true,
+		.auxtrace_snapshot_size = c->asked, .auxtrace_mmap_pages = SNAP_LEN / PAGE,
+	};
+	struct perf_cpu_map *cpus = perf_cpu_map__new_any_cpu();
+	struct perf_thread_map *threads = perf_thread_map__new_tid(getpid());
+	struct auxtrace_record *itr;
+	int err;
+
+	*evlist = evlist__new();
+	evlist__add(*evlist, evsel__new(&attr));
+	ck_assert_int_eq(evlist__set_maps(*evlist, cpus, threads), 0);
+	perf_cpu_map__put(cpus);
+	perf_thread_map__put(threads);
+	itr = auxtrace_record__init(*evlist, sysfs, &err);
+	ck_assert_msg(itr, "%s: no backend (%d)", c->name, err);
+	ck_assert_int_eq(auxtrace_record__options(itr, *evlist, &opts), 0);
+	ck_assert_uint_eq(auxtrace_backend(itr)->snapshot_ref_size, c->ref_size);
+	return itr;
+}
+
+START_TEST(test_snapshot_wraps)
+{
+	const struct snapshot_case *c = &snapshot_cases[_i];
+	struct aux_producer_config cfg = { .head_as_offset = true, .record_size = c->record_size };
+	/* BTS records never reach the last len % 24 bytes, which the backend trims. */
+	size_t whole = SNAP_LEN - (c->record_size ? SNAP_LEN % c->record_size : 0);
+	struct capture *c_out = capture_new();
+	struct auxtrace_record *itr;
+	struct fake_sysfs fs;
+	struct evlist *evlist;
+	struct fixture f;
+	uint64_t pos = 0;
+
+	ck_assert_int_eq(fake_sysfs__standard(&fs), 0);
+	itr = snapshot_backend(c, fs.root, &evlist);
+	fixture_setup(&f, cfg, SNAP_LEN / PAGE, true);
+	for (size_t s = 0; c->steps[s].write != SNAP_END; s++) {
+		size_t want = c->steps[s].want == SNAP_WHOLE ? whole : c->steps[s].want;
+		ssize_t n;
+
+		ck_assert_uint_eq(produce(f.p, pos, c->steps[s].write), c->steps[s].write);
+		pos += c->steps[s].write;
+		c_out->mem.used = 0;
+		n = auxtrace_mmap__read_snapshot(f.mm, itr, &c_out->cb.sink, c->asked);
+		ck_assert_msg(n == (ssize_t)(want ? HDR + ((want + 7) & ~(size_t)7) : 0),
+			      "%s, step %zu: %zd bytes, want %zu of payload", c->name, s, n, want);
+		if (want)
+			one_frame(c_out, 0, pos - want, want);
+	}
+	ck_assert_uint_eq(aux_tail(&f), 0);
+	fixture_teardown(&f);
+	auxtrace_record__free(itr);
+	evlist__delete(evlist);
+	fake_sysfs__remove(&fs);
+	free(c_out);
 }
 END_TEST
 
@@ -1022,12 +1214,14 @@ static Suite *auxtrace_mmap_suite(void)
 	tcase_add_test(tc, test_geometry_in_control_page);
 	tcase_add_test(tc, test_contiguous);
 	tcase_add_loop_test(tc, test_record_tid, 0, 4);
+	tcase_add_loop_test(tc, test_record_tid_from_set_idx, 0, 4);
 	tcase_add_test(tc, test_wrapped);
 	tcase_add_test(tc, test_exactly_full);
 	tcase_add_test(tc, test_padding_and_offsets);
 	tcase_add_loop_test(tc, test_offset_formula_across_u64_wrap, 0, 2);
 	tcase_add_loop_test(tc, test_bts_alignment_trim, 0, 2);
 	tcase_add_loop_test(tc, test_snapshot_rules, 0, 2);
+	tcase_add_loop_test(tc, test_snapshot_wraps, 0, ARRAY_SIZE(snapshot_cases));
 	tcase_add_test(tc, test_overrun_is_loss);
 	tcase_add_loop_test(tc, test_overrun_boundaries, 0,
 			    sizeof(overrun_rows) / sizeof(overrun_rows[0]));

@@ -111,7 +111,9 @@ START_TEST(test_parse_mmap_pages_table)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct auxtrace_opts opts = { .mmap_pages = 7, .auxtrace_mmap_pages = 9 };
+		struct auxtrace_opts opts = {
+			.sz = sizeof(opts), .mmap_pages = 7, .auxtrace_mmap_pages = 9
+		};
 		unsigned int aux = cases[i].aux ? cases[i].aux : kib_pages(64);
 		int err;
 
@@ -131,7 +133,7 @@ END_TEST
 
 START_TEST(test_parse_mmap_pages_null)
 {
-	struct auxtrace_opts opts = { 0 };
+	struct auxtrace_opts opts = { .sz = sizeof(opts) };
 
 	log_capture_start();
 	ck_assert_int_eq(auxtrace_opts__parse_mmap_pages(&opts, NULL), -EINVAL);
@@ -187,7 +189,7 @@ START_TEST(test_parse_snapshot_table)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct auxtrace_opts opts = { 0 };
+		struct auxtrace_opts opts = { .sz = sizeof(opts) };
 		int err;
 
 		log_capture_start();
@@ -212,7 +214,7 @@ END_TEST
 
 START_TEST(test_parse_snapshot_without_aux)
 {
-	struct auxtrace_opts opts = { 0 };
+	struct auxtrace_opts opts = { .sz = sizeof(opts) };
 
 	log_capture_start();
 	ck_assert_int_eq(auxtrace_opts__parse_snapshot(NULL, &opts, "e4096"), -EINVAL);
@@ -225,7 +227,7 @@ END_TEST
 START_TEST(test_parse_snapshot_backend_without_hook)
 {
 	struct auxtrace_record itr = { 0 };
-	struct auxtrace_opts opts = { 0 };
+	struct auxtrace_opts opts = { .sz = sizeof(opts) };
 
 	ck_assert_int_eq(auxtrace_opts__parse_snapshot(&itr, &opts, ""), -EINVAL);
 	ck_assert(!opts.auxtrace_snapshot_mode);
@@ -336,6 +338,32 @@ START_TEST(test_default_sizes_without_privileges)
 }
 END_TEST
 
+/* opts carry the caller's size: init sets it, and an opts without it is refused. */
+START_TEST(test_opts_carry_their_size)
+{
+	struct auxtrace_opts opts;
+	char small[sizeof(size_t) + 4];
+
+	memset(&opts, 0xff, sizeof(opts));
+	auxtrace_opts__init(&opts);
+	ck_assert_uint_eq(opts.sz, sizeof(opts));
+	ck_assert_uint_eq(opts.mmap_pages, 0);
+	ck_assert_int_eq(auxtrace_opts__parse_mmap_pages(&opts, "16"), 0);
+
+	opts = (struct auxtrace_opts){ .mmap_pages = 4 };	/* no sz */
+	log_capture_start();
+	ck_assert_int_eq(auxtrace_opts__parse_mmap_pages(&opts, "16"), -EINVAL);
+	ck_assert_msg(log_captured("auxtrace_opts__init"), "log: %s", log_text);
+	ck_assert_uint_eq(opts.mmap_pages, 4);
+
+	/* an older, smaller caller's struct: nothing past its end is written */
+	memset(small, 0x5a, sizeof(small));
+	auxtrace_opts__init_sz((struct auxtrace_opts *)small, sizeof(size_t));
+	for (size_t i = sizeof(size_t); i < sizeof(small); i++)
+		ck_assert_int_eq(small[i], 0x5a);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("auxtrace-options");
@@ -351,6 +379,7 @@ int main(void)
 	tcase_add_loop_test(tc, test_opts_init_without_privileges, 0,
 			    sizeof(privilege_rows) / sizeof(privilege_rows[0]));
 	tcase_add_test(tc, test_default_sizes_without_privileges);
+	tcase_add_test(tc, test_opts_carry_their_size);
 	suite_add_tcase(s, tc);
 	return testlib_run(s);
 }

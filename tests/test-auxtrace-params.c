@@ -230,7 +230,7 @@ START_TEST(test_set_idx_from_driver)
 {
 	const struct session_case *c = &cases[_i];
 	struct driver_seen seen = { 0 };
-	struct evlist_mmap_hooks hooks = { .idx = record_idx, .ctx = &seen };
+	struct evlist_mmap_hooks hooks = { .sz = sizeof(hooks), .idx = record_idx, .ctx = &seen };
 	pid_t tids[2] = { getpid(), 0 };
 	struct evsel *aux, *dummy;
 	struct evlist *evlist;

@@ -19,6 +19,7 @@
 #include <auxtrace/evlist.h>
 #include <auxtrace/evsel.h>
 #include <auxtrace/mmap.h>
+#include <auxtrace/parse-events.h>
 
 #include <internal/auxtrace-record.h>
 
@@ -225,7 +226,7 @@ END_TEST
 START_TEST(test_null_itr_wrappers)
 {
 	struct perf_record_auxtrace_info info = { 0 };
-	struct auxtrace_opts opts = { .mmap_pages = 3 };
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .mmap_pages = 3 };
 	struct evlist *evlist = evlist__new();
 	uint64_t head = 5, old = 7;
 
@@ -331,6 +332,7 @@ START_TEST(test_options_sizes)
 {
 	const struct size_case *c = &size_cases[_i];
 	struct auxtrace_opts opts = {
+		.sz = sizeof(opts),
 		.privileged = c->privileged,
 		.auxtrace_snapshot_mode = c->snapshot,
 		.auxtrace_sample_mode = c->sample,
@@ -368,7 +370,7 @@ END_TEST
 
 START_TEST(test_options_tracking_event)
 {
-	struct auxtrace_opts opts = { .privileged = true };
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
 	struct perf_event_attr *t;
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
@@ -394,7 +396,7 @@ END_TEST
 
 START_TEST(test_options_one_event_per_pmu)
 {
-	struct auxtrace_opts opts = { .privileged = true };
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
 	struct evsel *aux;
@@ -411,7 +413,7 @@ END_TEST
 
 START_TEST(test_options_aux_output_once)
 {
-	struct auxtrace_opts opts = { .privileged = true };
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
 	struct evsel *aux;
@@ -454,7 +456,7 @@ static const struct pt_config_case {
 START_TEST(test_options_pt_config)
 {
 	const struct pt_config_case *c = &pt_config_cases[_i];
-	struct auxtrace_opts opts = { .privileged = true };
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
 	struct evsel *aux;
@@ -475,7 +477,7 @@ END_TEST
 
 START_TEST(test_options_pt_small_snapshot_warns)
 {
-	struct auxtrace_opts opts = { .privileged = true, .auxtrace_snapshot_mode = true,
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true, .auxtrace_snapshot_mode = true,
 				      .auxtrace_snapshot_size = 4096 };
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
@@ -537,7 +539,7 @@ static void tsc_ctc_ratio(uint64_t *n, uint64_t *d)
 
 START_TEST(test_info_intel_pt)
 {
-	struct auxtrace_opts opts = { .privileged = true };
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
 	struct perf_record_auxtrace_info *info;
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
@@ -564,7 +566,7 @@ END_TEST
 
 START_TEST(test_info_intel_pt_per_thread_snapshot)
 {
-	struct auxtrace_opts opts = { .privileged = true, .auxtrace_snapshot_mode = true };
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true, .auxtrace_snapshot_mode = true };
 	struct perf_record_auxtrace_info *info;
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
@@ -641,7 +643,7 @@ END_TEST
 
 START_TEST(test_info_intel_bts)
 {
-	struct auxtrace_opts opts = { .privileged = true, .auxtrace_snapshot_mode = true };
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true, .auxtrace_snapshot_mode = true };
 	const uint64_t want[6] = { BTS, 10, 123456, 987654321, 1, 1 };
 	struct perf_record_auxtrace_info *info;
 	struct auxtrace_record *itr;
@@ -684,7 +686,7 @@ END_TEST
 
 START_TEST(test_info_cs_etm)
 {
-	struct auxtrace_opts opts = { .privileged = true };
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
 	const uint64_t cfg4 = BIT(4) | BIT(11);		/* TRCCONFIGR: cycacc, timestamp */
 	const uint64_t want[] = {
 		1, (uint64_t)CS << 32 | 3, 0,
@@ -760,7 +762,7 @@ START_TEST(test_options_arm_spe)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct auxtrace_opts opts = { .privileged = true };
+		struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
 		struct auxtrace_record *itr;
 		struct evlist *evlist;
 		struct evsel *aux;
@@ -787,7 +789,7 @@ END_TEST
 
 START_TEST(test_options_arm_spe_discard)
 {
-	struct auxtrace_opts opts = { .privileged = true };
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
 	struct evsel *aux;
@@ -1053,7 +1055,7 @@ static bool runs(struct evsel *evsel)
 static struct auxtrace_record *real_backend(const char *name, const char *cpus,
 					    struct evlist **evlist, struct evsel **aux)
 {
-	struct auxtrace_opts opts = { .privileged = true };
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK,
 		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING,
@@ -1136,6 +1138,196 @@ START_TEST(test_read_finish_per_cpu_real)
 }
 END_TEST
 
+/*
+ * Default terms: perf's, per AUX PMU, from its format files and caps. Each row changes the
+ * standard fake intel_pt (pt, tsc, mtc, branch, mtc_period, psb_period terms; caps mtc 1,
+ * mtc_periods 0x249, psb_cyc 1, psb_periods 0x3f): a file written, or removed (NULL).
+ */
+static const struct default_terms_case {
+	const char *file;
+	const char *content;
+	const char *want;		/* NULL: no defaults */
+} pt_default_cases[] = {
+	{ NULL, NULL, "tsc,mtc,mtc_period=3,psb_period=3,pt,branch" },
+	{ "caps/mtc", "0\n", "tsc,pt,branch" },		/* no MTC: no psb_period either */
+	{ "caps/mtc", NULL, "tsc,mtc,mtc_period=3,psb_period=3,pt,branch" },	/* absent: on */
+	{ "caps/mtc_periods", "0\n", "tsc,pt,branch" },
+	{ "caps/mtc_periods", "1\n", "tsc,mtc,mtc_period=0,psb_period=3,pt,branch" },
+	{ "caps/mtc_periods", "30\n", "tsc,mtc,mtc_period=4,psb_period=3,pt,branch" },
+	{ "caps/mtc_periods", "203\n", "tsc,mtc,mtc_period=1,psb_period=3,pt,branch" },
+	{ "caps/psb_cyc", "0\n", "tsc,mtc,mtc_period=3,pt,branch" },
+	{ "caps/psb_periods", "0\n", "tsc,mtc,mtc_period=3,pt,branch" },
+	{ "caps/psb_periods", "6\n", "tsc,mtc,mtc_period=3,psb_period=2,pt,branch" },
+	{ "format/tsc", NULL, "mtc,mtc_period=3,psb_period=3,pt,branch" },
+	{ "format/mtc_period", NULL, "tsc,psb_period=3,pt,branch" },
+	{ "format/psb_period", NULL, "tsc,mtc,mtc_period=3,pt,branch" },
+	{ "format/branch", NULL, "tsc,mtc,mtc_period=3,psb_period=3" },
+	{ "format/pt", NULL, "tsc,mtc,mtc_period=3,psb_period=3" },
+};
+
+static void sysfs_change(const char *pmu, const char *file, const char *content)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), PMU "%s/%s", pmu, file);
+	if (content) {
+		ck_assert_int_eq(fake_sysfs__write(&fs, path, content), 0);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/" PMU "%s/%s", fs.root, pmu, file);
+	ck_assert_int_eq(unlink(path), 0);
+}
+
+/* The default terms auxtrace_pmu__default_terms gives the PMU name (NULL: none). */
+static const char *default_terms_of(const char *name, struct auxtrace_pmu_terms *terms)
+{
+	struct perf_pmu *pmu = perf_pmu__new(fs.root, name);
+	const char *str;
+
+	ck_assert_ptr_nonnull(pmu);
+	str = auxtrace_pmu__default_terms(pmu, terms);
+	perf_pmu__delete(pmu);
+	return str;
+}
+
+static void assert_str(const char *got, const char *want, const char *what)
+{
+	ck_assert_msg(want ? got && !strcmp(got, want) : !got, "%s: \"%s\", want \"%s\"", what,
+		      got ? got : "(none)", want ? want : "(none)");
+}
+
+START_TEST(test_default_terms_intel_pt)
+{
+	const struct default_terms_case *c = &pt_default_cases[_i];
+	struct auxtrace_pmu_terms terms;
+
+	if (c->file)
+		sysfs_change("intel_pt", c->file, c->content);
+	assert_str(default_terms_of("intel_pt", &terms), c->want, c->file ? c->file : "standard");
+}
+END_TEST
+
+START_TEST(test_default_terms_other_pmus)
+{
+	struct auxtrace_pmu_terms terms;
+
+	assert_str(default_terms_of("arm_spe_0", &terms), "period=1024", "arm_spe_0");
+	sysfs_change("arm_spe_0", "caps/min_interval", NULL);
+	assert_str(default_terms_of("arm_spe_0", &terms), "period=4096", "arm_spe_0 no caps");
+	assert_str(default_terms_of("intel_bts", &terms), NULL, "intel_bts");
+	assert_str(default_terms_of("cs_etm", &terms), NULL, "cs_etm");
+	assert_str(default_terms_of("cpu_core", &terms), NULL, "cpu_core");
+	ck_assert_ptr_null(auxtrace_pmu__default_terms(NULL, &terms));
+}
+END_TEST
+
+/* str parsed as auxrec does (defaults, then the user's terms) on cpus, and its backend. */
+static struct auxtrace_record *parsed_backend(const char *str, const char *cpus,
+					      struct evlist **evlist, struct evsel **aux)
+{
+	struct auxtrace_pmu_terms terms;
+	struct parse_events_opts opts = { .sysfs_root = fs.root,
+					  .default_terms = auxtrace_pmu__default_terms,
+					  .ctx = &terms };
+	struct parse_events_error err;
+	struct auxtrace_record *itr;
+	int ret;
+
+	*evlist = evlist__new();
+	ck_assert_msg(parse_events(*evlist, str, &opts, &err) == 0, "%s: %s", str, err.msg);
+	*aux = evlist__first(*evlist);
+	set_maps(*evlist, cpus);
+	itr = auxtrace_record__init(*evlist, fs.root, &ret);
+	ck_assert_msg(itr, "%s: no backend (%d)", str, ret);
+	return itr;
+}
+
+#define PT_DEFAULT (BIT(0) | BIT(9) | BIT(10) | BIT(13) | 3ULL << 14 | 3ULL << 24)
+
+/* What recording options leave in config after parsing with the defaults. */
+static const struct config_case {
+	const char *str;
+	const char *cpus;		/* NULL: per-thread */
+	const char *add_format;		/* written to the PMU first: "name=config:N" */
+	uint64_t want;
+	const char *says;		/* the log must say it (NULL: must not warn about pt) */
+} config_cases[] = {
+	/* perf's 0x300e601: pt, mtc, tsc, branch, mtc_period=3, psb_period=3 */
+	{ "intel_pt//u", "0", NULL, PT_DEFAULT },
+	{ "intel_pt//u", NULL, NULL, PT_DEFAULT },
+	{ "intel_pt/cyc,mtc=0,psb_period=1/u", NULL, NULL,
+	  (PT_DEFAULT & ~(BIT(9) | 3ULL << 24)) | BIT(1) | 1ULL << 24 },
+	{ "intel_pt/tsc=0,branch=0/", NULL, NULL, PT_DEFAULT & ~(BIT(10) | BIT(13)) },
+	{ "intel_pt/pt=0/", NULL, NULL, PT_DEFAULT, "pt=0 makes no sense, recording with pt=1" },
+	{ "intel_bts//u", NULL, NULL, 0 },
+	/* SPE: time stamps on a CPU's samples unless the string said otherwise */
+	{ "arm_spe_0//", "2", NULL, BIT(0) },
+	{ "arm_spe_0//", NULL, NULL, 0 },
+	{ "arm_spe_0/ts_enable=0,pa_enable/", "2", NULL, BIT(1) },
+	{ "arm_spe_0/pct_enable/", "2", NULL, BIT(0) | BIT(2) },
+	/* CoreSight: time stamps and context IDs on a CPU's trace, where the PMU has them */
+	{ "cs_etm//", "0", NULL, BIT(28) },
+	{ "cs_etm//", "0", "contextid=config:14", BIT(28) | BIT(14) },
+	{ "cs_etm//", NULL, "contextid=config:14", 0 },
+	{ "cs_etm/timestamp=0/", "0", "contextid=config:14", BIT(14) },
+	{ "cs_etm/contextid1=0,cycacc/", "0", "contextid=config:14", BIT(28) | BIT(12) },
+	{ "cs_etm/contextid2/", "0", "contextid=config:15", BIT(28) | BIT(15) },
+};
+
+START_TEST(test_default_config_after_options)
+{
+	const struct config_case *c = &config_cases[_i];
+	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true, .per_thread = !c->cpus };
+	struct auxtrace_record *itr;
+	struct evlist *evlist;
+	struct evsel *aux;
+
+	if (c->add_format) {
+		char name[32];
+		const char *eq = strchr(c->add_format, '=');
+
+		snprintf(name, sizeof(name), "format/%.*s", (int)(eq - c->add_format),
+			 c->add_format);
+		sysfs_change("cs_etm", name, eq + 1);
+	}
+	itr = parsed_backend(c->str, c->cpus, &evlist, &aux);
+	log_capture_start();
+	ck_assert_int_eq(auxtrace_record__options(itr, evlist, &opts), 0);
+	log_capture_stop();
+	ck_assert_msg(evsel__attr(aux)->config == c->want, "%s on %s: config %#llx, want %#llx",
+		      c->str, c->cpus ? c->cpus : "threads",
+		      (unsigned long long)evsel__attr(aux)->config, (unsigned long long)c->want);
+	if (c->says)
+		ck_assert_msg(log_captured(c->says), "%s: log \"%s\"", c->str, log_text);
+	else
+		ck_assert_msg(!log_captured("pt=0"), "%s: log \"%s\"", c->str, log_text);
+	auxtrace_record__free(itr);
+	evlist__delete(evlist);
+}
+END_TEST
+
+/* SPE's default period keeps a recorder's frequency default away (SPE refuses one). */
+START_TEST(test_default_period_arm_spe)
+{
+	static const struct { const char *str; uint64_t period; } cases[] = {
+		{ "arm_spe_0//", 1024 },
+		{ "arm_spe_0/period=8192/", 8192 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct auxtrace_record *itr;
+		struct evlist *evlist;
+		struct evsel *aux;
+
+		itr = parsed_backend(cases[i].str, "2", &evlist, &aux);
+		ck_assert_uint_eq(evsel__attr(aux)->sample_period, cases[i].period);
+		ck_assert(!evsel__attr(aux)->freq);
+		auxtrace_record__free(itr);
+		evlist__delete(evlist);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("auxtrace-record");
@@ -1162,6 +1354,10 @@ int main(void)
 	tcase_add_test(opt, test_options_pt_small_snapshot_warns);
 	tcase_add_test(opt, test_options_arm_spe);
 	tcase_add_test(opt, test_options_arm_spe_discard);
+	tcase_add_loop_test(opt, test_default_terms_intel_pt, 0, ARRAY_SIZE(pt_default_cases));
+	tcase_add_test(opt, test_default_terms_other_pmus);
+	tcase_add_loop_test(opt, test_default_config_after_options, 0, ARRAY_SIZE(config_cases));
+	tcase_add_test(opt, test_default_period_arm_spe);
 	tcase_add_test(snap, test_snapshot_tail_rule);
 	tcase_add_test(snap, test_snapshot_head_rule);
 	tcase_add_test(snap, test_snapshot_small_buffers);

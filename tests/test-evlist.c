@@ -822,6 +822,7 @@ START_TEST(test_hooks_and_failure_unmaps_all)
 	struct evsel *a = sw_evsel(PERF_COUNT_SW_DUMMY), *b = sw_evsel(PERF_COUNT_SW_DUMMY);
 	struct hook_log h = { .fail_mmap_at = -1 };
 	struct evlist_mmap_hooks hooks = {
+		.sz = sizeof(hooks),
 		.idx = hook_idx, .mmap = hook_mmap, .munmap = hook_munmap, .ctx = &h,
 	};
 
@@ -841,6 +842,14 @@ START_TEST(test_hooks_and_failure_unmaps_all)
 	h.calls[0] = '\0';
 	evlist__munmap(evlist);
 	ck_assert_str_eq(h.calls, "munmap0 munmap1 ");
+
+	/* Hooks without their size are refused before anything is mapped. */
+	hooks.sz = 0;
+	h.calls[0] = '\0';
+	ck_assert_int_eq(evlist__mmap_ex(evlist, 1, &hooks), -EINVAL);
+	ck_assert_str_eq(h.calls, "");
+	ck_assert_int_eq(evlist__nr_mmaps(evlist), 0);
+	hooks.sz = sizeof(hooks);
 
 	/* The second idx's hook fails: the first idx is undone, nothing stays mapped. */
 	h.calls[0] = '\0';

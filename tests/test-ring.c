@@ -3,6 +3,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <string.h>
 #include <unistd.h>
@@ -17,26 +19,36 @@ struct toy_ring {
 	struct ring ring;
 	char buf[16];
 	__u64 head, tail;
+	size_t chunk;		/* windows of at most this many bytes (0: all there is) */
+	uint64_t edge_at;	/* a window ending here reaches the producer's live edge */
+	int commit_err;		/* commit publishes, then says this */
 };
 
-static int toy__peek(struct ring *ring, struct ring_window *win)
+static int toy__peek(struct ring *ring, const struct ring_request *req, struct ring_window *win)
 {
 	struct toy_ring *t = container_of(ring, struct toy_ring, ring);
 	uint64_t head = ring__load_head(&t->head);
 
+	(void)req;
 	if (head == t->tail)
 		return 0;
+	if (t->chunk && head - t->tail > t->chunk)
+		head = t->tail + t->chunk;
 	ring__add_spans(win, t->buf, sizeof(t->buf), t->tail, head - t->tail);
 	win->pos = head;
+	win->edge = t->edge_at && head == t->edge_at;
 	return 1;
 }
 
-static int toy__commit(struct ring *ring, const struct ring_window *win)
+static int toy__commit(struct ring *ring, const struct ring_request *req, struct ring_window *win,
+		       size_t taken)
 {
 	struct toy_ring *t = container_of(ring, struct toy_ring, ring);
 
+	(void)req;
+	(void)taken;
 	ring__store_tail(&t->tail, win->pos);
-	return 0;
+	return t->commit_err;
 }
 
 static const struct ring_ops toy_ops = { .peek = toy__peek, .commit = toy__commit };
@@ -80,15 +92,15 @@ START_TEST(test_drain_wrapped_into_memory_sink)
 	ring__init(&t.ring, &toy_ops);
 	ring_sink_memory__init(&mem, out, sizeof(out));
 	toy__produce(&t, "0123456789abc");
-	ck_assert_int_eq(ring__drain(&t.ring, &mem.sink, 0), 13);
+	ck_assert_int_eq(ring__drain(&t.ring, &(struct ring_request){ 0 }, &mem.sink), 13);
 	toy__produce(&t, "defghijk");	/* wraps the 16-byte ring */
-	ck_assert_int_eq(ring__drain(&t.ring, &mem.sink, 0), 8);
+	ck_assert_int_eq(ring__drain(&t.ring, &(struct ring_request){ 0 }, &mem.sink), 8);
 	ck_assert_uint_eq(mem.used, 21);
 	ck_assert(!memcmp(out, "0123456789abcdefghijk", 21));
 	ck_assert_uint_eq(t.tail, 21);
 	ck_assert_uint_eq(t.ring.stats.bytes, 21);
 	ck_assert_uint_eq(t.ring.stats.drains, 2);
-	ck_assert_int_eq(ring__drain(&t.ring, &mem.sink, 0), 0);
+	ck_assert_int_eq(ring__drain(&t.ring, &(struct ring_request){ 0 }, &mem.sink), 0);
 	ck_assert_uint_eq(t.ring.stats.empty, 1);
 }
 END_TEST
@@ -118,12 +130,12 @@ START_TEST(test_failing_sink_keeps_tail)
 	ring_sink_callback__init(&cb, flaky_push, &mem);
 	toy__produce(&t, "payload");
 	fail_next = 1;
-	ck_assert_int_eq(ring__drain(&t.ring, &cb.sink, 0), -EIO);
+	ck_assert_int_eq(ring__drain(&t.ring, &(struct ring_request){ 0 }, &cb.sink), -EIO);
 	ck_assert_uint_eq(t.tail, 0);
 	ck_assert_uint_eq(t.ring.stats.sink_errors, 1);
 	ck_assert_uint_eq(t.ring.stats.bytes, 0);
 	/* The next drain delivers the same bytes. */
-	ck_assert_int_eq(ring__drain(&t.ring, &cb.sink, 0), 7);
+	ck_assert_int_eq(ring__drain(&t.ring, &(struct ring_request){ 0 }, &cb.sink), 7);
 	ck_assert(!memcmp(out, "payload", 7));
 	ck_assert_uint_eq(t.tail, 7);
 }
@@ -147,7 +159,7 @@ START_TEST(test_short_sink_keeps_tail)
 	ring_sink_callback__init(&cb, short_push, NULL);
 	toy__produce(&t, "payload");
 	log_capture_start();
-	ck_assert_int_eq(ring__drain(&t.ring, &cb.sink, 0), -EIO);
+	ck_assert_int_eq(ring__drain(&t.ring, &(struct ring_request){ 0 }, &cb.sink), -EIO);
 	ck_assert_msg(log_captured("took 3 of 7 bytes"), "log: %s", log_text);
 	ck_assert_uint_eq(t.tail, 0);
 	ck_assert_uint_eq(t.ring.stats.sink_errors, 1);
@@ -163,7 +175,7 @@ START_TEST(test_memory_sink_all_or_nothing)
 	ring__init(&t.ring, &toy_ops);
 	ring_sink_memory__init(&mem, out, sizeof(out));
 	toy__produce(&t, "too long");
-	ck_assert_int_eq(ring__drain(&t.ring, &mem.sink, 0), -ENOSPC);
+	ck_assert_int_eq(ring__drain(&t.ring, &(struct ring_request){ 0 }, &mem.sink), -ENOSPC);
 	ck_assert_uint_eq(mem.used, 0);
 	ck_assert_uint_eq(t.tail, 0);
 }
@@ -287,6 +299,184 @@ START_TEST(test_fd_sink_nonblocking_full)
 }
 END_TEST
 
+/* The request bounds a drain: bytes, windows, or the producer's live edge unless flushing. */
+START_TEST(test_request_limits)
+{
+	struct toy_ring t = { .chunk = 3 };
+	struct ring_sink_memory mem;
+	struct ring_request req = { .max_windows = 2 };
+	char out[64];
+
+	ring__init(&t.ring, &toy_ops);
+	ring_sink_memory__init(&mem, out, sizeof(out));
+	toy__produce(&t, "0123456789ab");
+	ck_assert_int_eq(ring__drain(&t.ring, &req, &mem.sink), 6);
+	ck_assert_uint_eq(t.ring.stats.chunks, 2);
+	req = (struct ring_request){ .max_bytes = 4 };
+	ck_assert_int_eq(ring__drain(&t.ring, &req, &mem.sink), 6);	/* whole windows */
+	ck_assert_uint_eq(t.tail, 12);
+
+	/* A window ending at the live edge ends the drain, unless it flushes. */
+	t = (struct toy_ring){ .chunk = 3, .edge_at = 6 };
+	ring__init(&t.ring, &toy_ops);
+	toy__produce(&t, "012345678");
+	req = (struct ring_request){ 0 };
+	ck_assert_int_eq(ring__drain(&t.ring, &req, &mem.sink), 6);
+	ck_assert(req.reached_edge);
+	ck_assert_int_eq(ring__drain(&t.ring, &req, &mem.sink), 3);
+	ck_assert(!req.reached_edge);
+	t.tail = 0;
+	req = (struct ring_request){ .flush = true };
+	ck_assert_int_eq(ring__drain(&t.ring, &req, &mem.sink), 9);
+}
+END_TEST
+
+/* A commit that fails after publishing: the bytes count, the drain reports the error. */
+START_TEST(test_commit_error_after_publish)
+{
+	struct toy_ring t = { .commit_err = -EBADF };
+	struct ring_sink_memory mem;
+	char out[64];
+
+	ring__init(&t.ring, &toy_ops);
+	ring_sink_memory__init(&mem, out, sizeof(out));
+	toy__produce(&t, "abc");
+	ck_assert_int_eq(ring__drain(&t.ring, &(struct ring_request){ 0 }, &mem.sink), -EBADF);
+	ck_assert_uint_eq(t.tail, 3);
+	ck_assert_uint_eq(t.ring.stats.bytes, 3);
+	ck_assert_uint_eq(t.ring.stats.sink_errors, 0);
+}
+END_TEST
+
+/*
+ * A ring whose bytes wait in a pipe: a sink that splices takes them as they are, any other
+ * sink gets them through a buffer, 5 bytes at a time.
+ */
+struct pipe_ring {
+	struct ring ring;
+	int p[2];
+	size_t buffered;
+	char buf[5];
+	size_t held;
+};
+
+static int pipe_ring__peek(struct ring *ring, const struct ring_request *req,
+			   struct ring_window *win)
+{
+	struct pipe_ring *r = container_of(ring, struct pipe_ring, ring);
+
+	if (!r->held && r->buffered && req->sink_splices) {
+		win->splice_fd = r->p[0];
+		win->bytes = r->buffered;
+		return 1;
+	}
+	if (!r->held && r->buffered) {
+		r->held = r->buffered < sizeof(r->buf) ? r->buffered : sizeof(r->buf);
+		ck_assert_int_eq(read(r->p[0], r->buf, r->held), (ssize_t)r->held);
+		r->buffered -= r->held;
+	}
+	if (!r->held)
+		return 0;
+	ring__add_iov(win, r->buf, r->held);
+	return 1;
+}
+
+static int pipe_ring__commit(struct ring *ring, const struct ring_request *req,
+			     struct ring_window *win, size_t taken)
+{
+	struct pipe_ring *r = container_of(ring, struct pipe_ring, ring);
+
+	(void)req;
+	if (win->splice_fd >= 0)
+		r->buffered -= taken;
+	else
+		r->held = 0;
+	return 0;
+}
+
+static const struct ring_ops pipe_ring_ops = { .peek = pipe_ring__peek,
+					       .commit = pipe_ring__commit };
+
+static void pipe_ring__init(struct pipe_ring *r, const char *data)
+{
+	memset(r, 0, sizeof(*r));
+	ring__init(&r->ring, &pipe_ring_ops);
+	ck_assert_int_eq(pipe(r->p), 0);
+	r->buffered = strlen(data);
+	ck_assert_int_eq(write(r->p[1], data, r->buffered), (ssize_t)r->buffered);
+}
+
+static void pipe_ring__exit(struct pipe_ring *r)
+{
+	close(r->p[0]);
+	close(r->p[1]);
+}
+
+/* _i: 0 a plain file (splice), 1 O_APPEND (splice refused: iovecs), 2 a memory sink. */
+START_TEST(test_splice_window)
+{
+	static const char data[] = "spliced through the core";
+	char path[] = "/tmp/auxtrace-ring-XXXXXX", got[64] = { 0 };
+	struct ring_sink_memory mem;
+	struct ring_sink_fd fd_sink;
+	struct ring_sink *sink;
+	struct pipe_ring r;
+	int fd = mkstemp(path);
+
+	ck_assert_int_ge(fd, 0);
+	unlink(path);
+	if (_i == 1)
+		ck_assert_int_eq(fcntl(fd, F_SETFL, O_APPEND), 0);
+	ring_sink_fd__init(&fd_sink, fd);
+	ring_sink_memory__init(&mem, got, sizeof(got));
+	sink = _i == 2 ? &mem.sink : &fd_sink.sink;
+	pipe_ring__init(&r, data);
+	ck_assert_int_eq(ring__drain(&r.ring, &(struct ring_request){ 0 }, sink),
+			 (ssize_t)strlen(data));
+	/* one splice window, or 5-byte windows through the buffer */
+	ck_assert_uint_eq(r.ring.stats.chunks, _i == 0 ? 1 : (strlen(data) + 4) / 5);
+	ck_assert_uint_eq(r.ring.stats.bytes, strlen(data));
+	ck_assert_uint_eq(r.ring.stats.sink_errors, 0);
+	if (_i < 2)
+		ck_assert_int_eq(pread(fd, got, sizeof(got), 0), (ssize_t)strlen(data));
+	ck_assert_str_eq(got, data);
+	pipe_ring__exit(&r);
+	close(fd);
+}
+END_TEST
+
+/* A splice the output cuts short: the drain stops, the rest stays in the ring for later. */
+START_TEST(test_splice_cut_short)
+{
+	static char big[512 << 10];
+	struct ring_sink_fd out;
+	struct pipe_ring r = { 0 };
+	int sk[2], sndbuf = 4096;
+	ssize_t n;
+
+	memset(big, 'x', sizeof(big) - 1);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sk), 0);
+	ck_assert_int_eq(setsockopt(sk[0], SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf)), 0);
+	ck_assert_int_eq(fcntl(sk[0], F_SETFL, O_NONBLOCK), 0);
+	pipe_ring__init(&r, "");
+	ck_assert_int_ge(fcntl(r.p[1], F_SETPIPE_SZ, (int)sizeof(big)), (int)sizeof(big));
+	r.buffered = strlen(big);
+	ck_assert_int_eq(write(r.p[1], big, r.buffered), (ssize_t)r.buffered);
+	ring_sink_fd__init(&out, sk[0]);
+	n = ring__drain(&r.ring, &(struct ring_request){ 0 }, &out.sink);
+	ck_assert_int_gt(n, 0);
+	ck_assert_int_lt(n, (ssize_t)strlen(big));
+	ck_assert_uint_eq(r.buffered, strlen(big) - n);
+	ck_assert_uint_eq(r.ring.stats.bytes, (uint64_t)n);
+	/* full: not a byte moves now, and nothing is lost */
+	ck_assert_int_eq(ring__drain(&r.ring, &(struct ring_request){ 0 }, &out.sink), -EAGAIN);
+	ck_assert_uint_eq(r.buffered, strlen(big) - n);
+	pipe_ring__exit(&r);
+	close(sk[0]);
+	close(sk[1]);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ring");
@@ -300,6 +490,10 @@ int main(void)
 	tcase_add_test(tc, test_fd_sink_short_writes);
 	tcase_add_test(tc, test_fd_sink_error);
 	tcase_add_test(tc, test_fd_sink_nonblocking_full);
+	tcase_add_test(tc, test_request_limits);
+	tcase_add_test(tc, test_commit_error_after_publish);
+	tcase_add_loop_test(tc, test_splice_window, 0, 3);
+	tcase_add_test(tc, test_splice_cut_short);
 	suite_add_tcase(s, tc);
 	return testlib_run(s);
 }

@@ -20,7 +20,7 @@
 
 #include <internal/lib.h>
 #include <internal/trace_mmap.h>
-#include <mmap/tracefs-internal.h>
+#include <tracefs/tracefs-internal.h>
 #include <tracefs.h>
 #include "lib/testlib.h"
 
@@ -158,11 +158,12 @@ enum read_how { HOW_READ, HOW_READ_BUF, HOW_BUFFERED, HOW_BUFFERED_BUF, HOW_FLUS
 /* One call of the chosen kind, parsed into s. false when it said "no data" (EAGAIN). */
 static bool read_one(struct tracefs_cpu *tcpu, enum read_how how, struct seen *s)
 {
-	_Alignas(8) char buf[65536];
+	char *buf = malloc(tracefs_cpu_read_size(tcpu));
 	struct kbuffer *kb = NULL;
+	bool got;
 	int n = 0;
 
-	ck_assert_int_le(tracefs_cpu_read_size(tcpu), (int)sizeof(buf));
+	ck_assert_ptr_nonnull(buf);
 	errno = 0;
 	switch (how) {
 	case HOW_READ:
@@ -186,14 +187,17 @@ static bool read_one(struct tracefs_cpu *tcpu, enum read_how how, struct seen *s
 	}
 	if (how == HOW_READ || how == HOW_BUFFERED || how == HOW_FLUSH) {
 		ck_assert_int_ge(n, 0);
-		if (n == 0) {
+		got = n > 0;
+		if (!got)
 			ck_assert_int_eq(errno, EAGAIN);
-			return false;
-		}
-		ck_assert_int_eq(n, tracefs_cpu_read_size(tcpu));
-		seen_stream(s, tcpu, buf, n);
-		return true;
+		else
+			ck_assert_int_eq(n, tracefs_cpu_read_size(tcpu));
+		if (got)
+			seen_stream(s, tcpu, buf, n);
+		free(buf);
+		return got;
 	}
+	free(buf);
 	if (!kb) {
 		ck_assert_int_eq(errno, EAGAIN);
 		return false;
@@ -672,13 +676,186 @@ START_TEST(test_drain_stops_at_live_page)
 	mark_range(0, 5, 0);
 	ring_sink_memory__init(&mem, buf, sizeof(buf));
 	ck_assert_int_eq(tracefs_cpu_drain(tcpu, &mem.sink), tracefs_cpu_read_size(tcpu));
+	/*
+	 * read(2): the page came out with room left, so it may be live: no second read.
+	 * Mapped: the first GET_READER swaps the page in (nothing says the writer is on it),
+	 * the second finds nothing new.
+	 */
 	calls = tcpu->sys.get_reader + tcpu->sys.reads;
-	ck_assert_uint_le(calls, 2);	/* no asking again once the live page came out */
+	ck_assert_uint_eq(calls, mapped ? 2 : 1);
 	mark_range(5, 8, 0);
 	ck_assert_int_eq(tracefs_cpu_drain(tcpu, &mem.sink), tracefs_cpu_read_size(tcpu));
+	/* now the page grew under the reader (mapped) or has room left (read): one call */
+	ck_assert_uint_eq(tcpu->sys.get_reader + tcpu->sys.reads - calls, 1);
 	seen_stream(&s, tcpu, buf, mem.used);
 	ck_assert(!s.disorder);
 	ck_assert_int_eq(s.events, 8);
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+END_TEST
+
+/* Parse the sub-buffers of fd from offset off to its end. */
+static void seen_file(struct seen *s, struct tracefs_cpu *tcpu, int fd, off_t off)
+{
+	off_t len = lseek(fd, 0, SEEK_END);
+	char *data;
+
+	ck_assert_int_gt(len, off);
+	data = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+	ck_assert_ptr_ne(data, MAP_FAILED);
+	seen_stream(s, tcpu, data + off, len - off);
+	munmap(data, len);
+}
+
+static int tmpfile_fd(int flags)
+{
+	char path[] = "/tmp/auxtrace-tracefs-XXXXXX";
+	int fd = mkostemp(path, flags);
+
+	ck_assert_int_ge(fd, 0);
+	unlink(path);
+	return fd;
+}
+
+/* splice(2) refuses an O_APPEND output: the same sub-buffers go out as iovecs, after what was there. */
+START_TEST(test_write_to_append_file)
+{
+	static const char head[] = "what the file held before";
+	struct tracefs_cpu *tcpu;
+	struct seen s = { 0 };
+	int fd, n;
+
+	SETUP(0, 0);
+	tcpu = open_cpu(false);
+	fd = tmpfile_fd(O_APPEND);
+	ck_assert_int_eq(write(fd, head, sizeof(head)), sizeof(head));
+	mark_range(0, 500, 60);
+	n = tracefs_cpu_write(tcpu, fd, true);
+	ck_assert_int_gt(n, 0);
+	ck_assert_int_eq(n % tracefs_cpu_read_size(tcpu), 0);
+	ck_assert_uint_gt(tcpu->sys.splices, 0);	/* out of the kernel by splice all the same */
+	ck_assert_int_gt(tracefs_cpu_flush_write(tcpu, fd), 0);
+	seen_file(&s, tcpu, fd, sizeof(head));
+	ck_assert(!s.disorder);
+	ck_assert_int_eq(s.events, 500);
+	ck_assert_uint_eq(tracefs_cpu_stats(tcpu)->bytes, lseek(fd, 0, SEEK_END) - sizeof(head));
+	close(fd);
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+END_TEST
+
+/*
+ * A sub-buffer that a read took but no sink accepted goes out before anything spliced:
+ * tracefs_cpu_write sends the held page first, then splices the rest. _i 0: read(2) took
+ * it; 1: a buffered drain took it out of the splice pipe, which still holds later pages.
+ */
+START_TEST(test_write_sends_held_page_first)
+{
+	struct picky_sink picky = { .refuse = 1 };
+	struct ring_sink_callback cb;
+	char buf[4096];
+	struct tracefs_cpu *tcpu;
+	struct seen s = { 0 };
+	int fd;
+
+	SETUP(0, 0);
+	tcpu = open_cpu(false);
+	ring_sink_memory__init(&picky.mem, buf, sizeof(buf));
+	ring_sink_callback__init(&cb, picky_push, &picky);
+	mark_range(0, 400, 40);
+	ck_assert_int_eq(_i ? tracefs_cpu_buffered_drain(tcpu, &cb.sink) :
+			      tracefs_cpu_drain(tcpu, &cb.sink), -EIO);	/* taken, refused */
+	ck_assert_ptr_nonnull(tcpu->held);
+	ck_assert(_i ? tcpu->buffered > 0 : !tcpu->buffered);
+	fd = tmpfile_fd(0);
+	ck_assert_int_gt(tracefs_cpu_write(tcpu, fd, true), 0);
+	ck_assert_uint_gt(tcpu->sys.splices, 0);
+	ck_assert_int_gt(tracefs_cpu_flush_write(tcpu, fd), 0);
+	seen_file(&s, tcpu, fd, 0);
+	ck_assert(!s.disorder);
+	ck_assert_int_eq(s.events, 400);
+	close(fd);
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+END_TEST
+
+/*
+ * Install a seccomp filter on this process (a test runs in a process of its own). 0, or
+ * -ENOSYS where seccomp filters are missing (valgrind has none).
+ */
+static int seccomp_install(struct sock_filter *filter, unsigned short len)
+{
+	struct sock_fprog prog = { .len = len, .filter = filter };
+
+	ck_assert_int_eq(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), 0);
+	if (!syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
+		return 0;
+	ck_assert_int_eq(errno, ENOSYS);	/* any other refusal fails the test */
+	return -ENOSYS;
+}
+
+/* fcntl(F_SETPIPE_SZ) fails with EPERM for sizes above max (0: for every size). */
+static int refuse_pipe_sizes_above(unsigned int max)
+{
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_fcntl, 0, 5),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, F_SETPIPE_SZ, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[2])),
+		BPF_JUMP(BPF_JMP | BPF_JGT | BPF_K, max, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+
+	return seccomp_install(filter, ARRAY_SIZE(filter));
+}
+
+/*
+ * 128 KiB sub-buffers, more than a default pipe holds. _i 0: the system refuses the large
+ * pipe, so it holds one sub-buffer and splicing works; _i 1: it refuses any resize, so
+ * splicing says ENOSPC (nothing is lost: read(2) still gets everything).
+ */
+START_TEST(test_splice_pipe_sizing_fails)
+{
+	const unsigned int subbuf = 128 * 1024;
+	struct tracefs_cpu *tcpu;
+	struct seen s = { 0 };
+	char *buf;
+	int n;
+
+	SETUP(1024, 128);
+	tcpu = open_cpu(false);
+	ck_assert_int_eq(tracefs_cpu_read_size(tcpu), subbuf);
+	buf = malloc(subbuf);
+	ck_assert_ptr_nonnull(buf);
+	mark_range(0, 2000, 100);			/* more than one sub-buffer */
+	if (refuse_pipe_sizes_above(_i ? 0 : subbuf)) {
+		free(buf);
+		tracefs_cpu_close(tcpu);
+		fixture_teardown();
+		TEST_SKIP("no seccomp filters here (valgrind has none) to make F_SETPIPE_SZ fail");
+	}
+	errno = 0;
+	n = tracefs_cpu_buffered_read(tcpu, buf, true);
+	if (_i) {
+		ck_assert_int_eq(n, -ENOSPC);
+		ck_assert_int_eq(errno, ENOSPC);
+		ck_assert_int_lt(tcpu->splice_pipe[0], 0);
+		read_all(tcpu, HOW_READ, &s);
+	} else {
+		ck_assert_int_eq(n, subbuf);
+		ck_assert_int_eq(tcpu->pipe_size, subbuf);
+		seen_stream(&s, tcpu, buf, n);
+		read_all(tcpu, HOW_BUFFERED, &s);
+		read_all(tcpu, HOW_FLUSH, &s);
+	}
+	ck_assert(!s.disorder);
+	ck_assert_int_eq(s.events, 2000);
+	free(buf);
 	tracefs_cpu_close(tcpu);
 	fixture_teardown();
 }
@@ -966,6 +1143,64 @@ START_TEST(test_overrun_reports_missed)
 }
 END_TEST
 
+/* Read everything there is now, numbers allowed to jump (overwritten events). */
+static void read_all_gaps(struct tracefs_cpu *tcpu, enum read_how how, struct seen *s)
+{
+	for (int calls = 0;; calls++) {
+		_Alignas(8) char buf[4096];
+		struct kbuffer *kb = NULL;
+
+		ck_assert_int_lt(calls, 10000);
+		if (how == HOW_READ_BUF) {
+			kb = tracefs_cpu_read_buf(tcpu, true);
+		} else if (tracefs_cpu_read(tcpu, buf, true) > 0) {
+			kb = kbuf_new(tcpu);
+			kbuffer_load_subbuffer(kb, buf);
+		}
+		if (!kb)
+			break;
+		seen_kbuf(s, kb, true);
+		if (how != HOW_READ_BUF)
+			kbuffer_free(kb);
+	}
+}
+
+/*
+ * Two overruns, each read to the end: the losses reported add up to the kernel's overrun
+ * count over both, not more (a mapped count kept after its mark once reported the first
+ * episode again with the second: 5,865 where the kernel said 3,910).
+ */
+START_TEST(test_overrun_twice)
+{
+	const bool mapped = overrun_cases[_i].mapped, stored = overrun_cases[_i].marker == 200;
+	const struct ring_stats *stats;
+	struct tracefs_cpu *tcpu;
+	struct seen s = { 0 };
+	long long first, overrun;
+
+	SETUP(8, 0);
+	tcpu = open_cpu(mapped);
+	mark_range(0, 2000, overrun_cases[_i].marker);
+	read_all_gaps(tcpu, overrun_cases[_i].how, &s);
+	first = stats_overrun();
+	mark_range(2000, 4000, overrun_cases[_i].marker);
+	read_all_gaps(tcpu, overrun_cases[_i].how, &s);
+	overrun = stats_overrun();
+	stats = tracefs_cpu_stats(tcpu);
+	ck_assert_int_gt(first, 0);
+	ck_assert_int_gt(overrun, first);
+	ck_assert(!s.disorder);
+	ck_assert_int_eq(s.events + overrun, 4000);
+	ck_assert_uint_ge(stats->lost_reports, 2);
+	if (stored)
+		ck_assert_int_eq(s.lost, overrun);
+	if (stored || mapped)
+		ck_assert_uint_eq(stats->lost, overrun);
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+END_TEST
+
 START_TEST(test_resize_while_mapped_is_ebusy)
 {
 	struct tracefs_cpu *tcpu;
@@ -1128,10 +1363,17 @@ START_TEST(test_stop_wakes_blocked_reader)
 	/* stopped: even a blocking read returns at once, and the data can be flushed */
 	mark_range(0, 3, 0);
 	struct seen s = { 0 };
+	struct kbuffer *kb = tracefs_cpu_read_buf(r.tcpu, false);
 
-	ck_assert_ptr_nonnull(tracefs_cpu_read_buf(r.tcpu, false));
+	ck_assert_ptr_nonnull(kb);
+	seen_kbuf(&s, kb, false);
 	ck_assert_ptr_null(tracefs_cpu_read_buf(r.tcpu, false));
+	ck_assert_int_eq(errno, EAGAIN);
+	mark_range(3, 5, 0);
 	read_all(r.tcpu, HOW_FLUSH_BUF, &s);
+	/* the flush brings what came after the read, and nothing the read gave already */
+	ck_assert(!s.disorder);
+	ck_assert_int_eq(s.events, 5);
 	tracefs_cpu_close(r.tcpu);
 	fixture_teardown();
 }
@@ -1224,10 +1466,7 @@ END_TEST
 /* ---------------------------------------------------------------------------------------- */
 /* when mapping is refused */
 
-/*
- * Make every shared mmap fail with ENODEV, as the kernel does for instances it cannot map.
- * 0, or -ENOSYS where seccomp filters are missing (valgrind has none).
- */
+/* Make every shared mmap fail with ENODEV, as the kernel does for instances it cannot map. */
 static int refuse_shared_mmap(void)
 {
 	struct sock_filter filter[] = {
@@ -1239,13 +1478,8 @@ static int refuse_shared_mmap(void)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENODEV),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
-	struct sock_fprog prog = { .len = ARRAY_SIZE(filter), .filter = filter };
 
-	ck_assert_int_eq(prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), 0);
-	if (!syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
-		return 0;
-	ck_assert_int_eq(errno, ENOSYS);	/* any other refusal fails the test */
-	return -ENOSYS;
+	return seccomp_install(filter, ARRAY_SIZE(filter));
 }
 
 START_TEST(test_fallback_when_mapping_refused)
@@ -1269,6 +1503,91 @@ START_TEST(test_fallback_when_mapping_refused)
 	read_all(tcpu, HOW_READ_BUF, &s);
 	ck_assert(!s.disorder);
 	ck_assert_int_eq(s.events, 300);
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+END_TEST
+
+/* libtracefs 1.8: a tcpu on a trace_pipe_raw fd of the caller's; free_fd leaves the fd open. */
+START_TEST(test_alloc_fd)
+{
+	const bool mapped = _i;
+	struct tracefs_cpu *tcpu;
+	struct seen s = { 0 };
+	char file[64];
+	int fd, size;
+
+	SETUP(0, 0);
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", CPU);
+	fd = tracefs_instance_file_open(fx.inst, file, O_RDONLY);
+	ck_assert_int_ge(fd, 0);
+	tcpu = open_cpu(false);
+	size = tracefs_cpu_read_size(tcpu);
+	tracefs_cpu_close(tcpu);
+
+	assert_null_errno(tracefs_cpu_alloc_fd(fd, 1000, true), EINVAL);
+	assert_null_errno(tracefs_cpu_alloc_fd(-1, size, true), EINVAL);
+	tcpu = tracefs_cpu_alloc_fd(fd, size, false);
+	ck_assert_ptr_nonnull(tcpu);
+	ck_assert(fcntl(fd, F_GETFL) & O_NONBLOCK);
+	ck_assert_int_eq(tracefs_cpu_fd(tcpu), fd);
+	ck_assert_int_eq(tracefs_cpu_read_size(tcpu), size);
+	if (mapped)
+		ck_assert_int_eq(tracefs_cpu_map(tcpu), 0);
+	mark_range(0, 300, 40);
+	read_all(tcpu, HOW_READ_BUF, &s);
+	ck_assert(!s.disorder);
+	ck_assert_int_eq(s.events, 300);
+	ck_assert_int_eq(tracefs_cpu_stop(tcpu), 0);
+	tracefs_cpu_free_fd(tcpu);
+	ck_assert_int_ge(fcntl(fd, F_GETFD), 0);	/* still the caller's */
+	close(fd);
+	tracefs_cpu_free_fd(NULL);
+	fixture_teardown();
+}
+END_TEST
+
+/* The snapshot buffer: read like the main one, where the kernel has one. */
+START_TEST(test_snapshot_open)
+{
+	struct tracefs_cpu *tcpu;
+	struct seen s = { 0 };
+	char *path;
+	bool have;
+
+	SETUP(0, 0);
+	path = tracefs_instance_get_file(fx.inst, "snapshot");
+	have = !access(path, F_OK);
+	tracefs_put_tracing_file(path);
+	if (!have) {
+		assert_null_errno(tracefs_cpu_snapshot_open(fx.inst, CPU, true), ENOENT);
+		fixture_teardown();
+		TEST_SKIP("no snapshot buffer in this kernel (CONFIG_TRACER_SNAPSHOT): only its ENOENT checked");
+	}
+	mark_range(0, 50, 40);
+	ck_assert_int_gt(tracefs_instance_file_write(fx.inst, "snapshot", "1"), 0);
+	tcpu = tracefs_cpu_snapshot_open(fx.inst, CPU, true);
+	ck_assert_ptr_nonnull(tcpu);
+	read_all(tcpu, HOW_READ_BUF, &s);
+	read_all(tcpu, HOW_FLUSH_BUF, &s);
+	ck_assert(!s.disorder);
+	ck_assert_int_eq(s.events, 50);
+	tracefs_cpu_close(tcpu);
+	ck_assert_int_ge(tracefs_instance_file_write(fx.inst, "snapshot", "0"), 0);
+	fixture_teardown();
+}
+END_TEST
+
+/* libtracefs' 0: every waiter is woken for sure; also for a tcpu that never blocks. */
+START_TEST(test_stop_returns_zero)
+{
+	struct tracefs_cpu *tcpu;
+
+	SETUP(0, 0);
+	tcpu = tracefs_cpu_open(fx.inst, CPU, true);
+	ck_assert_ptr_nonnull(tcpu);
+	ck_assert_int_eq(tracefs_cpu_stop(tcpu), 0);
+	ck_assert_int_eq(tracefs_cpu_stop(tcpu), 0);	/* twice: still 0 */
 	tracefs_cpu_close(tcpu);
 	fixture_teardown();
 }
@@ -1320,6 +1639,9 @@ int main(void)
 	tcase_add_test(paths, test_fallback_when_mapping_refused);
 	tcase_add_test(paths, test_open_bad_cpu);
 	tcase_add_test(paths, test_null_tcpu);
+	tcase_add_loop_test(paths, test_alloc_fd, 0, 2);
+	tcase_add_test(paths, test_snapshot_open);
+	tcase_add_test(wait, test_stop_returns_zero);
 	suite_add_tcase(s, paths);
 
 	tcase_add_loop_test(sinks, test_write_to_file, 0, 2);
@@ -1329,6 +1651,9 @@ int main(void)
 	tcase_add_loop_test(sinks, test_pipe_waits_for_room, 0, 2);
 	tcase_add_loop_test(sinks, test_drain_sink_error_keeps_data, 0, 3);
 	tcase_add_loop_test(sinks, test_drain_stops_at_live_page, 0, 2);
+	tcase_add_test(sinks, test_write_to_append_file);
+	tcase_add_loop_test(sinks, test_write_sends_held_page_first, 0, 2);
+	tcase_add_loop_test(sinks, test_splice_pipe_sizing_fails, 0, 2);
 	suite_add_tcase(s, sinks);
 
 	tcase_add_test(map, test_map_unmap_remap);
@@ -1339,6 +1664,7 @@ int main(void)
 	tcase_add_test(map, test_mapped_read_buf_is_zero_copy);
 	tcase_add_loop_test(map, test_writer_on_reader_page, 0, 2);
 	tcase_add_loop_test(map, test_overrun_reports_missed, 0, ARRAY_SIZE(overrun_cases));
+	tcase_add_loop_test(map, test_overrun_twice, 0, ARRAY_SIZE(overrun_cases));
 	tcase_add_test(map, test_resize_while_mapped_is_ebusy);
 	tcase_add_test(map, test_map_takes_subbuf_size_from_meta);
 	tcase_add_test(map, test_reset_while_mapped);

@@ -5,10 +5,13 @@
  * oracle: a piece must read back with the same events and timestamps as the whole page.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <kbuffer.h>
-#include <mmap/tracefs-internal.h>
+#include <tracefs/tracefs-internal.h>
 #include "lib/testlib.h"
 
 static const char header_page_64[] =
@@ -85,6 +88,55 @@ static void pb_mixed(struct page_builder *pb)
 	pb_large(pb, 9, 120, 6);
 	pb_commit(pb, pb->off);
 }
+
+/* header_page text whose data field has the given offset and size (as text). */
+static void header_page_with(char *buf, size_t size, const char *data_off, const char *data_size)
+{
+	snprintf(buf, size,
+		 "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+		 "\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+		 "\tfield: char data;\toffset:%s;\tsize:%s;\tsigned:0;\n", data_off, data_size);
+}
+
+/*
+ * Sizes that would wrap or that no kernel has are refused: "size:4294967295" once made the
+ * sub-buffer 15 bytes and every later bound check void.
+ */
+START_TEST(test_layout_bounds)
+{
+	static const char *const bad[][2] = {
+		{ "16", "4294967295" },		/* 16 + 2^32 - 1 wraps to 15 in 32 bits */
+		{ "16", "18446744073709551615" },
+		{ "16", "99999999999999999999999" },
+		{ "16", "-4080" },
+		{ "16", "4081" },		/* not a power of two */
+		{ "16", "0" },
+		{ "16", "2032" },		/* 2 KiB: smaller than any page */
+		{ "16", "268435440" },		/* 256 MiB: more than a commit word can say */
+		{ "16", "" },
+		{ "16", "4080x" },
+		{ "4294967312", "4080" },
+	};
+	char text[512];
+	struct rb_layout l;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		header_page_with(text, sizeof(text), bad[i][0], bad[i][1]);
+		ck_assert_msg(rb_layout__parse(&l, text) == -EINVAL, "accepted data %s@%s",
+			      bad[i][1], bad[i][0]);
+	}
+	header_page_with(text, sizeof(text), "16", "134217712");	/* 128 MiB: the largest */
+	ck_assert_int_eq(rb_layout__parse(&l, text), 0);
+	ck_assert_uint_eq(l.subbuf_size, 1u << 27);
+	header_page_with(text, sizeof(text), " 16 ", "\t4080");
+	ck_assert_int_eq(rb_layout__parse(&l, text), 0);
+	ck_assert_uint_eq(l.subbuf_size, 4096);
+	/* the fields of one line stay on it */
+	ck_assert_int_eq(rb_layout__parse(&l, "\tfield: local_t commit;\n offset:8; size:8;\n"
+					      "\tfield: char data;\toffset:16;\tsize:4080;\n"),
+			 -EINVAL);
+}
+END_TEST
 
 START_TEST(test_layout_from_header_page)
 {
@@ -329,18 +381,301 @@ START_TEST(test_piece_keeps_lost_events)
 }
 END_TEST
 
+/*
+ * A page with no room to spare: the kernel stores the lost count in its last 8 bytes. The
+ * count is read there, a piece keeps it there, and 4 bytes less room would not hold it.
+ */
+START_TEST(test_lost_count_in_last_bytes)
+{
+	static const char zeros[4096];
+	_Alignas(8) char out[4096];
+	struct page_builder pb;
+	struct ring_window win;
+	uint64_t lost = 3910;
+	uint32_t commit;
+	struct rb_piece p = { .page = pb.page };
+
+	pb_init(&pb, 1);
+	pb_large(&pb, 1, 4072 - 8, 1);		/* one record of 4072 bytes: 8 left */
+	ck_assert_uint_eq(pb.off, 4080 - 8);
+	pb_commit(&pb, 0xffffffffc0000000ULL | pb.off);
+	memcpy(pb.page + 16 + pb.off, &lost, 8);
+	commit = rb_page__commit(pb.page, &layout64);
+	ck_assert_int_eq(rb_page__lost(pb.page, &layout64, commit), 3910);
+	ck_assert_int_eq(rb_page__check(pb.page, &layout64, commit), 0);
+
+	p.to = p.page_size = pb.off;
+	p.flags = commit & RB_MISSED_FLAGS;
+	ring_window__reset(&win);
+	rb_piece__window(&p, &layout64, zeros, &win);
+	ck_assert_uint_eq(win.bytes, 4096);
+	window_gather(&win, out);
+	commit = rb_page__commit(out, &layout64);
+	ck_assert_uint_eq(commit, RB_MISSED_FLAGS | (4080 - 8));
+	ck_assert_int_eq(rb_page__lost(out, &layout64, commit), 3910);
+
+	/* 4 bytes more data: the count cannot be there, whatever the flags say */
+	commit = RB_MISSED_FLAGS | (4080 - 4);
+	ck_assert_int_eq(rb_page__lost(pb.page, &layout64, commit), -1);
+	ck_assert_int_eq(rb_commit__check(commit, &layout64), -EBADMSG);
+}
+END_TEST
+
+/*
+ * A page that libtraceevent 1.7.1's kbuffer_load_subbuffer never returns from: both missed
+ * flags, then junk whose first record is a padding of 2^32 - 4 bytes (its next record is
+ * itself).
+ */
+static void pb_endless(struct page_builder *pb)
+{
+	pb_init(pb, 7);
+	pb_header(pb, 29, 0x3ffffff);
+	pb_word(pb, 0xfffffffc);
+	pb_commit(pb, 0xffffffffc0000000ULL | 64);
+}
+
+/* Only what kbuffer can walk without leaving the data passes. */
+START_TEST(test_check_page)
+{
+	struct page_builder pb;
+	uint32_t commit;
+
+	pb_mixed(&pb);
+	ck_assert_int_eq(rb_page__check(pb.page, &layout64, pb.off), 0);
+	ck_assert_int_eq(rb_page__check(pb.page, &layout64, 0), 0);		/* empty */
+	ck_assert_int_eq(rb_page__check(pb.page, &layout64, pb.off - 2), -EBADMSG);	/* cut */
+	ck_assert_int_eq(rb_page__check(pb.page, &layout64, 4081), -EBADMSG);	/* past the page */
+
+	pb_endless(&pb);
+	commit = rb_page__commit(pb.page, &layout64);
+	ck_assert_int_eq(rb_page__check(pb.page, &layout64, commit), -EBADMSG);
+
+	/* records that claim to run past the data */
+	pb_init(&pb, 1);
+	pb_event(&pb, 1, 2, 1);
+	pb_large(&pb, 1, 8, 2);
+	pb_commit(&pb, pb.off);
+	ck_assert_int_eq(rb_page__check(pb.page, &layout64, pb.off), 0);
+	ck_assert_int_eq(rb_page__check(pb.page, &layout64, pb.off - 4), -EBADMSG);
+	memcpy(pb.page + 16 + 12 + 4, &(uint32_t){ 0xfffffffc }, 4);	/* large: 2^32 - 4 */
+	ck_assert_int_eq(rb_page__check(pb.page, &layout64, pb.off), -EBADMSG);
+	memcpy(pb.page + 16 + 12 + 4, &(uint32_t){ 2 }, 4);		/* large, shorter than itself */
+	ck_assert_int_eq(rb_page__check(pb.page, &layout64, pb.off), -EBADMSG);
+	pb_init(&pb, 1);
+	pb_event(&pb, 1, 28, 1);		/* 116 bytes */
+	ck_assert_int_eq(rb_page__check(pb.page, &layout64, 116), 0);
+	ck_assert_int_eq(rb_page__check(pb.page, &layout64, 112), -EBADMSG);
+	pb_init(&pb, 1);
+	pb_header(&pb, 30, 1);			/* a time extend needs its second word */
+	ck_assert_int_eq(rb_page__check(pb.page, &layout64, 4), -EBADMSG);
+	ck_assert_int_eq(rb_page__check(pb.page, &layout64, 8), 0);
+
+	/* the 32-bit layout: a 4-byte commit word and count */
+	static const struct rb_layout layout32 = { .data_off = 12, .long_size = 4,
+						   .subbuf_size = 4096 };
+	ck_assert_int_eq(rb_commit__check(RB_MISSED_FLAGS | (4084 - 4), &layout32), 0);
+	ck_assert_int_eq(rb_commit__check(RB_MISSED_FLAGS | (4084 - 3), &layout32), -EBADMSG);
+	ck_assert_int_eq(rb_commit__check(RB_MISSED_EVENTS | 4084, &layout32), 0);
+}
+END_TEST
+
+/* ---- the read(2), splice and kbuffer paths on a memfd: tracefs_cpu_alloc_fd ---- */
+
+/* A page of n small events tagged first, first + 1, ... */
+static void pb_events(struct page_builder *pb, uint32_t first, int n)
+{
+	pb_init(pb, 1000 + first);
+	for (int i = 0; i < n; i++)
+		pb_event(pb, 1, 2, first + i);
+	pb_commit(pb, pb->off);
+}
+
+/* A memfd holding the pages, and a tcpu reading it; pages[i] NULL: a malformed page. */
+static struct tracefs_cpu *fd_tcpu(struct page_builder *pages, int n, int *fdp)
+{
+	struct tracefs_cpu *tcpu;
+	int fd = memfd_create("trace_pipe_raw", MFD_CLOEXEC);
+
+	ck_assert_int_ge(fd, 0);
+	for (int i = 0; i < n; i++)
+		ck_assert_int_eq(write(fd, pages[i].page, 4096), 4096);
+	ck_assert_int_eq(lseek(fd, 0, SEEK_SET), 0);
+	tcpu = tracefs_cpu_alloc_fd(fd, 4096, true);
+	ck_assert_ptr_nonnull(tcpu);
+	ck_assert_int_eq(tracefs_cpu_read_size(tcpu), 4096);
+	*fdp = fd;
+	return tcpu;
+}
+
+/* Events of a kbuffer: their tags in order from next on. */
+static void kbuf_tags(struct kbuffer *kb, uint32_t *next)
+{
+	unsigned long long ts;
+
+	for (void *rec = kbuffer_read_event(kb, &ts); rec; rec = kbuffer_next_event(kb, &ts)) {
+		uint32_t tag;
+
+		memcpy(&tag, rec, 4);
+		ck_assert_uint_eq(tag, *next);
+		(*next)++;
+	}
+}
+
+enum fd_how { FD_READ_BUF, FD_BUFFERED_BUF, FD_READ, FD_FLUSH };
+
+/* One public read: true with the events walked, false with errno (EAGAIN, EBADMSG). */
+static bool fd_read_one(struct tracefs_cpu *tcpu, enum fd_how how, uint32_t *next)
+{
+	_Alignas(8) char buf[4096];
+	struct kbuffer *kb;
+	int n;
+
+	errno = 0;
+	switch (how) {
+	case FD_READ_BUF:
+		kb = tracefs_cpu_read_buf(tcpu, true);
+		break;
+	case FD_BUFFERED_BUF:
+		kb = tracefs_cpu_buffered_read_buf(tcpu, true);
+		break;
+	default:
+		n = how == FD_READ ? tracefs_cpu_read(tcpu, buf, true) : tracefs_cpu_flush(tcpu, buf);
+		if (n < 0)
+			ck_assert_int_eq(n, -errno);
+		if (n <= 0)
+			return false;
+		ck_assert_int_eq(n, 4096);
+		kb = kbuffer_alloc(KBUFFER_LSIZE_8, KBUFFER_ENDIAN_SAME_AS_HOST);
+		kbuffer_load_subbuffer(kb, buf);
+		kbuf_tags(kb, next);
+		kbuffer_free(kb);
+		return true;
+	}
+	if (!kb)
+		return false;
+	kbuf_tags(kb, next);
+	return true;
+}
+
+/* Whole pages from a memfd through each path: every event once, in order, then EAGAIN. */
+START_TEST(test_fd_paths)
+{
+	struct page_builder pages[3];
+	struct tracefs_cpu *tcpu;
+	uint32_t next = 0;
+	int fd, calls = 0;
+
+	for (int i = 0; i < 3; i++)
+		pb_events(&pages[i], 100 * i, 100);
+	tcpu = fd_tcpu(pages, 3, &fd);
+	ck_assert(fcntl(fd, F_GETFL) & O_NONBLOCK);
+	for (; fd_read_one(tcpu, _i, &next); calls++)
+		ck_assert_int_lt(calls, 10);
+	ck_assert_int_eq(errno, EAGAIN);
+	ck_assert_uint_eq(next, 300);
+	ck_assert_int_eq(calls, 3);
+	ck_assert_uint_eq(tracefs_cpu_stats(tcpu)->chunks, 3);
+	ck_assert_uint_gt(_i == FD_BUFFERED_BUF ? tcpu->sys.splices : tcpu->sys.reads, 0);
+	tracefs_cpu_free_fd(tcpu);
+	ck_assert_int_ge(fcntl(fd, F_GETFD), 0);	/* free_fd leaves it open */
+	close(fd);
+}
+END_TEST
+
+/*
+ * Malformed pages (a commit past the page, which kbuffer read past; the page kbuffer never
+ * returns from) are dropped one call each, counted as losses, never handed to kbuffer.
+ */
+START_TEST(test_fd_drops_malformed_pages)
+{
+	struct page_builder pages[5];
+	struct tracefs_cpu *tcpu;
+	uint32_t next = 0;
+	int fd, bad = 0, good = 0;
+
+	pb_events(&pages[0], 0, 50);
+	pb_events(&pages[1], 50, 50);
+	pb_commit(&pages[1], 4096 + 512);
+	pb_events(&pages[2], 50, 50);
+	pb_endless(&pages[3]);
+	pb_events(&pages[4], 100, 50);
+	tcpu = fd_tcpu(pages, 5, &fd);
+	for (int calls = 0; calls < 10; calls++) {
+		if (fd_read_one(tcpu, _i, &next)) {
+			good++;
+			continue;
+		}
+		if (errno == EAGAIN)
+			break;
+		ck_assert_int_eq(errno, EBADMSG);
+		bad++;
+	}
+	ck_assert_int_eq(good, 3);
+	ck_assert_int_eq(bad, 2);
+	ck_assert_uint_eq(next, 150);
+	ck_assert_uint_eq(tracefs_cpu_stats(tcpu)->lost_unknown, 2);
+	ck_assert_uint_eq(tracefs_cpu_stats(tcpu)->chunks, 3);
+	tracefs_cpu_close(tcpu);
+	ck_assert_int_lt(fcntl(fd, F_GETFD), 0);	/* close closes it */
+}
+END_TEST
+
+/* Drains pass sub-buffers on unparsed: the consumer of a file checks them (or not). */
+START_TEST(test_fd_drain_passes_pages_on)
+{
+	struct page_builder pages[2];
+	_Alignas(8) char out[2 * 4096];
+	struct ring_sink_memory mem;
+	struct tracefs_cpu *tcpu;
+	int fd;
+
+	pb_events(&pages[0], 0, 10);
+	pb_endless(&pages[1]);
+	tcpu = fd_tcpu(pages, 2, &fd);
+	ring_sink_memory__init(&mem, out, sizeof(out));
+	ck_assert_int_eq(tracefs_cpu_flush_drain(tcpu, &mem.sink), sizeof(out));
+	ck_assert_int_eq(memcmp(out + 4096, pages[1].page, 4096), 0);
+	tracefs_cpu_close(tcpu);
+}
+END_TEST
+
+START_TEST(test_fd_bad_sizes)
+{
+	int fd = memfd_create("x", MFD_CLOEXEC);
+
+	ck_assert_int_ge(fd, 0);
+	assert_null_errno(tracefs_cpu_alloc_fd(fd, 0, true), EINVAL);
+	assert_null_errno(tracefs_cpu_alloc_fd(fd, -4096, true), EINVAL);
+	assert_null_errno(tracefs_cpu_alloc_fd(fd, 6144, true), EINVAL);
+	assert_null_errno(tracefs_cpu_alloc_fd(fd, 1 << 28, true), EINVAL);
+	assert_null_errno(tracefs_cpu_alloc_fd(-1, 4096, true), EINVAL);
+	ck_assert_int_ge(fcntl(fd, F_GETFD), 0);
+	close(fd);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("tracefs-page");
 	TCase *tc = tcase_create("format");
 
 	tcase_add_test(tc, test_layout_from_header_page);
+	tcase_add_test(tc, test_layout_bounds);
+	tcase_add_test(tc, test_lost_count_in_last_bytes);
+	tcase_add_test(tc, test_check_page);
 	tcase_add_test(tc, test_commit_flags_and_lost_count);
 	tcase_add_test(tc, test_maybe_live);
 	tcase_add_test(tc, test_walk_matches_kbuffer);
 	tcase_add_test(tc, test_walk_stops_on_corrupt_length);
 	tcase_add_test(tc, test_piece_reads_back_like_the_page);
 	tcase_add_test(tc, test_piece_keeps_lost_events);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("fd");
+	tcase_add_loop_test(tc, test_fd_paths, FD_READ_BUF, FD_FLUSH + 1);
+	tcase_add_loop_test(tc, test_fd_drops_malformed_pages, FD_READ_BUF, FD_FLUSH + 1);
+	tcase_add_test(tc, test_fd_drain_passes_pages_on);
+	tcase_add_test(tc, test_fd_bad_sizes);
 	suite_add_tcase(s, tc);
 	return testlib_run(s);
 }

@@ -50,6 +50,30 @@ AUXTRACE_API bool auxtrace_pmu__is_aux_capable(const char *name);
 AUXTRACE_API enum auxtrace_type auxtrace_pmu__auxtrace_type(const char *name);
 
 /*
+ * perf's default terms for the events of an AUX PMU, in the shape of
+ * parse_events_opts.default_terms (auxtrace/parse-events.h): the event string's own terms
+ * come after them and override them, so "intel_pt//u" records what perf records and
+ * "intel_pt/cyc,mtc=0/u" changes just those two. Intel PT: "tsc,mtc,mtc_period=M,
+ * psb_period=P,pt,branch", each term only where the PMU has its format file and caps
+ * offer it (M and P the caps' values nearest 3); Arm SPE: its minimum interval as the
+ * period ("period=1024"). NULL for the other PMUs: Intel BTS has no defaults, and
+ * CoreSight's (timestamp, contextid) and SPE's ts_enable depend on the session, so
+ * auxtrace_record__options sets them where the string left them alone. ctx must point to
+ * a struct auxtrace_pmu_terms, which holds the returned string until the next call:
+ *
+ *	struct auxtrace_pmu_terms terms;
+ *	struct parse_events_opts opts = { .default_terms = auxtrace_pmu__default_terms,
+ *					   .ctx = &terms };
+ *
+ * (A caller with a new_evsel hook and a ctx of its own calls this from its own
+ * default_terms hook.)
+ */
+struct auxtrace_pmu_terms {
+	char str[128];
+};
+AUXTRACE_API const char *auxtrace_pmu__default_terms(const struct perf_pmu *pmu, void *ctx);
+
+/*
  * The backend for the AUX events of evlist, whose attr.type is looked up among the PMUs of
  * sysfs_root (NULL: the real sysfs, or $AUXTRACE_SYSFS). No AUX event: NULL with *err = 0.
  * Events of two AUX PMUs ("intel_pt and intel_bts may not be used together"), or a PMU
@@ -66,7 +90,10 @@ AUXTRACE_API const char *auxtrace_record__pmu_name(const struct auxtrace_record 
  * gets needs_auxtrace_mmap, sample_period 1 (SPE: its minimum interval), the AUX sizes
  * (defaults: 4 MiB when privileged; else 128 KiB AUX and a 256 KiB data ring), the
  * wakeup watermark (a quarter of the AUX area in full-trace mode), a side-band tracking
- * event, and moves to the front of the evlist. 0 or -errno (-EINVAL with the rule logged).
+ * event, and moves to the front of the evlist. In a per-CPU session it also gets what
+ * decoding several tasks of a CPU needs, unless its event string (parse_events) set the
+ * term itself: CoreSight timestamp and contextid, Arm SPE ts_enable.
+ * 0 or -errno (-EINVAL with the rule logged).
  */
 AUXTRACE_API int auxtrace_record__options(struct auxtrace_record *itr, struct evlist *evlist,
 					  struct auxtrace_opts *opts);
@@ -118,7 +145,8 @@ AUXTRACE_API void auxtrace_record__set_user_disabled(struct auxtrace_record *itr
  * Options. __init zeroes opts and sets privileged (CAP_PERFMON or CAP_SYS_ADMIN, or
  * perf_event_paranoid -1): it decides the default sizes.
  */
-AUXTRACE_API void auxtrace_opts__init(struct auxtrace_opts *opts);
+AUXTRACE_API void auxtrace_opts__init_sz(struct auxtrace_opts *opts, size_t sz);
+#define auxtrace_opts__init(opts) auxtrace_opts__init_sz((opts), sizeof(*(opts)))
 
 /*
  * One -m part: a page count ("16") or a size with a B/K/M/G suffix ("64K", rounded up to

@@ -47,6 +47,9 @@ struct auxtrace_mmap_params {
 	bool mmap_needed;	/* false: the owner of this idx is not an AUX event */
 	struct perf_cpu cpu;	/* a CPU's ring (also a side-band one in a per-thread
 				   session): that CPU; a thread's ring: -1 */
+	pid_t first_tid;	/* the first thread of the evlist's map (-1: the dummy
+				   thread, or unknown): what a CPU's ring with tid 0
+				   records, as perf 6.1 does */
 };
 
 AUXTRACE_API void auxtrace_mmap_params__init(struct auxtrace_mmap_params *mp,
@@ -77,9 +80,10 @@ AUXTRACE_API void auxtrace_mmap__delete(struct auxtrace_mmap *mm);
  * control page, mapped writable) and map len bytes of fd at mp->offset with mp->prot.
  * Resets the position and the statistics. 0 or -errno (EBUSY: already mapped; EINVAL: a
  * mask that is neither 0 nor len - 1); a failed mapping leaves aux_offset/aux_size 0.
- * idx, tid and cpu go into every PERF_RECORD_AUXTRACE. A CPU's ring with tid 0 (several
- * threads) records -1, which perf's decoders read as "unknown"; auxtrace_mmaps records the
- * first thread of the evlist's map on every CPU's ring instead, as perf 6.1 does.
+ * idx, tid and cpu go into every PERF_RECORD_AUXTRACE, taken from mp alone whoever maps:
+ * tid is mp->tid, except on a CPU's ring shared by several threads (mp->tid 0, which would
+ * name the idle task), which records mp->first_tid, the first thread of the map, as perf
+ * 6.1 writes on every CPU's ring (-1 when the params do not know it).
  */
 AUXTRACE_API int auxtrace_mmap__mmap(struct auxtrace_mmap *mm,
 				     const struct auxtrace_mmap_params *mp, void *userpg, int fd);
@@ -145,6 +149,12 @@ AUXTRACE_API const struct evlist_mmap_hooks *auxtrace_mmaps__hooks(struct auxtra
 AUXTRACE_API int auxtrace_mmaps__nr(const struct auxtrace_mmaps *aux);
 /* The AUX area of idx, NULL when that idx has none (not an AUX owner, or len 0). */
 AUXTRACE_API struct auxtrace_mmap *auxtrace_mmaps__at(const struct auxtrace_mmaps *aux, int idx);
+/*
+ * auxtrace_mmap__read() of the AUX area at idx: bytes, 0 when idx has none or the areas are
+ * in overwrite (snapshot) mode, or -errno.
+ */
+AUXTRACE_API ssize_t auxtrace_mmaps__read_idx(struct auxtrace_mmaps *aux, int idx,
+					      struct ring_sink *sink);
 /* auxtrace_mmap__read() of every mapped AUX area into one sink. Bytes or the first -errno. */
 AUXTRACE_API ssize_t auxtrace_mmaps__read(struct auxtrace_mmaps *aux, struct ring_sink *sink);
 /* auxtrace_mmap__read_snapshot() of every mapped AUX area. Bytes or the first -errno. */
@@ -154,11 +164,18 @@ AUXTRACE_API ssize_t auxtrace_mmaps__read_snapshot(struct auxtrace_mmaps *aux,
  * What idx delivered and lost: the AUX area's counters plus the PERF_RECORD_AUX flags
  * (aux_truncated/partial/collision) that idx's data ring counted. 0 or -ENOENT.
  */
-AUXTRACE_API int auxtrace_mmaps__stats(const struct auxtrace_mmaps *aux, int idx,
-				       struct ring_stats *stats);
+AUXTRACE_API int auxtrace_mmaps__stats_sz(const struct auxtrace_mmaps *aux, int idx,
+					  struct ring_stats *out, size_t sz);
+#define auxtrace_mmaps__stats(aux, idx, out) \
+	auxtrace_mmaps__stats_sz((aux), (idx), (out), sizeof(*(out)))
 
 /* Options a recording session gives its AUX backend (perf's record_opts, AUX part). */
 struct auxtrace_opts {
+	/*
+	 * sizeof(struct auxtrace_opts) as the caller was compiled: auxtrace_opts__init() sets
+	 * it, so a newer library never reads or writes fields an older caller has no room for.
+	 */
+	size_t sz;
 	unsigned int mmap_pages;	/* data ring pages; 0: not set by the user */
 	unsigned int auxtrace_mmap_pages;	/* AUX pages; 0: not set (backend default) */
 	bool full_auxtrace;		/* an AUX event is present (set by the backend) */

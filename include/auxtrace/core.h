@@ -6,6 +6,12 @@
 
 /* Every exported symbol carries this mark; the build hides everything else. */
 #define AUXTRACE_API __attribute__((visibility("default")))
+/*
+ * libauxtrace's internals that libauxtrace-tracefs, built on it, calls: exported under the
+ * version node LIBAUXTRACE_PRIVATE_0, declared in the uninstalled internal headers only, and
+ * no API: their signatures may change with any release of the pair.
+ */
+#define AUXTRACE_PRIVATE __attribute__((visibility("default")))
 
 #ifdef __cplusplus
 extern "C" {

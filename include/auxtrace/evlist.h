@@ -87,6 +87,7 @@ AUXTRACE_API int evlist__id_lookup(const struct evlist *evlist, uint64_t id,
  * munmap(): before the data ring of idx is unmapped.
  */
 struct evlist_mmap_hooks {
+	size_t sz;	/* sizeof(struct evlist_mmap_hooks): hooks may be added at the end */
 	int (*idx)(struct evlist *evlist, struct evsel *evsel, int idx, void *ctx);
 	int (*mmap)(struct evlist *evlist, struct evsel *evsel, struct perf_mmap *map, int idx,
 		    void *ctx);

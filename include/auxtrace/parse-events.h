@@ -53,10 +53,11 @@ struct parse_events_event {
 
 struct parse_events_opts {
 	const char *sysfs_root;		/* NULL: libauxtrace's default (/sys, $AUXTRACE_SYSFS) */
-	const char *tracefs_root;	/* NULL: tracefs_tracing_dir() (tracefs.h) */
+	const char *tracefs_root;	/* NULL: where tracefs is mounted */
 	/*
-	 * A PMU's default terms, applied before the string's own ("tsc,mtc,psb_period=3" for
-	 * intel_pt: AUX backends know them); NULL or "" for none. Optional.
+	 * A PMU's default terms, applied before the string's own, which override them; NULL
+	 * or "" for none. Optional. auxtrace_pmu__default_terms (auxtrace/auxtrace-record.h)
+	 * gives perf's for AUX PMUs ("tsc,mtc,mtc_period=3,psb_period=3,pt,branch").
 	 */
 	const char *(*default_terms)(const struct perf_pmu *pmu, void *ctx);
 	/* Told about every evsel parse_events() made, before it is added. Optional; a
@@ -68,8 +69,9 @@ struct parse_events_opts {
 
 /*
  * Parse str and add its events to evlist as new evsels (names set, PMU cpumask passed to
- * evsel__set_pmu_cpus(), groups led by their first event). All or nothing: on an error no
- * evsel is added. opts and err may be NULL. 0 or -errno (-EINVAL for a bad string, with
+ * evsel__set_pmu_cpus(), groups led by their first event; each keeps the config bits its
+ * string set, which auxtrace_record__options' session defaults leave alone). All or
+ * nothing: on an error no evsel is added. opts and err may be NULL. 0 or -errno (-EINVAL for a bad string, with
  * err filled and the message logged at debug level).
  */
 AUXTRACE_API int parse_events(struct evlist *evlist, const char *str,

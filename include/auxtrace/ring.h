@@ -28,12 +28,20 @@ extern "C" {
  */
 struct ring_sink {
 	ssize_t (*push)(struct ring_sink *sink, const struct iovec *iov, int iovcnt);
+	/*
+	 * Optional (NULL: the ring offers only iovecs). Move the first len bytes of pipe_fd
+	 * into the sink with splice(2), never through user memory. Returns the bytes moved,
+	 * fewer than len only when the output failed after taking some (the rest stays in the
+	 * pipe and goes first next time), or -errno when it took none: -EINVAL says the output
+	 * cannot take a splice, and the ring then offers the same bytes as iovecs.
+	 */
+	ssize_t (*splice)(struct ring_sink *sink, int pipe_fd, size_t len);
 };
 
 /*
  * writev() to a file, pipe or socket, retrying short writes and EINTR. A full non-blocking
  * fd: -EAGAIN when not a byte went out (the ring keeps the window), else it waits for room
- * and finishes, so no window is ever written in part.
+ * and finishes, so no window is ever written in part. Splices where the fd takes them.
  */
 struct ring_sink_fd {
 	struct ring_sink sink;
@@ -66,6 +74,13 @@ AUXTRACE_API void ring_sink_callback__init(struct ring_sink_callback *s,
  * that apply to it and leaves the others 0.
  */
 struct ring_stats {
+	/*
+	 * The bytes of this struct the library filled: sizeof(struct ring_stats) as the
+	 * library knows it, or the caller's size, whichever is smaller. Functions that fill
+	 * a caller's ring_stats take the caller's sizeof through a macro, so counters a newer
+	 * library adds never write past an older caller's struct.
+	 */
+	size_t sz;
 	uint64_t bytes;		/* bytes taken by sinks (AUX: framing and padding included) */
 	uint64_t chunks;	/* windows handed out: spans, AUX records, sub-buffers */
 	uint64_t records;	/* perf records or ftrace events seen, where counted */

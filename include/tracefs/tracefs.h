@@ -7,8 +7,15 @@
  * struct kbuffer, struct tep_handle and trace_seq are libtraceevent's.
  *
  * Errors: int functions return a negative errno (and set errno), except where libtracefs
- * defines -1 (tracefs_cpu_map); pointer functions return NULL with errno set. "No data" is
- * always errno EAGAIN: 0 from the int reads, NULL from the _buf reads.
+ * defines -1 (tracefs_cpu_map, tracefs_event_enable/_disable: -1 with errno set); pointer
+ * functions return NULL with errno set. "No data" is always errno EAGAIN: 0 from the int
+ * reads, NULL from the _buf reads.
+ *
+ * A sub-buffer is input, even from the kernel: every read that hands one out to be parsed
+ * (tracefs_cpu_read, _buffered_read, _flush and their _buf forms) first checks it the way
+ * libtraceevent's kbuffer will walk it. A malformed one is dropped and counted as a loss of
+ * unknown size, and that call fails with EBADMSG; the next call goes on after it. Drains and
+ * writes pass sub-buffers on unparsed.
  *
  * Reading one CPU of an instance (libtracefs style):
  *
@@ -42,6 +49,7 @@
 #include <kbuffer.h>
 #include <auxtrace/core.h>
 #include <auxtrace/ring.h>
+#include <auxtrace/ring-set.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -59,8 +67,18 @@ AUXTRACE_API void tracefs_put_tracing_file(char *name);
 
 struct tracefs_instance;
 
-/* Create <tracing dir>/instances/<name>, or attach to it if it exists (see _is_new). */
+/*
+ * Create <tracing dir>/instances/<name>, or attach to it if it exists (see _is_new); NULL
+ * is the top level. A name that is empty, ".", ".." or has a '/' is refused (EINVAL).
+ */
 AUXTRACE_API struct tracefs_instance *tracefs_instance_create(const char *name);
+/*
+ * A handle for an instance that exists already, never created: <tracing_dir>/instances/<name>
+ * (tracing_dir NULL: the mounted tracefs; name NULL: tracing_dir itself). NULL with errno
+ * ENOENT when that directory does not exist, EINVAL for a name create would refuse.
+ */
+AUXTRACE_API struct tracefs_instance *tracefs_instance_alloc(const char *tracing_dir,
+							     const char *name);
 /* Remove the instance directory (EBUSY while any of its CPU buffers is open or mapped). */
 AUXTRACE_API int tracefs_instance_destroy(struct tracefs_instance *instance);
 /* Free the handle; the instance itself stays unless destroyed. */
@@ -69,9 +87,13 @@ AUXTRACE_API bool tracefs_instance_is_new(struct tracefs_instance *instance);
 AUXTRACE_API bool tracefs_instance_exists(const char *name);
 /* NULL for the top level. */
 AUXTRACE_API const char *tracefs_instance_get_name(struct tracefs_instance *instance);
-/* The tracefs mount the instance lives in. */
+/* The tracing directory the instance lives in; NULL for the NULL (top level) instance. */
 AUXTRACE_API const char *tracefs_instance_get_trace_dir(struct tracefs_instance *instance);
-/* The instance directory / one file in it, malloc'ed: free with tracefs_put_tracing_file(). */
+/*
+ * The instance directory / one file in it, malloc'ed: free with tracefs_put_tracing_file().
+ * Every call that takes a file name of an instance refuses an absolute one or one with a ".."
+ * component (EINVAL): nothing leaves the instance's directory.
+ */
 AUXTRACE_API char *tracefs_instance_get_dir(struct tracefs_instance *instance);
 AUXTRACE_API char *tracefs_instance_get_file(struct tracefs_instance *instance, const char *file);
 
@@ -92,7 +114,9 @@ AUXTRACE_API int tracefs_instance_file_clear(struct tracefs_instance *instance, 
 /*
  * Ring buffer configuration. Sizes are in KiB. Set them before mapping: a mapped CPU buffer
  * makes buffer_size_kb and buffer_subbuf_size_kb of its instance EBUSY.
- * cpu < 0: every CPU (buffer_size_kb), else per_cpu/cpu<cpu>/buffer_size_kb.
+ * cpu < 0: every CPU (buffer_size_kb), else per_cpu/cpu<cpu>/buffer_size_kb. Get with
+ * cpu < 0 gives the size of each CPU's buffer (buffer_size_kb), where libtracefs gives the
+ * total over all CPUs (buffer_total_size_kb).
  */
 AUXTRACE_API ssize_t tracefs_instance_get_buffer_size(struct tracefs_instance *instance, int cpu);
 AUXTRACE_API int tracefs_instance_set_buffer_size(struct tracefs_instance *instance, size_t size,
@@ -103,7 +127,7 @@ AUXTRACE_API int tracefs_instance_set_subbuf_size(struct tracefs_instance *insta
 /* How full (0..100 %) a CPU buffer must be before poll and blocking reads wake up. */
 AUXTRACE_API int tracefs_instance_get_buffer_percent(struct tracefs_instance *instance);
 AUXTRACE_API int tracefs_instance_set_buffer_percent(struct tracefs_instance *instance, int val);
-/* Empty every CPU buffer of the instance (libtracefs returns void; this returns 0 or -errno). */
+/* Empty every CPU buffer of the instance: 0 or -errno. */
 AUXTRACE_API int tracefs_instance_clear(struct tracefs_instance *instance);
 
 /* tracing_on: 1 on, 0 off, or -errno. */
@@ -117,8 +141,14 @@ AUXTRACE_API char *tracefs_get_clock(struct tracefs_instance *instance);
 AUXTRACE_API int tracefs_instance_set_clock(struct tracefs_instance *instance, const char *clock);
 
 /*
- * Enable or disable events: system and event by exact name; event NULL means every event of
- * system; both NULL mean every event. (libtracefs also takes regular expressions; we do not.)
+ * Enable or disable the events whose system and name match system and event: POSIX basic
+ * regular expressions, anchored at both ends, ignoring case ("sched", "sched_wak.*"), as in
+ * libtracefs. NULL matches every system or every event; both NULL switch the instance's
+ * events/enable. Only real event directories of that instance match, and a name with '/',
+ * or one that is "." or "..", is refused (-1, errno EINVAL). Returns 0 when at least one
+ * event (or system) was switched; -1 when none matched (errno ENOENT, as libtracefs' -1
+ * with errno untouched), on a regex that does not compile (EINVAL) or when a write failed
+ * (errno from the write; the events matched before it stay switched).
  */
 AUXTRACE_API int tracefs_event_enable(struct tracefs_instance *instance, const char *system,
 				      const char *event);
@@ -148,7 +178,23 @@ AUXTRACE_API struct tracefs_cpu *tracefs_cpu_open(struct tracefs_instance *insta
 /* Open and map; still succeeds when mapping is refused (tracefs_cpu_is_mapped() says which). */
 AUXTRACE_API struct tracefs_cpu *tracefs_cpu_open_mapped(struct tracefs_instance *instance,
 							 int cpu, bool nonblock);
-/* Unmaps, closes, frees. NULL is a no-op. */
+/*
+ * The snapshot buffer of instance: [instance/]per_cpu/cpu<cpu>/snapshot_raw, read like
+ * tracefs_cpu_open() (ENOENT: a kernel without CONFIG_TRACER_SNAPSHOT). Its stats count no
+ * records: the kernel's count is the main buffer's.
+ */
+AUXTRACE_API struct tracefs_cpu *tracefs_cpu_snapshot_open(struct tracefs_instance *instance,
+							   int cpu, bool nonblock);
+/*
+ * A tcpu reading fd (trace_pipe_raw opened by the caller, or anything that yields sub-buffers
+ * of subbuf_size bytes: a pipe, a file) with the sub-buffer header of this kernel (the top
+ * level's header_page). fd is made O_NONBLOCK. subbuf_size must be a power of two of at least
+ * 4096 (EINVAL). Its stats count no records; tracefs_cpu_map() works on a trace_pipe_raw fd.
+ */
+AUXTRACE_API struct tracefs_cpu *tracefs_cpu_alloc_fd(int fd, int subbuf_size, bool nonblock);
+/* Unmaps and frees everything but the fd (for tracefs_cpu_alloc_fd). NULL is a no-op. */
+AUXTRACE_API void tracefs_cpu_free_fd(struct tracefs_cpu *tcpu);
+/* tracefs_cpu_free_fd(), and closes the fd (also one given to tracefs_cpu_alloc_fd). */
 AUXTRACE_API void tracefs_cpu_close(struct tracefs_cpu *tcpu);
 
 /* Whether this tcpu reads through a mapping now (not whether the kernel could map). */
@@ -192,11 +238,18 @@ AUXTRACE_API int tracefs_cpu_flush_write(struct tracefs_cpu *tcpu, int wfd);
  * did not take goes out first next time; mapped it writes straight from the mapping.
  */
 AUXTRACE_API int tracefs_cpu_write(struct tracefs_cpu *tcpu, int wfd, bool nonblock);
-/* Like tracefs_cpu_write, into a pipe: unmapped, one splice with no intermediate pipe. */
+/*
+ * Like tracefs_cpu_write, into a pipe (EBADF when wfd is none). Unmapped, data goes through
+ * the tcpu's own pipe, so that only whole sub-buffers move and what wfd did not take stays
+ * for the next call (libtracefs splices straight into wfd); -ENOSPC when wfd cannot hold one
+ * sub-buffer.
+ */
 AUXTRACE_API int tracefs_cpu_pipe(struct tracefs_cpu *tcpu, int wfd, bool nonblock);
 /*
  * Wake a read blocked in another thread and make every later read non-blocking, so that a
- * flush loop can follow. Returns 0.
+ * flush loop can follow. Returns 0: the reader is woken for sure (a waiting call polls an
+ * eventfd of the tcpu), which is what libtracefs' 0 says; its 1 ("may need a signal", for
+ * kernels whose trace_pipe_raw cannot be woken) never happens here. -errno on error.
  */
 AUXTRACE_API int tracefs_cpu_stop(struct tracefs_cpu *tcpu);
 
@@ -221,6 +274,15 @@ AUXTRACE_API int tracefs_cpu_fd(struct tracefs_cpu *tcpu);
 AUXTRACE_API ssize_t tracefs_cpu_drain(struct tracefs_cpu *tcpu, struct ring_sink *sink);
 AUXTRACE_API ssize_t tracefs_cpu_buffered_drain(struct tracefs_cpu *tcpu, struct ring_sink *sink);
 AUXTRACE_API ssize_t tracefs_cpu_flush_drain(struct tracefs_cpu *tcpu, struct ring_sink *sink);
+
+/*
+ * Let a ring set (auxtrace/ring-set.h) drain tcpu into sink whenever its fd is ready, as
+ * tracefs_cpu_buffered_drain (buffered: splice, the cheapest way into a file) or
+ * tracefs_cpu_drain, and with tracefs_cpu_flush_drain at ring_set__drain_all(set, true).
+ * Its stats count as RING_SOURCE_FTRACE on its CPU. tcpu and sink must outlive the set.
+ */
+AUXTRACE_API int tracefs_cpu_add_to_ring_set(struct tracefs_cpu *tcpu, struct ring_set *set,
+					     bool buffered, struct ring_sink *sink);
 
 /*
  * What this tcpu delivered: bytes, chunks (sub-buffers), lost / lost_reports / lost_unknown

@@ -152,7 +152,7 @@ int aux_payload__write_framed(const char *path, const void *payload, size_t size
 		err = -ENOMEM;
 		goto out;
 	}
-	auxtrace_mmap__set_ops(mm, aux_producer__ops(p));
+	aux_producer__route_mmap(p, mm);
 	auxtrace_mmap_params__init(&mp, 2 * sysconf(_SC_PAGESIZE), aux_pages, false);
 	mp.idx = 0;
 	mp.mmap_needed = true;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <auxtrace/event.h>
+#include <internal/auxtrace-mmap.h>
 #include "aux-producer.h"
 
 struct aux_producer {
@@ -353,9 +354,14 @@ void aux_producer__delete(struct aux_producer *p)
 	free(p);
 }
 
-const struct auxtrace_mmap_ops *aux_producer__ops(struct aux_producer *p)
+void aux_producer__route_mmap(struct aux_producer *p, struct auxtrace_mmap *mm)
 {
-	return &p->ops;
+	auxtrace_mmap__set_ops(mm, &p->ops);
+}
+
+void aux_producer__route_mmaps(struct aux_producer *p, struct auxtrace_mmaps *aux)
+{
+	auxtrace_mmaps__set_ops(aux, &p->ops);
 }
 
 int aux_producer__fd(const struct aux_producer *p)

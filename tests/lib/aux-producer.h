@@ -4,7 +4,9 @@
  * page (aux_head/aux_tail/aux_offset/aux_size), the AUX pages, and optionally a data ring
  * that receives PERF_RECORD_AUX (and PERF_RECORD_LOST) records. The library reaches it
  * through the same code as a real AUX area: its data ring is a memfd mapped by the data-ring
- * code, its AUX area is mapped through auxtrace_mmap_ops (aux_producer__ops()).
+ * code, its AUX area is mapped through the library's one replaceable step, the mmap(2) of
+ * the area (aux_producer__route_mmap()). Built into the test-support library that the
+ * suites and the benchmarks link.
  *
  * Like the kernel: the AUX mapping is checked against the control page, a writable mapping
  * means full-trace mode (aux_tail honoured: data never overwritten unread), a read-only one
@@ -20,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
-#include <internal/auxtrace-mmap.h>
+#include <auxtrace/auxtrace.h>
 
 struct aux_producer;
 
@@ -41,8 +43,9 @@ struct aux_producer *aux_producer__new(const struct aux_producer_config *cfg);
 /* Stops the thread and unmaps the producer's own views (the consumer unmaps its own). */
 void aux_producer__delete(struct aux_producer *p);
 
-/* The mmap step that leads to this producer (ctx = p). */
-const struct auxtrace_mmap_ops *aux_producer__ops(struct aux_producer *p);
+/* Make the AUX mapping step of mm (or of every area of aux) lead to this producer. */
+void aux_producer__route_mmap(struct aux_producer *p, struct auxtrace_mmap *mm);
+void aux_producer__route_mmaps(struct aux_producer *p, struct auxtrace_mmaps *aux);
 /* The memfd: map the simulated data ring from it (perf_mmap__new(fd, cpu, data_pages)). */
 int aux_producer__fd(const struct aux_producer *p);
 /* The control page as the producer sees it (NULL in attach mode until mapped). */

@@ -42,9 +42,15 @@ const char *testlib_instance_prefix(void)
 {
 	static char prefix[64];
 
+	const char *run = getenv("AUXTRACE_TEST_RUN");
+
 	if (!runner_pid)
 		runner_pid = getpid();
-	snprintf(prefix, sizeof(prefix), "auxtrace-test-%d-", (int)runner_pid);
+	/* scripts/run-tests names its run, so that it checks only its own leftovers */
+	if (run && *run)
+		snprintf(prefix, sizeof(prefix), "auxtrace-test-r%s-%d-", run, (int)runner_pid);
+	else
+		snprintf(prefix, sizeof(prefix), "auxtrace-test-%d-", (int)runner_pid);
 	return prefix;
 }
 

@@ -11,8 +11,9 @@ trap 'rm -rf "$tmp"' EXIT
 make -s --no-print-directory B="$B" install DESTDIR="$tmp/stage" PREFIX=/usr/local \
 	>"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; exit 1; }
 for f in lib/libauxtrace.a lib/libauxtrace.so lib/libauxtrace.so.0 lib/pkgconfig/auxtrace.pc \
-	 include/auxtrace/core.h include/auxtrace/evlist.h include/auxtrace/tracefs/tracefs.h \
-	 bin/auxrec; do
+	 lib/libauxtrace-tracefs.a lib/libauxtrace-tracefs.so lib/libauxtrace-tracefs.so.0 \
+	 lib/pkgconfig/auxtrace-tracefs.pc include/auxtrace/core.h include/auxtrace/evlist.h \
+	 include/auxtrace/tracefs/tracefs.h bin/auxrec; do
 	[ -e "$tmp/stage/usr/local/$f" ] || { echo "not installed: DESTDIR/usr/local/$f"; exit 1; }
 done
 grep -q '^libdir=/usr/local/lib$' "$tmp/stage/usr/local/lib/pkgconfig/auxtrace.pc" ||
@@ -36,7 +37,9 @@ readelf -d "$tmp/embed" | grep -q 'NEEDED.*libauxtrace.so.0' ||
 # A program written for libtracefs' mapping API: only the include path and link line change.
 # shellcheck disable=SC2046
 cc -std=gnu11 -Wall -Wextra -Werror $san -o "$tmp/tracefs-cpu-map" tests/progs/tracefs-cpu-map.c \
-	$(pkg-config --cflags --libs auxtrace)
+	$(pkg-config --cflags --libs auxtrace-tracefs)
+readelf -d "$tmp/tracefs-cpu-map" | grep -q 'NEEDED.*libauxtrace-tracefs.so.0' ||
+	{ echo "the libtracefs-style program is not linked to libauxtrace-tracefs.so.0"; exit 1; }
 if [ "$(id -u)" -ne 0 ]; then
 	echo "SKIP: running the example needs root (tracepoint perf events)"
 	exit 77

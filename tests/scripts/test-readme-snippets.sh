@@ -16,6 +16,7 @@ prelude='#include <errno.h>
 #include <auxtrace/auxtrace-record.h>
 #include <auxtrace/evlist.h>
 #include <auxtrace/parse-events.h>
+#include <auxtrace/ring-set.h>
 #include <tracefs.h>'
 fail=0 n=0
 for f in "$tmp"/snippet*.c; do

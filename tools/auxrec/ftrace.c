@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1
 /* auxrec's ftrace side: events in a tracefs instance of its own, drained per CPU. */
+#include <dirent.h>
 #include <errno.h>
-#include <sys/epoll.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 
 #include <auxtrace/cpumap.h>
 #include <tracefs.h>
+#include <trace-dat.h>
 #include "auxrec.h"
 #include "ftrace.h"
 
@@ -21,9 +23,28 @@ struct ftrace_session {
 	struct tracefs_cpu **tcpus;
 };
 
+/*
+ * ftrace:print, the trace_marker's event, has no switch: writes to the top level's
+ * trace_marker reach an instance when its copy_trace_marker option is on (Linux 6.16+).
+ */
+static int ftrace_session__copy_markers(struct ftrace_session *fs, const char *spec)
+{
+	if (tracefs_instance_file_write(fs->instance, "options/copy_trace_marker", "1") >= 0)
+		return 0;
+	auxrec_error("--ftrace '%s': this kernel cannot copy trace_marker writes into auxrec's "
+		     "instance (options/copy_trace_marker: %s; Linux 6.16 or later has it)", spec,
+		     strerror(errno));
+	return -EINVAL;
+}
+
 static int ftrace_session__enable_events(struct ftrace_session *fs, char **events, int nr)
 {
 	for (int i = 0; i < nr; i++) {
+		if (!strcmp(events[i], "ftrace:print")) {
+			if (ftrace_session__copy_markers(fs, events[i]))
+				return -EINVAL;
+			continue;
+		}
 		char *sys = strdup(events[i]), *event = sys ? strchr(sys, ':') : NULL;
 		int err;
 
@@ -35,14 +56,69 @@ static int ftrace_session__enable_events(struct ftrace_session *fs, char **event
 		}
 		*event++ = '\0';
 		err = tracefs_event_enable(fs->instance, sys, event);
-		if (err < 0)
+		if (err < 0 && errno == ENOENT)
 			auxrec_error("--ftrace '%s': no such ftrace event (see %s/events)",
 				     events[i], tracefs_tracing_dir());
+		else if (err < 0)
+			auxrec_error("--ftrace '%s': %s", events[i], strerror(errno));
 		free(sys);
 		if (err < 0)
 			return -EINVAL;
 	}
 	return 0;
+}
+
+/* Whether pid is a live auxrec: the owner of an instance named after it. */
+static bool ftrace__owner_alive(long pid)
+{
+	char path[64], comm[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = '\0';
+	fclose(f);
+	return !strcmp(comm, "auxrec\n");
+}
+
+/*
+ * Instances of ours whose auxrec is gone (SIGKILL leaves them, tracing on): remove them, and
+ * say so. One whose pid now belongs to another program is ours all the same.
+ */
+static void ftrace__remove_stale_instances(const char *tracing)
+{
+	char dir[PATH_MAX];
+	struct dirent *d;
+	DIR *dp;
+
+	snprintf(dir, sizeof(dir), "%s/instances", tracing);
+	dp = opendir(dir);
+	if (!dp)
+		return;
+	while ((d = readdir(dp)) != NULL) {
+		struct tracefs_instance *stale;
+		char *end;
+		long pid;
+
+		if (strncmp(d->d_name, "auxrec-", 7))
+			continue;
+		pid = strtol(d->d_name + 7, &end, 10);
+		if (*end || pid <= 0 || ftrace__owner_alive(pid))
+			continue;
+		stale = tracefs_instance_create(d->d_name);
+		if (stale && tracefs_instance_destroy(stale) == 0)
+			fprintf(stderr, "auxrec: removed tracefs instance %s, left behind by an "
+				"auxrec that is gone (killed with SIGKILL?)\n", d->d_name);
+		else
+			auxrec_error("tracefs instance %s was left by an auxrec that is gone, and "
+				     "cannot be removed: %s; remove it with rmdir %s/%s", d->d_name,
+				     strerror(errno), dir, d->d_name);
+		tracefs_instance_free(stale);
+	}
+	closedir(dp);
 }
 
 static struct tracefs_cpu *ftrace_session__open_cpu(struct ftrace_session *fs, int cpu)
@@ -53,7 +129,7 @@ static struct tracefs_cpu *ftrace_session__open_cpu(struct ftrace_session *fs, i
 }
 
 struct ftrace_session *ftrace_session__new(char **events, int nr_events, enum ftrace_mode mode,
-					   struct perf_cpu_map *cpus, struct evlist *poll_set)
+					   int buffer_kb, struct perf_cpu_map *cpus)
 {
 	struct ftrace_session *fs = calloc(1, sizeof(*fs));
 	struct perf_cpu_map *online = cpus ? perf_cpu_map__get(cpus) :
@@ -66,6 +142,7 @@ struct ftrace_session *ftrace_session__new(char **events, int nr_events, enum ft
 		auxrec_error("tracefs is not mounted: as root, mount -t tracefs nodev /sys/kernel/tracing");
 		goto fail;
 	}
+	ftrace__remove_stale_instances(tracefs_tracing_dir());
 	snprintf(name, sizeof(name), "auxrec-%d", (int)getpid());
 	fs->instance = tracefs_instance_create(name);
 	if (!fs->instance) {
@@ -75,6 +152,10 @@ struct ftrace_session *ftrace_session__new(char **events, int nr_events, enum ft
 	fs->mode = mode;
 	/* Events go in while tracing is off so that the first sub-buffer is ours. */
 	tracefs_trace_off(fs->instance);
+	if (buffer_kb && tracefs_instance_set_buffer_size(fs->instance, buffer_kb, -1) < 0) {
+		auxrec_error("--ftrace-buffer-kb %d: %s", buffer_kb, strerror(errno));
+		goto fail;
+	}
 	if (ftrace_session__enable_events(fs, events, nr_events) < 0)
 		goto fail;
 	fs->nr_cpus = perf_cpu_map__nr(online);
@@ -92,8 +173,6 @@ struct ftrace_session *ftrace_session__new(char **events, int nr_events, enum ft
 			goto fail;
 		}
 		fs->all_mapped &= tracefs_cpu_is_mapped(fs->tcpus[i]);
-		if (evlist__add_pollfd(poll_set, tracefs_cpu_fd(fs->tcpus[i]), EPOLLIN) < 0)
-			goto fail;
 	}
 	perf_cpu_map__put(online);
 	return fs;
@@ -108,35 +187,23 @@ int ftrace_session__enable(struct ftrace_session *fs, bool on)
 	return on ? tracefs_trace_on(fs->instance) : tracefs_trace_off(fs->instance);
 }
 
-int ftrace_session__drain(struct ftrace_session *fs, struct ring_sink *sink, bool final)
+int ftrace_session__add_to_ring_set(struct ftrace_session *fs, struct ring_set *set,
+				    struct trace_dat_writer *w)
 {
-	int err = 0;
-
 	for (int i = 0; i < fs->nr_cpus; i++) {
-		struct tracefs_cpu *tcpu = fs->tcpus[i];
-		ssize_t n;
+		struct ring_sink *sink = trace_dat_writer__cpu_sink(w, fs->cpus[i]);
+		int err = sink ? tracefs_cpu_add_to_ring_set(fs->tcpus[i], set,
+							     fs->mode == FTRACE_SPLICE, sink) : -errno;
 
-		if (final)
-			n = tracefs_cpu_flush_drain(tcpu, sink);
-		else if (fs->mode == FTRACE_SPLICE)
-			n = tracefs_cpu_buffered_drain(tcpu, sink);
-		else
-			n = tracefs_cpu_drain(tcpu, sink);
-		if (n < 0 && !err)
-			err = (int)n;
+		if (err < 0)
+			return err;
 	}
-	return err;
+	return 0;
 }
 
-bool ftrace_session__stats(struct ftrace_session *fs, int cpu, struct ring_stats *stats)
+struct tracefs_instance *ftrace_session__instance(const struct ftrace_session *fs)
 {
-	for (int i = 0; i < fs->nr_cpus; i++) {
-		if (fs->cpus[i] == cpu) {
-			*stats = *tracefs_cpu_stats(fs->tcpus[i]);
-			return true;
-		}
-	}
-	return false;
+	return fs->instance;
 }
 
 const char *ftrace_session__mode(const struct ftrace_session *fs)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1
 /* auxrec record's summary: one row per CPU (or thread) across every kind of ring. */
 #include <stdio.h>
+#include <unistd.h>
 
 #include <auxtrace/cpumap.h>
 #include "record.h"
@@ -17,6 +18,7 @@ static void record_row__add(struct ring_stats *sum, const struct ring_stats *s)
 	sum->bytes += s->bytes;
 	sum->chunks += s->chunks;
 	sum->lost += s->lost;
+	sum->lost_reports += s->lost_reports;
 	sum->lost_unknown += s->lost_unknown;
 	sum->overruns += s->overruns;
 	sum->aux_truncated += s->aux_truncated;
@@ -24,24 +26,24 @@ static void record_row__add(struct ring_stats *sum, const struct ring_stats *s)
 
 static void record__print_row(struct record *rec, const char *label, const struct record_row *r)
 {
-	printf("%-8s", label);
+	fprintf(stderr, "%-8s", label);
 	if (r->has_perf)
-		printf(" %12llu %12llu %8llu", (unsigned long long)r->perf.records,
+		fprintf(stderr, " %12llu %12llu %8llu", (unsigned long long)r->perf.records,
 		       (unsigned long long)r->perf.bytes, (unsigned long long)r->perf.lost);
 	else
-		printf(" %12s %12s %8s", "-", "-", "-");
+		fprintf(stderr, " %12s %12s %8s", "-", "-", "-");
 	if (rec->aux && r->has_aux)
-		printf(" %12llu %6llu %8llu", (unsigned long long)r->aux.bytes,
+		fprintf(stderr, " %12llu %6llu %8llu", (unsigned long long)r->aux.bytes,
 		       (unsigned long long)r->aux.aux_truncated, (unsigned long long)r->aux.overruns);
 	else if (rec->aux)
-		printf(" %12s %6s %8s", "-", "-", "-");
+		fprintf(stderr, " %12s %6s %8s", "-", "-", "-");
 	if (rec->ftrace && r->has_ftrace)
-		printf(" %12llu %10llu %8llu%s", (unsigned long long)r->ftrace.records,
+		fprintf(stderr, " %12llu %10llu %8llu%s", (unsigned long long)r->ftrace.records,
 		       (unsigned long long)r->ftrace.chunks, (unsigned long long)r->ftrace.lost,
 		       r->ftrace.lost_unknown ? "+" : "");
 	else if (rec->ftrace)
-		printf(" %12s %10s %8s", "-", "-", "-");
-	printf("\n");
+		fprintf(stderr, " %12s %10s %8s", "-", "-", "-");
+	fprintf(stderr, "\n");
 }
 
 /* The rings of mmap idx (perf data ring and its AUX area) into row. */
@@ -57,6 +59,26 @@ static void record__idx_row(struct record *rec, int idx, struct record_row *row)
 		row->has_aux = true;
 }
 
+/* What was lost, why, and what to change; nothing when nothing was. */
+static void record__print_losses(struct record *rec, const struct record_row *total)
+{
+	const struct ring_stats *p = &total->perf, *a = &total->aux, *f = &total->ftrace;
+
+	if (p->lost)
+		fprintf(stderr, "auxrec: lost %llu perf records (PERF_RECORD_LOST): the data rings "
+			"filled before they were drained; give them more pages (-m DATA)\n",
+			(unsigned long long)p->lost);
+	if (rec->aux && (a->aux_truncated || a->overruns))
+		fprintf(stderr, "auxrec: AUX data lost: %llu truncated transactions, %llu bytes "
+			"overwritten; give the AUX areas more room (-m ,AUX)\n",
+			(unsigned long long)a->aux_truncated, (unsigned long long)a->overruns);
+	if (rec->ftrace && (f->lost || f->lost_unknown))
+		fprintf(stderr, "auxrec: ftrace lost %llu events%s (%llu reports): the CPU buffers "
+			"were overwritten before they were read; trace-cmd report shows where\n",
+			(unsigned long long)f->lost, f->lost_unknown ? " and more uncounted" : "",
+			(unsigned long long)f->lost_reports);
+}
+
 /*
  * Per CPU (or per thread in --per-thread sessions, where ftrace rings still are per CPU):
  * records, bytes and losses of every ring, then the totals.
@@ -69,13 +91,18 @@ void record__print_stats(struct record *rec)
 	struct record_row total = { .has_perf = true, .has_aux = true, .has_ftrace = true };
 	char label[32];
 
-	printf("%-8s %12s %12s %8s", per_thread ? "thread" : "cpu", "perf records", "perf bytes",
-	       "lost");
+	if (isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);	/* the status line gives way */
+	if (rec->end_reason)
+		fprintf(stderr, "auxrec: recorded %.2f s; ended because %s\n",
+			rec->ended - rec->started, rec->end_reason);
+	fprintf(stderr, "%-8s %12s %12s %8s", per_thread ? "thread" : "cpu", "perf records",
+		"perf bytes", "lost");
 	if (rec->aux)
-		printf(" %12s %6s %8s", "AUX bytes", "trunc", "overrun");
+		fprintf(stderr, " %12s %6s %8s", "AUX bytes", "trunc", "overrun");
 	if (rec->ftrace)
-		printf(" %12s %10s %8s", "ftrace events", "sub-bufs", "lost");
-	printf("\n");
+		fprintf(stderr, " %12s %10s %8s", "ftrace events", "sub-bufs", "lost");
+	fprintf(stderr, "\n");
 	for (int i = 0; i < (per_thread ? nr : perf_cpu_map__nr(cpus)); i++) {
 		struct record_row row = { 0 };
 
@@ -93,7 +120,8 @@ void record__print_stats(struct record *rec)
 					record__idx_row(rec, idx, &row);
 			}
 			row.has_ftrace = rec->ftrace &&
-					 ftrace_session__stats(rec->ftrace, cpu, &row.ftrace);
+					 !ring_set__stats(rec->set, RING_SOURCE_FTRACE, cpu,
+							  &row.ftrace);
 			if (!row.has_perf && !row.has_ftrace)
 				continue;	/* a CPU outside -C */
 			snprintf(label, sizeof(label), "%d", cpu);
@@ -103,19 +131,56 @@ void record__print_stats(struct record *rec)
 		record_row__add(&total.aux, &row.aux);
 		record_row__add(&total.ftrace, &row.ftrace);
 	}
-	if (per_thread && rec->ftrace) {
-		/* ftrace rings are per CPU: their totals only. */
-		perf_cpu_map__put(cpus);
-		cpus = perf_cpu_map__new_online_cpus();
-		for (int i = 0; i < perf_cpu_map__nr(cpus); i++) {
-			struct ring_stats fs;
-
-			if (ftrace_session__stats(rec->ftrace, perf_cpu_map__cpu(cpus, i).cpu, &fs))
-				record_row__add(&total.ftrace, &fs);
-		}
-	}
+	/* ftrace rings are per CPU: in per-thread sessions, their totals only */
+	if (per_thread && rec->ftrace)
+		ring_set__stats(rec->set, RING_SOURCE_FTRACE, -1, &total.ftrace);
 	record__print_row(rec, "total", &total);
 	perf_cpu_map__put(cpus);
 	if (rec->ftrace)
-		printf("ftrace rings read %s\n", ftrace_session__mode(rec->ftrace));
+		fprintf(stderr, "ftrace rings read %s\n", ftrace_session__mode(rec->ftrace));
+	record__print_losses(rec, &total);
+}
+
+static void record__say_bytes(char *buf, size_t size, uint64_t bytes)
+{
+	if (bytes >= 10 << 20)
+		snprintf(buf, size, "%.1f MiB", bytes / 1048576.0);
+	else if (bytes >= 10 << 10)
+		snprintf(buf, size, "%.1f KiB", bytes / 1024.0);
+	else
+		snprintf(buf, size, "%llu B", (unsigned long long)bytes);
+}
+
+/* One source's part of the status line: bytes so far and what was lost. */
+static int record__status_part(struct record *rec, enum ring_source_kind kind, const char *name,
+			       char *buf, size_t size)
+{
+	struct ring_stats st;
+	char bytes[32];
+
+	if (ring_set__stats(rec->set, kind, -1, &st) < 0)
+		return 0;
+	record__say_bytes(bytes, sizeof(bytes), st.bytes);
+	return snprintf(buf, size, "  %s %s (%llu lost)", name, bytes,
+			(unsigned long long)(st.lost + st.lost_unknown + st.aux_truncated +
+					     st.overruns));
+}
+
+void record__print_status(struct record *rec, double now)
+{
+	static double last;
+	char line[256];
+	int n;
+
+	/* a terminal only, once a second: a log file gets the summary alone */
+	if (!isatty(STDERR_FILENO) || now - last < 1.0)
+		return;
+	last = now;
+	n = snprintf(line, sizeof(line), "\rauxrec: %.0f s", now - rec->started);
+	n += record__status_part(rec, RING_SOURCE_PERF, "perf", line + n, sizeof(line) - n);
+	if (rec->aux)
+		n += record__status_part(rec, RING_SOURCE_AUX, "AUX", line + n, sizeof(line) - n);
+	if (rec->ftrace)
+		record__status_part(rec, RING_SOURCE_FTRACE, "ftrace", line + n, sizeof(line) - n);
+	fprintf(stderr, "%s\033[K", line);
 }

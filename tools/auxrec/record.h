@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
-/* auxrec record: the session's state, shared by the command and its summary. */
+/* auxrec record: the session's state, shared by the command's files. */
 #ifndef AUXREC_RECORD_H
 #define AUXREC_RECORD_H
 
@@ -7,15 +7,19 @@
 #include <auxtrace/auxtrace.h>
 #include <auxtrace/auxtrace-record.h>
 #include <auxtrace/evlist.h>
+#include <auxtrace/perf-data.h>
+#include <trace-dat.h>
 #include "auxrec.h"
 #include "ftrace.h"
 
 struct record {
+	/* the command line (record-options.c) */
 	char **events;
 	int nr_events;
 	char **ftrace_events;
 	int nr_ftrace_events;
 	enum ftrace_mode ftrace_mode;
+	int ftrace_buffer_kb;	/* per CPU; 0: the kernel's default */
 	bool system_wide;
 	bool per_thread;
 	const char *cpu_list;
@@ -23,18 +27,77 @@ struct record {
 	const char *mmap_pages;
 	const char *snapshot;
 	double duration;
+	const char *output;	/* the output directory, or "-": pipe format on stdout */
+	bool to_stdout;
+	bool help;		/* -h: usage printed, nothing to record */
 	char **argv;		/* the workload, or NULL */
+	char *default_event;	/* the AUX PMU's event when none was given */
 
+	/* what records (record-events.c, ftrace.c) */
 	struct evlist *evlist;
 	struct auxtrace_record *itr;
 	struct auxtrace_opts opts;
 	struct auxtrace_mmaps *aux;
 	struct ftrace_session *ftrace;
+	struct ring_set *set;		/* every ring above, drained when ready */
 	struct workload workload;
 	bool have_workload;
+
+	/* where it goes (record-output.c) */
+	char *perf_path, *trace_path;	/* NULL: stdout / no trace.dat */
+	int perf_fd;
+	struct perf_data_writer *perf_data;
+	struct trace_dat_writer *trace_dat;
+
+	/* how it went, for the summary */
+	const char *end_reason;
+	double started, ended;
 };
+
+/* The command line into rec, checked; 0 or -errno (the cause printed). */
+int record__parse_args(struct record *rec, int argc, char **argv);
+/* Append item to a growing list. 0 or -ENOMEM. */
+int record__add(char ***list, int *nr, char *item);
+
+/*
+ * Events (record-events.c): parse them (or the default), set the maps, the AUX backend's
+ * options, perf record's sampling defaults and side-band, and map the rings.
+ */
+int record__parse_events(struct record *rec);
+int record__set_maps(struct record *rec);
+int record__setup_auxtrace(struct record *rec);
+void record__config_evsels(struct record *rec);
+int record__mmap(struct record *rec);
+
+/*
+ * Output (record-output.c): the directory (an existing recording kept as DIR.old) or
+ * stdout; perf.data from the opened, mapped evlist with its prologue and side-band; trace.dat
+ * for the ftrace instance; finished whatever happened, and said where they are.
+ */
+int record__prepare_output(struct record *rec);
+int record__open_perf_data(struct record *rec);
+int record__open_trace_dat(struct record *rec);
+int record__finish_output(struct record *rec);
+/* The recording never started: remove what prepare_output created. */
+void record__discard_output(struct record *rec);
+void record__close_output(struct record *rec);
+
+/*
+ * Signals (record-signals.c): installed before anything is created; every signal whose
+ * default would kill us asks for a stop, a second one for an abort; SIGUSR2 takes a
+ * snapshot when told to; all of them wake the ring set's poll.
+ */
+int record__install_signals(void);
+void record__signals_wake(struct ring_set *set);
+void record__signals_take_snapshots(bool on);
+bool record__stop_requested(void);
+bool record__abort_requested(void);
+int record__stop_signal(void);
+bool record__take_snapshot_request(void);
 
 /* Per CPU (or per thread): what every ring delivered and lost, then the totals. */
 void record__print_stats(struct record *rec);
+/* The live status line on a terminal: bytes written and lost per source. */
+void record__print_status(struct record *rec, double now);
 
 #endif

@@ -17,12 +17,25 @@ int workload__prepare(struct workload *w, char **argv)
 	int err = 0;
 	ssize_t n;
 
+	sigset_t all, old;
+
 	if (pipe2(go, O_CLOEXEC) || pipe2(err_pipe, O_CLOEXEC))
 		return -errno;
+	/*
+	 * auxrec's handlers are not the command's: until exec they would keep it alive. Held
+	 * off across the fork, a signal reaches the child only once its handlers are reset.
+	 */
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, &old);
 	w->pid = fork();
+	if (w->pid != 0)
+		sigprocmask(SIG_SETMASK, &old, NULL);
 	if (w->pid < 0)
 		return -errno;
 	if (w->pid == 0) {
+		for (int sig = 1; sig < NSIG; sig++)
+			signal(sig, SIG_DFL);
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		close(go[1]);
 		close(err_pipe[0]);
 		/* Wait for the parent: EOF or a byte both mean go. */
@@ -72,11 +85,22 @@ bool workload__poll_exit(struct workload *w)
 	return w->exited;
 }
 
+/*
+ * SIGTERM, and SIGKILL after a grace period: a workload that ignores SIGTERM must not keep
+ * auxrec (and the recording it finalizes) waiting for ever.
+ */
 void workload__kill(struct workload *w)
 {
 	if (w->pid <= 0 || w->exited)
 		return;
 	kill(w->pid, SIGTERM);
+	for (int waited_ms = 0; waited_ms < 2000; waited_ms += 10) {
+		if (workload__poll_exit(w))
+			return;
+		usleep(10000);
+	}
+	fprintf(stderr, "auxrec: '%d' ignored SIGTERM for 2 s: killed\n", (int)w->pid);
+	kill(w->pid, SIGKILL);
 	if (waitpid(w->pid, &w->status, 0) == w->pid)
 		w->exited = true;
 }

@@ -30,10 +30,9 @@
 
 #include <auxtrace/auxtrace.h>
 #include <auxtrace/mmap.h>
-#include <internal/auxtrace-mmap.h>
 
 #include "util.h"
-/* The test producer of the AUX suites (linked in by the Makefile's bench-aux rule). */
+/* The AUX test producer, from the test-support library. */
 #include "tests/lib/aux-producer.h"
 
 #define AUX_PAGES 1024			/* 4 MiB */
@@ -104,7 +103,7 @@ static int aux_area__setup(struct aux_area *a)
 	a->map = perf_mmap__new(aux_producer__fd(a->p), (struct perf_cpu){ 0 }, 1, false);
 	if (!a->map)
 		return -errno;
-	auxtrace_mmap__set_ops(a->mm, aux_producer__ops(a->p));
+	aux_producer__route_mmap(a->p, a->mm);
 	auxtrace_mmap_params__init(&mp, perf_mmap__mmap_len(a->map), AUX_PAGES, false);
 	mp.idx = 0;
 	mp.mmap_needed = true;

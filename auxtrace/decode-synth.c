@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: LGPL-2.1
+/* Sample synthesis shared by the AUX decoders (see internal/decode-synth.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <internal/decode-synth.h>
+#include <internal/lib.h>
+
+/* Where x86-64 kernel space starts when the caller does not know better. */
+#define X86_64_KERNEL_START 0xffff800000000000ULL
+
+/* libbpf's rule for growing option structs: bytes a newer caller set beyond what this
+ * library knows must be zero, or the caller asked for something we cannot do. */
+static int decode_opts__copy(struct auxtrace_decode_opts *dst,
+			     const struct auxtrace_decode_opts *src, const char *who)
+{
+	const unsigned char *tail = (const unsigned char *)src;
+	size_t i;
+
+	if (!src || src->sz < sizeof(src->sz)) {
+		pr_err("%s: decode options missing or sz not set: set sz = sizeof(struct "
+		       "auxtrace_decode_opts)\n", who);
+		return -EINVAL;
+	}
+	for (i = sizeof(*dst); i < src->sz; i++) {
+		if (tail[i]) {
+			pr_err("%s: decode options set fields this libauxtrace (%s) does not know "
+			       "(byte %zu of %zu): link a newer library\n", who,
+			       libauxtrace_version(), i, src->sz);
+			return -EINVAL;
+		}
+	}
+	memset(dst, 0, sizeof(*dst));
+	memcpy(dst, src, src->sz < sizeof(*dst) ? src->sz : sizeof(*dst));
+	dst->sz = sizeof(*dst);
+	return 0;
+}
+
+int decode_synth__init(struct decode_synth *synth, const struct auxtrace_decode_opts *opts,
+		       const char *who)
+{
+	int err = decode_opts__copy(&synth->opts, opts, who);
+
+	memset(&synth->stats, 0, sizeof(synth->stats));
+	synth->insn_count = 0;
+	if (err)
+		return err;
+	opts = &synth->opts;
+	if ((opts->branches || opts->instructions) && !opts->sample_fn) {
+		pr_err("%s: branches or instructions asked for but no sample_fn to take them\n",
+		       who);
+		return -EINVAL;
+	}
+	if (opts->instructions && !opts->insn_period) {
+		pr_err("%s: instructions asked for with insn_period 0: give a period of at "
+		       "least 1 instruction\n", who);
+		return -EINVAL;
+	}
+	if (opts->errors && !opts->error_fn) {
+		pr_err("%s: errors asked for but no error_fn to take them\n", who);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+bool decode_synth__is_kernel(const struct decode_synth *synth, uint64_t ip)
+{
+	return ip >= (synth->opts.kernel_start ? synth->opts.kernel_start : X86_64_KERNEL_START);
+}
+
+/* The conversion perf_event_mmap_page documents for time_zero/time_mult/time_shift, in two
+ * halves so that tsc * mult cannot overflow. */
+uint64_t decode_synth__time(const struct decode_synth *synth, uint64_t tsc)
+{
+	const struct auxtrace_tsc_conv *tc = &synth->opts.tsc;
+	uint64_t quot, rem;
+
+	if (!tc->time_mult || tc->time_shift > 63)
+		return 0;
+	quot = tsc >> tc->time_shift;
+	rem = tsc & ((1ULL << tc->time_shift) - 1);
+	return tc->time_zero + quot * tc->time_mult + ((rem * tc->time_mult) >> tc->time_shift);
+}
+
+static void decode_synth__fill(struct auxtrace_sample *s, const struct decode_where *where)
+{
+	s->time = where->time;
+	s->cpu = where->data->cpu;
+	s->pid = where->data->pid;
+	s->tid = where->data->tid;
+	s->aux_offset = where->data->offset + where->offset;
+}
+
+int decode_synth__branch(struct decode_synth *synth, const struct decode_where *where,
+			 uint64_t from, uint64_t to, uint32_t flags, uint8_t insn_len)
+{
+	struct auxtrace_sample s = {
+		.kind = AUXTRACE_SAMPLE_BRANCH,
+		.ip = from,
+		.addr = to,
+		.period = 1,
+		.flags = flags,
+		.insn_len = insn_len,
+	};
+
+	if (!synth->opts.branches)
+		return 0;
+	synth->stats.branches++;
+	decode_synth__fill(&s, where);
+	return synth->opts.sample_fn(synth->opts.ctx, &s);
+}
+
+int decode_synth__insn_sample(struct decode_synth *synth, const struct decode_where *where,
+			      uint64_t ip, uint8_t insn_len)
+{
+	struct auxtrace_sample s = {
+		.kind = AUXTRACE_SAMPLE_INSTRUCTION,
+		.ip = ip,
+		.period = synth->insn_count,
+		.insn_len = insn_len,
+	};
+
+	synth->insn_count = 0;
+	synth->stats.insn_samples++;
+	decode_synth__fill(&s, where);
+	return synth->opts.sample_fn(synth->opts.ctx, &s);
+}
+
+int decode_synth__error(struct decode_synth *synth, const struct decode_where *where,
+			enum auxtrace_decode_error_kind kind, int lib_code, uint64_t ip,
+			const char *fmt, ...)
+{
+	struct auxtrace_decode_error e = {
+		.kind = kind,
+		.lib_code = lib_code,
+		.offset = where->offset,
+		.aux_offset = where->data->offset + where->offset,
+		.ip = ip,
+		.time = where->time,
+		.cpu = where->data->cpu,
+		.pid = where->data->pid,
+		.tid = where->data->tid,
+	};
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	e.msg = msg;
+	synth->stats.errors++;
+	pr_debug("AUX decode error at AUX offset %#llx (payload byte %#llx), ip %#llx: %s\n",
+		 (unsigned long long)e.aux_offset, (unsigned long long)e.offset,
+		 (unsigned long long)ip, msg);
+	if (!synth->opts.errors)
+		return 0;
+	return synth->opts.error_fn(synth->opts.ctx, &e);
+}
+
+int decode_dump__line(auxtrace_dump_fn fn, void *ctx, const char *fmt, ...)
+{
+	char line[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	return fn(ctx, line);
+}

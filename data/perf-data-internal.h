@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/* The perf.data writer as its files see it: the object, feature payloads, build IDs. */
+#ifndef AUXTRACE_DATA_PERF_DATA_INTERNAL_H
+#define AUXTRACE_DATA_PERF_DATA_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <auxtrace/auxtrace-index.h>
+#include <auxtrace/perf-data.h>
+
+/* header.size is a u16: the largest record. */
+#define PERF_RECORD_MAX_SIZE	0xffff
+
+/* The sample IDs of one evsel, as the attrs section and EVENT_DESC list them. */
+struct perf_data_attr {
+	struct evsel *evsel;
+	struct perf_event_attr attr;	/* as opened, attr.size set */
+	uint64_t *ids;
+	int nr_ids;
+};
+
+struct perf_data_writer {
+	int fd;
+	bool pipe;
+	bool no_build_ids;
+	struct evlist *evlist;
+	char **argv;			/* copied; NULL: /proc/self/cmdline */
+	int argc;
+	char *sysfs_root;
+	struct perf_data_attr *attrs;
+	int nr_attrs;
+	struct ring_sink_fd out;	/* writev with short-write retries: every write goes here */
+	struct ring_sink data_sink;
+	struct ring_sink aux_sink;
+	struct auxtrace_index *index;
+	struct perf_file_header header;	/* file format: rewritten by finish */
+	uint64_t offset;		/* where the next byte goes (file: its offset) */
+	uint64_t round_mark;		/* data_size at the last FINISHED_ROUND */
+	bool wrote_auxtrace_info;
+	void *tracing_data;		/* HEADER_TRACING_DATA, written by finish (file format) */
+	size_t tracing_data_size;
+	struct perf_data_writer_stats stats;
+};
+
+/*
+ * Write len bytes whole at the writer's position (the one write path: a failure sticks,
+ * and a file is cut back to its last whole record). 0 or -errno.
+ */
+int perf_data_writer__put_buf(struct perf_data_writer *w, const void *buf, size_t len);
+
+/*
+ * A growable byte buffer for feature payloads. The first allocation failure sticks in
+ * `err` and later appends do nothing, so a builder checks once at the end.
+ */
+struct perf_data_buf {
+	unsigned char *data;
+	size_t len;
+	size_t cap;
+	int err;
+};
+
+void perf_data_buf__init(struct perf_data_buf *b);
+void perf_data_buf__exit(struct perf_data_buf *b);
+void perf_data_buf__add(struct perf_data_buf *b, const void *p, size_t n);
+void perf_data_buf__add_zeros(struct perf_data_buf *b, size_t n);
+static inline void perf_data_buf__add_u32(struct perf_data_buf *b, uint32_t v)
+{
+	perf_data_buf__add(b, &v, sizeof(v));
+}
+static inline void perf_data_buf__add_u64(struct perf_data_buf *b, uint64_t v)
+{
+	perf_data_buf__add(b, &v, sizeof(v));
+}
+/* perf's feature string: u32 length (NUL included, padded to 64), the bytes, zeros. */
+void perf_data_buf__add_string(struct perf_data_buf *b, const char *s);
+
+/*
+ * The payload of feature feat into buf (empty). 0: there is one; -ENOENT: nothing to
+ * say here (a feature this writer does not make, one the pipe format cannot have, a
+ * source this machine lacks: logged at debug level); -errno. The AUXTRACE index is not
+ * built here: the writer writes it straight from its chunks.
+ */
+int perf_data_feature__build(struct perf_data_writer *w, enum perf_header_feature feat,
+			     struct perf_data_buf *buf);
+/* "hostname", "build_id", ... for messages. */
+const char *perf_data_feature__name(enum perf_header_feature feat);
+
+/*
+ * The value of the first "key : value" line of text (/proc/cpuinfo, /proc/meminfo) whose
+ * key is key, with runs of blanks squeezed to one (as perf prints "model name"). false
+ * when absent.
+ */
+bool perf_data__cpuinfo_value(const char *text, const char *key, char *out, size_t size);
+/*
+ * perf's cpuid string from /proc/cpuinfo text: on x86 "vendor,family,model,stepping"
+ * (GenuineIntel,6,85,4), the display family and model as the kernel computes them.
+ * -ENOENT when the text lacks them (other architectures).
+ */
+int perf_data__cpuid_from_cpuinfo(const char *cpuinfo, char *out, size_t size);
+
+/*
+ * HEADER_BUILD_ID: the build IDs of the files the MMAP and MMAP2 records of the data
+ * section name, read back from the written file. -ENOENT when there are none.
+ */
+int perf_data_build_ids__build(struct perf_data_writer *w, struct perf_data_buf *buf);
+
+/*
+ * Copy a caller's options struct of `sz` bytes (its first field) into dst, zeroed, of the
+ * `known` bytes this library was built with: an older caller's missing fields stay 0.
+ * false when sz does not even cover itself, or when the caller set bytes past `known`
+ * (fields of a newer library: ignoring them would be a silent guess). NULL: all zero.
+ */
+static inline bool perf_data__opts_copy(void *dst, size_t known, const void *opts)
+{
+	const unsigned char *src = opts;
+	size_t sz;
+
+	memset(dst, 0, known);
+	if (!opts)
+		return true;
+	memcpy(&sz, opts, sizeof(sz));
+	if (sz < sizeof(size_t))
+		return false;
+	for (size_t i = known; i < sz; i++)
+		if (src[i])
+			return false;
+	memcpy(dst, opts, sz < known ? sz : known);
+	return true;
+}
+
+#endif

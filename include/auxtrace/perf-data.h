@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * A perf.data writer that perf 6.1 reads (perf report, perf script, perf report -D): the
+ * file format (header, attrs with their sample IDs, the data section, feature sections) or
+ * perf's pipe format (`... | perf script -i -`). Records reach it three ways:
+ *
+ * - ring sinks (auxtrace/ring.h): the data sink takes the raw records of perf data rings
+ *   (perf_mmap__push) and synthesized ones, the AUX sink takes PERF_RECORD_AUXTRACE frames
+ *   (auxtrace_mmaps__read, __read_snapshot) and indexes them. Both writev the ring's bytes
+ *   straight into the output: nothing is copied.
+ * - single records: ID_INDEX, TIME_CONV, AUXTRACE_INFO, FINISHED_ROUND, FINISHED_INIT, or
+ *   any record the caller built (perf_data_writer__write_event).
+ * - perf_data_writer__finish: the feature sections and the final header.
+ *
+ * A session, in short (the evlist opened and mapped; errors omitted):
+ *
+ *	struct perf_data_writer_opts opts = { .sz = sizeof(opts) };
+ *	struct perf_data_writer *w = perf_data_writer__new(fd, evlist, &opts);
+ *
+ *	perf_data_writer__write_prologue(w, itr);	  // ID_INDEX, TIME_CONV, AUXTRACE_INFO
+ *	perf_event__synthesize_threads(evlist, NULL,	  // auxtrace/synthesize.h
+ *				       perf_data_writer__data_sink(w));
+ *	perf_data_writer__write_finished_init(w);
+ *	while (recording) {
+ *		evlist__poll(evlist, -1);
+ *		for each idx: perf_mmap__push(evlist__mmap_at(evlist, idx),
+ *					      perf_data_writer__data_sink(w));
+ *		auxtrace_mmaps__read(aux, perf_data_writer__aux_sink(w));
+ *		perf_data_writer__write_finished_round(w);
+ *	}
+ *	perf_data_writer__finish(w);
+ *	perf_data_writer__delete(w);
+ *
+ * A writer is used by one thread at a time; the sinks write where the writer is, in call
+ * order. The library never prints: errors come back as -errno and are logged with their
+ * cause and fix.
+ *
+ * Write errors (ENOSPC, EIO, EPIPE): the call returns -errno and the writer stops writing.
+ * In a file the data section then ends at the last record that was written whole (a torn
+ * record is cut off) and every later write fails with the same error. Call finish anyway:
+ * it writes what still fits (feature sections, or the header alone) so that perf reads
+ * the records that made it, and returns the error with a message that says how far the
+ * file goes; perf_data_writer__stats() has the numbers. Until finish rewrites it, the
+ * header's data size is 0, which perf reports as an unfinished recording.
+ */
+#ifndef AUXTRACE_PERF_DATA_H
+#define AUXTRACE_PERF_DATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <auxtrace/core.h>
+#include <auxtrace/auxtrace.h>
+#include <auxtrace/event.h>
+#include <auxtrace/evlist.h>
+#include <auxtrace/perf-data-format.h>
+#include <auxtrace/ring.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct perf_data_writer;
+
+/* Set sz = sizeof(struct perf_data_writer_opts); fields this library does not know must be 0. */
+struct perf_data_writer_opts {
+	size_t sz;
+	/* Perf's pipe format, for a pipe, socket or terminal; otherwise the file format, which
+	 * needs a seekable fd. Pipe mode has no AUXTRACE index and no build IDs (as perf
+	 * record -o -); its features are written at once. A reader that goes away raises
+	 * SIGPIPE: ignore it to get -EPIPE from the writes instead. */
+	bool pipe;
+	/* HEADER_CMDLINE: the recorder's argv (argc strings); NULL: /proc/self/cmdline. */
+	int argc;
+	const char *const *argv;
+	/* Where HEADER_PMU_MAPPINGS comes from (NULL: /sys, or $AUXTRACE_SYSFS). */
+	const char *sysfs_root;
+	/* Leave out HEADER_BUILD_ID (it reads the data section back and every ELF file the
+	 * MMAP and MMAP2 records name). */
+	bool no_build_ids;
+	size_t :0;
+};
+
+/*
+ * A writer of evlist's session into fd, which it does not close. The evlist must be opened
+ * (its sample IDs go into the attrs) and stay alive until the writer is deleted; perf's
+ * rules on sample types are checked here (several events need PERF_SAMPLE_IDENTIFIER each
+ * and the same sample_id_all), since a file that breaks them opens in perf but shows
+ * nothing. File format: the header, IDs and attrs are written at once from fd's offset 0
+ * (the file is truncated there); pipe format: the pipe header, one
+ * PERF_RECORD_HEADER_ATTR per evsel and the feature sections as PERF_RECORD_HEADER_FEATURE.
+ * NULL + errno (EINVAL with the rule logged, ESPIPE for a file format on a pipe, or the
+ * write's errno).
+ */
+AUXTRACE_API struct perf_data_writer *
+perf_data_writer__new(int fd, struct evlist *evlist, const struct perf_data_writer_opts *opts);
+/* Frees the writer; a file it did not finish keeps data size 0 (an unfinished recording). */
+AUXTRACE_API void perf_data_writer__delete(struct perf_data_writer *w);
+
+/*
+ * The sinks, valid while the writer lives. The data sink takes whole records (the raw
+ * bytes of a perf data ring, synthesized records). The AUX sink takes one
+ * PERF_RECORD_AUXTRACE frame per push, as auxtrace_mmap__read makes them (the 48-byte
+ * record first, then size bytes of payload and padding); it refuses frames before an
+ * AUXTRACE_INFO was written (perf rejects such a file) and indexes each frame (file
+ * format). A refused or failed push returns -errno and the ring keeps its bytes.
+ */
+AUXTRACE_API struct ring_sink *perf_data_writer__data_sink(struct perf_data_writer *w);
+AUXTRACE_API struct ring_sink *perf_data_writer__aux_sink(struct perf_data_writer *w);
+
+/*
+ * One whole record (header.size bytes, a multiple of 8). AUXTRACE_INFO is checked: a type
+ * perf 6.1 does not know makes it refuse the whole file, so it is -EINVAL here. AUXTRACE
+ * records go through the AUX sink. 0 or -errno.
+ */
+AUXTRACE_API int perf_data_writer__write_event(struct perf_data_writer *w,
+					       const union perf_event *event);
+
+/*
+ * PERF_RECORD_ID_INDEX: each sample ID's mmap idx, CPU and thread (several records when
+ * they do not fit one), so that perf can tell which AUX buffer a sample's event fed. Needs
+ * the evlist mapped; nothing when no evsel has IDs. 0 or -errno.
+ */
+AUXTRACE_API int perf_data_writer__write_id_index(struct perf_data_writer *w);
+/*
+ * PERF_RECORD_TIME_CONV from the first data ring's control page (TSC to perf time), as perf
+ * writes it: only when the kernel publishes a conversion (cap_user_time_zero), else
+ * nothing and 0. -EINVAL when the evlist has no data ring mapped.
+ */
+AUXTRACE_API int perf_data_writer__write_time_conv(struct perf_data_writer *w);
+/* PERF_RECORD_AUXTRACE_INFO of the backend (auxtrace_record__info_new). 0 or -errno. */
+AUXTRACE_API int perf_data_writer__write_auxtrace_info(struct perf_data_writer *w,
+						       struct auxtrace_record *itr);
+/*
+ * The records perf record writes before the side-band, in perf's order: ID_INDEX,
+ * TIME_CONV, then AUXTRACE_INFO when itr is not NULL (the Arm decoders read the time
+ * conversion when they see it). 0 or the first -errno.
+ */
+AUXTRACE_API int perf_data_writer__write_prologue(struct perf_data_writer *w,
+						  struct auxtrace_record *itr);
+/*
+ * The tracing data of the evlist's tracepoint events (trace_dat__tracing_data() of
+ * libauxtrace-tracefs makes it): perf refuses a file with tracepoint events and none
+ * ("broken or missing trace data"). File format: kept, and written by finish as
+ * HEADER_TRACING_DATA; pipe format: written now as PERF_RECORD_HEADER_TRACING_DATA, so call
+ * it before the first sample. 0 or -errno.
+ */
+AUXTRACE_API int perf_data_writer__write_tracing_data(struct perf_data_writer *w,
+						      const void *data, size_t size);
+/* PERF_RECORD_FINISHED_INIT: the synthesized side-band ends here. 0 or -errno. */
+AUXTRACE_API int perf_data_writer__write_finished_init(struct perf_data_writer *w);
+/*
+ * PERF_RECORD_FINISHED_ROUND after a drain pass: perf sorts records by time between two of
+ * them (without any it keeps the whole file in memory). Written only when records came
+ * since the last one, so calling it after every pass costs nothing when idle. 0 or -errno.
+ */
+AUXTRACE_API int perf_data_writer__write_finished_round(struct perf_data_writer *w);
+
+/*
+ * End the file: the feature sections (hostname, osrelease, version, arch, nrcpus, cpudesc,
+ * cpuid, total_mem, cmdline, event_desc, pmu_mappings, clockid and clock_data when the
+ * events use a clockid, the AUXTRACE index, build IDs), then the header with the data size
+ * and feature bits (file format). A feature whose source cannot be read (no cpuid on this
+ * architecture, an unreadable ELF file) is left out, logged at debug level. Pipe format:
+ * nothing left to write. 0, or the first write error of the session (see above; the file
+ * stays readable up to where the message says), or -EALREADY on a second call.
+ */
+AUXTRACE_API int perf_data_writer__finish(struct perf_data_writer *w);
+
+struct perf_data_writer_stats {
+	uint64_t data_offset;	/* file offset of the data section (pipe: bytes before it) */
+	uint64_t data_size;	/* bytes of whole records in the data section */
+	uint64_t events;	/* records written one by one (write_event, ID_INDEX, ...) */
+	uint64_t ring_bytes;	/* of data_size: taken by the data sink */
+	uint64_t aux_frames;	/* PERF_RECORD_AUXTRACE frames taken by the AUX sink */
+	uint64_t aux_bytes;	/* of data_size: those frames, payload and padding included */
+	uint64_t rounds;	/* FINISHED_ROUND records */
+	uint64_t build_ids;	/* HEADER_BUILD_ID entries written by finish */
+	int error;		/* the first write error (-errno), 0 */
+	bool finished;		/* the header and features are written */
+};
+/* Borrowed, valid while the writer lives; it only grows at the end. */
+AUXTRACE_API const struct perf_data_writer_stats *
+perf_data_writer__stats(const struct perf_data_writer *w);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

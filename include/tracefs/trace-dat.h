@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * A trace.dat writer: trace-cmd's file format, version 6, as trace-cmd report 3.1.6 and
+ * libtracecmd read it, for the ftrace events of one tracefs instance.
+ *
+ *	w = trace_dat_writer__new("out/trace.dat", inst, NULL);
+ *	per CPU:  tracefs_cpu_drain(tcpu, trace_dat_writer__cpu_sink(w, cpu));
+ *	      or: tracefs_cpu_write(tcpu, trace_dat_writer__cpu_fd(w, cpu), true);
+ *	at the end: tracefs_cpu_flush_drain(tcpu, sink) (or _flush_write(tcpu, fd)) for every
+ *	CPU, then
+ *	err = trace_dat_writer__finish(w);
+ *	trace_dat_writer__delete(w);
+ *
+ * Each CPU's sink takes whole sub-buffers as the tracefs_cpu drains hand them out (any of
+ * the splice, read and mapped paths), and its fd takes them spliced by tracefs_cpu_write();
+ * both keep them, untouched, in an unnamed temporary file in the output's directory: the
+ * kernel's lost-events marks and counts stay in them, so trace-cmd reports the losses.
+ * trace_dat_writer__finish() writes the instance's description (header_page, header_event,
+ * the ftrace and recorded events' formats, kallsyms, printk formats, saved cmdlines, trace
+ * clock, per-CPU stats) and then has the kernel copy each CPU's sub-buffers into the file
+ * (copy_file_range), at offsets aligned to the sub-buffer size.
+ *
+ * The file appears under its name only when it is complete: until then it is an unnamed
+ * file, so a failure (an unwritable directory, a full disk) or a crash leaves nothing behind
+ * that looks like a trace.dat. Errors are -errno, and the library's log callback gets a
+ * message naming the cause and the fix.
+ *
+ * A writer belongs to one thread at a time. Its sinks may be drained from different threads
+ * as long as each CPU's sink is used by one thread at a time.
+ */
+#ifndef AUXTRACE_TRACE_DAT_H
+#define AUXTRACE_TRACE_DAT_H
+
+#include <stddef.h>
+#include <auxtrace/core.h>
+#include <auxtrace/ring.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct tracefs_instance;
+struct trace_dat_writer;
+
+struct trace_dat_writer_opts {
+	size_t sz;			/* sizeof(struct trace_dat_writer_opts) */
+	/*
+	 * The events whose formats the file carries, besides the ftrace system's (trace_marker
+	 * and friends, always there): a NULL-terminated list of "system:event", "system:*" or
+	 * "system", as trace-cmd takes them for -e. NULL: the events enabled in the instance
+	 * (its set_event) when the writer is created or when it finishes. An event without
+	 * its format in the file shows in trace-cmd report as "[UNKNOWN EVENT]".
+	 */
+	const char *const *events;
+	int nr_cpus;			/* CPUs the file describes; 0: every possible CPU */
+	const char *version;		/* the VERSION option; NULL: "libauxtrace <version>" */
+	unsigned int mode;		/* permission bits of the file; 0: 0600 */
+};
+
+/*
+ * A writer of path for the ftrace data of inst (NULL: the top level). It reads the
+ * instance's sub-buffer layout now and creates the file unnamed in path's directory, so an
+ * unwritable directory fails here. opts may be NULL. NULL with errno on failure.
+ */
+AUXTRACE_API struct trace_dat_writer *
+trace_dat_writer__new(const char *path, struct tracefs_instance *inst,
+		      const struct trace_dat_writer_opts *opts);
+
+/*
+ * Where CPU cpu's sub-buffers go: pass it to tracefs_cpu_drain(),
+ * tracefs_cpu_buffered_drain() or tracefs_cpu_flush_drain() of that CPU, or to anything
+ * that pushes whole sub-buffers of the instance. A push that is not a whole number of
+ * sub-buffers, or a sub-buffer whose header does not fit the instance's layout, fails with
+ * -EINVAL. A push that does not fit on the disk fails with -ENOSPC and keeps nothing of
+ * it: the ring keeps those bytes, and what the sink took before stays whole. The sink lives
+ * as long as the writer. NULL with errno EINVAL for a CPU outside the file's CPU count,
+ * or an error from creating the CPU's temporary file.
+ */
+AUXTRACE_API struct ring_sink *trace_dat_writer__cpu_sink(struct trace_dat_writer *w, int cpu);
+
+/*
+ * The file behind CPU cpu's sink, for tracefs_cpu_write() and tracefs_cpu_flush_write() of
+ * that CPU: unmapped they splice whole sub-buffers from the kernel into it without passing
+ * them through user memory, the cheapest way to record. Write nothing else there; using the
+ * sink as well is fine. If a full disk cuts such a write short, the next tracefs_cpu_write()
+ * finishes the sub-buffer; one still unfinished at trace_dat_writer__finish() is left out
+ * with a warning. The fd belongs to the writer and is closed by finish. -errno as
+ * trace_dat_writer__cpu_sink().
+ */
+AUXTRACE_API int trace_dat_writer__cpu_fd(struct trace_dat_writer *w, int cpu);
+
+/*
+ * Write the file and give it its name (replacing a file of that name). Call it after the
+ * last flush drain; the sinks refuse data afterwards. 0 or -errno; on failure there is no
+ * file under path (nor any other), whatever the writer had written. Once only: a second call
+ * is -EINVAL.
+ */
+AUXTRACE_API int trace_dat_writer__finish(struct trace_dat_writer *w);
+
+/*
+ * The tracing data a perf.data needs when it holds tracepoint events (perf refuses such a
+ * file without it: "broken or missing trace data"): the description of the events of inst
+ * named in events ("system:event", "system:*" or "system", NULL-terminated), in the layout
+ * trace.dat starts with and perf reads (kallsyms left empty, as perf record leaves it).
+ * Into *data (malloc'ed, the caller frees it) and *size; hand it to
+ * perf_data_writer__write_tracing_data(). 0 or -errno.
+ */
+AUXTRACE_API int trace_dat__tracing_data(struct tracefs_instance *inst,
+					 const char *const *events, void **data, size_t *size);
+
+/* Free the writer; without a successful finish, nothing of it stays on disk. NULL is a no-op. */
+AUXTRACE_API void trace_dat_writer__delete(struct trace_dat_writer *w);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/* struct auxtrace_image inside: what the Intel PT decoder needs to make its own copy. */
+#ifndef AUXTRACE_INTERNAL_DECODE_IMAGE_H
+#define AUXTRACE_INTERNAL_DECODE_IMAGE_H
+
+#include <intel-pt.h>
+#include <auxtrace/decode.h>
+
+struct auxtrace_image_section {
+	uint64_t vaddr;
+	uint64_t size;		/* cut to what the file holds */
+	int isid;		/* libipt's id of the section in the cache */
+};
+
+struct auxtrace_image {
+	struct pt_image_section_cache *iscache;
+	/* Every section, for decoders to copy: libipt wants one image per decoder. */
+	struct pt_image *pt_image;
+	struct auxtrace_image_section *sections;	/* in the order added */
+	size_t nr_sections;
+	size_t alloc_sections;
+	size_t last_hit;	/* reads come in runs from one section */
+	uint64_t generation;	/* bumped by every add: copies older than it are stale */
+};
+
+#endif

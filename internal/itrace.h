@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/* What the itrace parser and printer share: the letter table and the sz-checked copy. */
+#ifndef AUXTRACE_INTERNAL_ITRACE_H
+#define AUXTRACE_INTERNAL_ITRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <auxtrace/itrace.h>
+
+struct itrace_letter {
+	char letter;
+	size_t field;		/* offset of the bool the letter switches on; 0: none */
+	const char *meaning;	/* for messages: "instructions", "callchain" */
+};
+
+/* Every letter, in the canonical order; ends with letter 0. */
+extern const struct itrace_letter itrace_letters[];
+
+const struct itrace_letter *itrace_letter__find(char c);
+/* The bool of opts that l switches on (l->field must not be 0). */
+bool *itrace_letter__flag(const struct itrace_letter *l, struct itrace_synth_opts *opts);
+
+/*
+ * Copy the caller's opts into copy, a whole struct of this version (the fields an older
+ * caller lacks zeroed). 0, or -EINVAL (logged) when opts is NULL or its sz too small.
+ */
+int itrace_synth_opts__load(const struct itrace_synth_opts *opts,
+			    struct itrace_synth_opts *copy);
+
+#endif

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/* What kind of branch an x86 instruction is, in perf's sample flags. */
+#ifndef AUXTRACE_INTERNAL_X86_BRANCH_H
+#define AUXTRACE_INTERNAL_X86_BRANCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * The AUXTRACE_IP_FLAG_* set perf gives a branch of the instruction in insn[0..len): jumps
+ * (branch), conditional jumps and loops (+ conditional), calls, returns, INT/INT3/INTO (call
+ * + interrupt), IRET (return + interrupt), SYSCALL/SYSENTER (call + syscallret),
+ * SYSRET/SYSEXIT (return + syscallret), VMLAUNCH/VMRESUME (call + vmentry). 0 for anything
+ * else, including bytes that end before the opcode does. x86_64 selects 64-bit decoding
+ * (REX prefixes; no far direct forms).
+ */
+uint32_t x86_branch__flags(const uint8_t *insn, size_t len, bool x86_64);
+
+#endif

@@ -1,0 +1,146 @@
+#!/bin/bash
+# What auxrec record writes, read by the real readers: trace-cmd report and libtracecmd's
+# reader for trace.dat, perf script and perf report -D for perf.data (file and pipe format).
+# Bad input fails clearly and leaves nothing that looks valid and is not. Every reader runs
+# under timeout: a hang is a failure.
+set -u
+cd "$(dirname "$0")/../.."
+B=${B:-build}
+auxrec=$B/auxrec
+loop=$B/tests/progs/getppid-loop
+marker=$B/tests/progs/marker-getppid
+fail=0
+check() {	# check DESCRIPTION CONDITION...
+	local what=$1; shift
+	if "$@"; then echo "ok: $what"; else echo "FAILED: $what"; fail=1; fi
+}
+if [ "$(id -u)" -ne 0 ]; then
+	echo "SKIP: needs root (tracepoint events, tracefs instances)"
+	exit 77
+fi
+for tool in perf trace-cmd; do
+	command -v $tool >/dev/null || { echo "SKIP: $tool is not installed (scripts/install-deps)"; exit 77; }
+done
+tracing=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+[ -e "$tracing/instances/.." ] && [ -e "$tracing/options/copy_trace_marker" ] ||
+	{ echo "SKIP: this kernel cannot copy trace_marker into an instance (Linux 6.16+)"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+san=""
+[ "${SANITIZE:-}" = 1 ] && san="-fsanitize=address,undefined"
+# shellcheck disable=SC2046
+cc -std=gnu11 -Wall -Wextra -Werror $san -o "$tmp/tracecmd-count" tests/coexist/tracecmd-count.c \
+	$(pkg-config --cflags --libs libtracecmd) ||
+	{ echo "cannot build libtracecmd's reader"; exit 1; }
+
+# --- ftrace: N markers and M getppid calls, exactly, in order, with the workload's comm ---
+N=300 M=500
+timeout 60 "$auxrec" record -o "$tmp/ft" --ftrace ftrace:print --ftrace syscalls:sys_enter_getppid \
+	-- "$marker" $N $M >"$tmp/ft.log" 2>&1
+check "ftrace recording exits 0" [ $? -eq 0 ]
+check "... and writes trace.dat with mode 0600" \
+	[ "$(stat -c %a "$tmp/ft/trace.dat" 2>/dev/null)" = 600 ]
+timeout 60 trace-cmd report -i "$tmp/ft/trace.dat" >"$tmp/ft.report" 2>"$tmp/ft.report.err"
+check "trace-cmd report reads it" [ $? -eq 0 ]
+markers=$(grep -c 'marker-getppid.*print:.*auxtrace-marker' "$tmp/ft.report")
+getppid=$(grep -c 'marker-getppid.*sys_enter_getppid' "$tmp/ft.report")
+check "trace-cmd report: $N markers (got $markers)" [ "$markers" -eq $N ]
+check "trace-cmd report: $M getppid calls (got $getppid)" [ "$getppid" -eq $M ]
+grep -o 'auxtrace-marker [0-9]*' "$tmp/ft.report" | awk '{ print $2 }' >"$tmp/seq"
+check "trace-cmd report: markers in order" cmp -s "$tmp/seq" <(seq 0 $((N - 1)))
+lib=$(timeout 60 "$tmp/tracecmd-count" "$tmp/ft/trace.dat" marker-getppid)
+check "libtracecmd reads the same ($lib)" \
+	[ "$lib" = "markers $N getppid $M disorder 0" ]
+
+# --- ftrace losses: a tiny buffer under a burst; the summary agrees with trace-cmd ---
+timeout 60 "$auxrec" record -o "$tmp/lost" --ftrace ftrace:print --ftrace-mode read \
+	--ftrace-buffer-kb 8 -- "$marker" 20000 0 200 >"$tmp/lost.log" 2>&1
+check "a recording that loses events exits 0" [ $? -eq 0 ]
+timeout 60 trace-cmd report -i "$tmp/lost/trace.dat" >"$tmp/lost.report" 2>/dev/null
+marks=$(grep -c 'EVENTS DROPPED' "$tmp/lost.report")
+dropped=$(grep -o '\[[0-9]* EVENTS DROPPED' "$tmp/lost.report" | awk '{ s += substr($1, 2) } END { print s + 0 }')
+read -r lost reports < <(sed -n 's/^auxrec: ftrace lost \([0-9]*\) events.* (\([0-9]*\) reports).*/\1 \2/p' \
+	"$tmp/lost.log")
+check "trace-cmd reports lost events ($marks marks)" [ "$marks" -gt 0 ]
+check "auxrec's summary counts as many loss reports ($reports)" [ "${reports:-x}" = "$marks" ]
+check "... and as many lost events as trace-cmd's counts ($lost vs $dropped)" \
+	[ "${lost:-x}" = "$dropped" ]
+kept=$(grep -c 'auxtrace-marker' "$tmp/lost.report")
+check "every marker is either in the file or counted lost ($kept + $lost of 20000)" \
+	[ $((kept + ${lost:-0})) -eq 20000 ]
+
+# --- perf: samples of a workload, with its comm and its binary's symbols ---
+timeout 60 "$auxrec" record -o "$tmp/pd" -e cpu-clock -- "$loop" 5000000 >"$tmp/pd.log" 2>&1
+check "perf recording exits 0" [ $? -eq 0 ]
+check "... and writes perf.data with mode 0600" \
+	[ "$(stat -c %a "$tmp/pd/perf.data" 2>/dev/null)" = 600 ]
+timeout 60 perf script -i "$tmp/pd/perf.data" -F comm,tid,ip,sym,dso >"$tmp/pd.script" 2>"$tmp/pd.err"
+check "perf script reads it" [ $? -eq 0 ]
+check "perf script: samples of getppid-loop" grep -q '^ *getppid-loop ' "$tmp/pd.script"
+check "perf script: symbols of the workload's binary (main)" \
+	grep -q 'main.*getppid-loop)' "$tmp/pd.script"
+check "perf script: symbols of its libraries" grep -q 'libc.so' "$tmp/pd.script"
+timeout 60 perf report -D -i "$tmp/pd/perf.data" >"$tmp/pd.dump" 2>&1
+check "perf report -D walks the whole file" [ $? -eq 0 ]
+check "... without an error" bash -c "! grep -qiE 'failed to process|bad event|error' '$tmp/pd.dump'"
+check "... to its feature sections" grep -q 'FINISHED_ROUND' "$tmp/pd.dump"
+timeout 60 perf report -i "$tmp/pd/perf.data" --header-only >"$tmp/pd.hdr" 2>&1
+check "perf report --header-only: hostname, cmdline, event names" \
+	bash -c "grep -q 'hostname' '$tmp/pd.hdr' && grep -q 'cmdline.*auxrec' '$tmp/pd.hdr' && grep -q 'name = cpu-clock' '$tmp/pd.hdr'"
+
+# the same through the pipe format
+timeout 60 "$auxrec" record -o - -e cpu-clock -- "$loop" 5000000 2>"$tmp/pipe.log" |
+	timeout 60 perf script -i - -F comm,ip,sym,dso >"$tmp/pipe.script" 2>"$tmp/pipe.err"
+check "-o - | perf script -i -: both exit 0" [ "${PIPESTATUS[0]}${PIPESTATUS[1]}" = 00 ]
+check "... with the workload's samples and symbols" grep -q 'getppid-loop.*main' "$tmp/pipe.script"
+timeout 60 "$auxrec" record -o - -e cpu-clock -- "$loop" 1000 2>/dev/null |
+	timeout 60 perf report -D -i - >"$tmp/pipe.dump" 2>&1
+check "... and perf report -D -i - walks the stream" \
+	bash -c "grep -q 'PERF_RECORD_SAMPLE' '$tmp/pipe.dump' && ! grep -qi 'failed to process' '$tmp/pipe.dump'"
+
+# --- the output directory ---
+timeout 60 "$auxrec" record -o "$tmp/pd" -e cpu-clock -- true >/dev/null 2>&1
+check "an existing recording is kept as DIR.old" [ -s "$tmp/pd.old/perf.data" ]
+mkdir "$tmp/mine" && touch "$tmp/mine/notes.txt"
+timeout 60 "$auxrec" record -o "$tmp/mine" -e cpu-clock -- true >"$tmp/mine.log" 2>&1
+check "a directory that is not a recording is refused" [ $? -ne 0 ]
+check "... by name, and left as it was" \
+	bash -c "grep -q 'not an auxrec recording' '$tmp/mine.log' && [ -e '$tmp/mine/notes.txt' ] && [ ! -e '$tmp/mine.old' ]"
+echo | timeout 60 "$auxrec" record -o - --ftrace sched:sched_switch -a -d 0.1 >"$tmp/pipeft.log" 2>&1
+check "-o - with --ftrace says trace.dat needs a directory" grep -q 'trace.dat needs a directory' "$tmp/pipeft.log"
+
+# --- bad input: a clear error, non-zero exit, nothing that looks valid and is not ---
+bad() {	# bad NAME PATTERN ARGS...: fails, says PATTERN, leaves no output directory
+	local name=$1 pattern=$2; shift 2
+	timeout 60 "$auxrec" record -o "$tmp/bad-$name" "$@" >"$tmp/bad-$name.log" 2>&1
+	check "$name: exits non-zero" [ $? -ne 0 ]
+	check "$name: says '$pattern'" grep -q "$pattern" "$tmp/bad-$name.log"
+	check "$name: leaves no output" [ ! -e "$tmp/bad-$name" ]
+}
+bad unknown-event "unknown event 'nope'" -e nope -- true
+bad bad-m "Invalid argument for -m" -e cpu-clock -m abc -- true
+bad bad-S "No AUX area tracing to snapshot" -e cpu-clock -S -- true
+bad bad-ftrace "no such ftrace event" --ftrace sched:no_such_event -a -d 0.1
+
+# an unwritable place and a full disk, on tmpfs mounts of a mount namespace of our own
+if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
+	mkdir "$tmp/ro" "$tmp/full"
+	unshare -m sh -c "mount -t tmpfs -o ro,size=64k tmpfs '$tmp/ro' &&
+		exec timeout 60 '$auxrec' record -o '$tmp/ro/d' -e cpu-clock -- true" >"$tmp/ro.log" 2>&1
+	check "a read-only place: non-zero exit" [ $? -ne 0 ]
+	check "... naming the directory and the cause" grep -q "cannot create the output directory.*Read-only" "$tmp/ro.log"
+	unshare -m sh -c "mount -t tmpfs -o size=64k tmpfs '$tmp/full' &&
+		timeout 60 '$auxrec' record -o '$tmp/full/d' -a -e cpu-clock --ftrace sched:sched_switch -d 2;
+		rc=\$?; timeout 60 perf report -D -i '$tmp/full/d/perf.data' >'$tmp/full.dump' 2>&1;
+		echo \"perf report -D: \$?\"; ls -la '$tmp/full/d'; exit \$rc" >"$tmp/full.log" 2>&1
+	check "a full disk: non-zero exit" [ $? -ne 0 ]
+	check "... saying so" grep -qi "no space left" "$tmp/full.log"
+	check "... perf.data says how far it goes and perf still reads it" \
+		bash -c "grep -q 'is incomplete' '$tmp/full.log' && grep -q 'perf report -D: 0' '$tmp/full.log'"
+	check "... no trace.dat that looks whole" bash -c "! grep -q ' trace.dat$' '$tmp/full.log'"
+else
+	echo "SKIP: unshare -m is not available: read-only and full-disk cases not run"
+fi
+
+[ $fail -eq 0 ] || for f in "$tmp"/*.log; do echo "== $f"; tail -5 "$f"; done
+exit $fail

@@ -1,0 +1,92 @@
+#!/bin/bash
+# Whatever ends auxrec record short of SIGKILL, it leaves no tracing state behind: every
+# catchable signal at random moments (start-up included), 100 runs; -p ends when the process
+# does; a workload that ignores SIGTERM does not keep auxrec waiting; an instance an auxrec
+# killed with SIGKILL left behind is removed by the next run.
+set -u
+cd "$(dirname "$0")/../.."
+B=${B:-build}
+auxrec=$B/auxrec
+fail=0
+check() {	# check DESCRIPTION CONDITION...
+	local what=$1; shift
+	if "$@"; then echo "ok: $what"; else echo "FAILED: $what"; fail=1; fi
+}
+if [ "$(id -u)" -ne 0 ]; then
+	echo "SKIP: needs root (system-wide perf events, tracefs instances)"
+	exit 77
+fi
+tracefs=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+[ -n "$tracefs" ] || { echo "SKIP: tracefs is not mounted"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# 100 runs: a random catchable signal after 0-99 ms (start-up is the first ~30 ms here).
+signals=(INT TERM HUP QUIT USR1 USR2 PIPE ALRM VTALRM PROF XCPU XFSZ)
+left=0 survived=0
+for run in $(seq 1 100); do
+	sig=${signals[$((RANDOM % ${#signals[@]}))]}
+	delay=$((RANDOM % 100))
+	"$auxrec" record -a -e cpu-clock --ftrace sched:sched_switch -d 5 -o "$tmp/out" \
+		>/dev/null 2>"$tmp/err" &
+	pid=$!
+	sleep "$(printf '0.%03d' "$delay")"
+	kill -"$sig" "$pid" 2>/dev/null
+	# a stop is not a hang: the recording must end well before its 5 s
+	for _ in $(seq 1 300); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.01
+	done
+	if kill -0 "$pid" 2>/dev/null; then
+		echo "run $run: SIG$sig after ${delay} ms did not stop auxrec within 3 s"
+		survived=$((survived + 1))
+		kill -KILL "$pid"
+	fi
+	wait "$pid" 2>/dev/null
+	if [ -d "$tracefs/instances/auxrec-$pid" ]; then
+		echo "run $run: SIG$sig after ${delay} ms left instances/auxrec-$pid"
+		left=$((left + 1))
+		rmdir "$tracefs/instances/auxrec-$pid"
+	fi
+done
+check "100 random signals: no instance left behind ($left left)" [ "$left" -eq 0 ]
+check "100 random signals: each stopped auxrec promptly ($survived did not)" [ "$survived" -eq 0 ]
+
+# -p ends when every thread of the process has exited, as perf record does.
+sleep 0.5 &
+target=$!
+timeout 20 "$auxrec" record -p "$target" -e cpu-clock -o "$tmp/p" >"$tmp/p.log" 2>&1
+check "-p ends by itself when the process exits" [ $? -eq 0 ]
+wait "$target"
+
+# A workload that ignores SIGTERM: after ^C auxrec kills it rather than wait for ever.
+"$auxrec" record -e cpu-clock -o "$tmp/w" -- bash -c 'trap "" TERM; sleep 30' \
+	>"$tmp/w.log" 2>&1 &
+pid=$!
+sleep 0.3
+start=$(date +%s%N)
+kill -INT "$pid"
+wait "$pid"
+elapsed_ms=$((($(date +%s%N) - start) / 1000000))
+check "a workload that ignores SIGTERM is killed, auxrec ends (${elapsed_ms} ms)" \
+	[ "$elapsed_ms" -lt 10000 ]
+check "... and says so" grep -q "ignored SIGTERM" "$tmp/w.log"
+
+# An instance whose auxrec died by SIGKILL is removed, with a message, by the next run.
+"$auxrec" record -a --ftrace sched:sched_switch -d 10 -o "$tmp/k" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 200); do
+	[ -d "$tracefs/instances/auxrec-$pid" ] && break
+	sleep 0.01
+done
+kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+check "SIGKILL leaves the instance (nothing can prevent that)" \
+	[ -d "$tracefs/instances/auxrec-$pid" ]
+timeout 20 "$auxrec" record -a --ftrace sched:sched_switch -d 0.1 -o "$tmp/k2" \
+	>"$tmp/k2.log" 2>&1
+check "the next run removes it" [ ! -d "$tracefs/instances/auxrec-$pid" ]
+check "... and says so" grep -q "removed tracefs instance auxrec-$pid" "$tmp/k2.log"
+rmdir "$tracefs/instances/auxrec-$pid" 2>/dev/null
+
+exit $fail

@@ -1,0 +1,477 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Intel PT decoding through libipt: a stream that libipt's encoder writes for a function the
+ * test builds at run time decodes, with the image of that ELF, to exactly the branches the
+ * function takes; instruction samples; a corrupt stream gives the offset and libipt's error
+ * and resumes at the next PSB; the packet dump.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <intel-pt.h>
+
+#include <auxtrace/intel-pt-decode.h>
+
+#include "lib/testlib.h"
+#include "lib/asm-elf.h"
+#include "lib/decode-collect.h"
+#include "lib/log-capture.h"
+
+#define BASE	0x7f1234500000ULL	/* where the test ELF is "loaded" */
+#define TSC	0x123457ULL
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define CALLER	0x7f1234400010ULL	/* where f returns to: outside the traced code */
+
+#define JCC	(AUXTRACE_IP_FLAG_BRANCH | AUXTRACE_IP_FLAG_CONDITIONAL)
+#define CALL	(AUXTRACE_IP_FLAG_BRANCH | AUXTRACE_IP_FLAG_CALL)
+#define RET	(AUXTRACE_IP_FLAG_BRANCH | AUXTRACE_IP_FLAG_RETURN)
+
+/* time_zero + tsc * 3 / 2, the mmap page's formula with shift 1, mult 3 */
+static const struct auxtrace_tsc_conv tsc_conv = {
+	.time_shift = 1, .time_mult = 3, .time_zero = 1000000,
+};
+#define TIME	(1000000 + TSC * 3 / 2)
+
+/*
+ * The instructions f runs (asm_elf_sample), in order: three rounds of the loop (3 odd, 2
+ * even, 1 odd: jz falls through, jumps, falls through; jnz jumps twice, then falls through),
+ * the call to g and both returns.
+ */
+static const char *const f_path[] = {
+	"f_xor", "f_mov",
+	"f_top", "f_test", "f_jz", "f_inc", "f_even", "f_jnz",
+	"f_top", "f_test", "f_jz", "f_even", "f_jnz",
+	"f_top", "f_test", "f_jz", "f_inc", "f_even", "f_jnz",
+	"f_call", "g_nop", "g_ret", "f_ret",
+};
+#define F_PATH_LEN (sizeof(f_path) / sizeof(f_path[0]))
+
+/*
+ * The trace of one call of f: its conditional branches in a TNT.8 (not taken, taken, taken,
+ * taken, not taken, not taken), g's return compressed to one taken bit in a second TNT.8
+ * (the call is on libipt's return stack), and f's own return leaving the traced code:
+ * TIP.PGD with the target, as when tracing is filtered to f (without a filter, libipt takes
+ * a near return with a suppressed TIP.PGD for a trace stop, not an exit).
+ */
+#define F_LOOP_TNT_BITS	6
+#define F_LOOP_TNT	0x1c	/* .!!!.. oldest first */
+
+struct pt_stream {
+	uint8_t buf[4096];
+	size_t len;
+	size_t pge_end;		/* where the last unit's TIP.PGE ends */
+	size_t ret_tnt;		/* offset of the last unit's TNT packet for g's return */
+};
+
+static void pt_stream__put(struct pt_stream *s, const struct pt_packet *pkt)
+{
+	struct pt_config config;
+	struct pt_encoder *enc;
+	int n;
+
+	pt_config_init(&config);
+	config.begin = s->buf + s->len;
+	config.end = s->buf + sizeof(s->buf);
+	enc = pt_alloc_encoder(&config);
+	ck_assert_ptr_nonnull(enc);
+	n = pt_enc_next(enc, pkt);
+	ck_assert_int_gt(n, 0);
+	s->len += (size_t)n;
+	pt_free_encoder(enc);
+}
+
+/* PSB, TSC, MODE.Exec 64-bit, PSBEND, TIP.PGE at f, the TNT, TIP.PGD to CALLER. */
+static void pt_stream__f_unit(struct pt_stream *s, uint64_t f)
+{
+	const struct pt_packet head[] = {
+		{ .type = ppt_psb },
+		{ .type = ppt_tsc, .payload.tsc.tsc = TSC },
+		{ .type = ppt_mode, .payload.mode = { .leaf = pt_mol_exec,
+						      .bits.exec = { .csl = 1 } } },
+		{ .type = ppt_psbend },
+		{ .type = ppt_tip_pge, .payload.ip = { .ipc = pt_ipc_sext_48, .ip = f } },
+	};
+	const struct pt_packet loop_tnt = {
+		.type = ppt_tnt_8, .payload.tnt = { .bit_size = F_LOOP_TNT_BITS,
+						     .payload = F_LOOP_TNT },
+	};
+	const struct pt_packet ret_tnt = {
+		.type = ppt_tnt_8, .payload.tnt = { .bit_size = 1, .payload = 1 },
+	};
+	const struct pt_packet pgd = {
+		.type = ppt_tip_pgd, .payload.ip = { .ipc = pt_ipc_sext_48, .ip = CALLER },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(head) / sizeof(head[0]); i++)
+		pt_stream__put(s, &head[i]);
+	s->pge_end = s->len;
+	pt_stream__put(s, &loop_tnt);
+	s->ret_tnt = s->len;
+	pt_stream__put(s, &ret_tnt);
+	pt_stream__put(s, &pgd);
+}
+
+struct pt_fixture {
+	struct asm_elf elf;
+	struct auxtrace_image *image;
+	uint64_t f;
+};
+
+static bool pt_fixture__init(struct pt_fixture *fx)
+{
+	fx->image = auxtrace_image__new();
+	ck_assert_ptr_nonnull(fx->image);
+	if (asm_elf__build(&fx->elf, asm_elf_sample, BASE))
+		return false;
+	ck_assert_int_eq(asm_elf__map(&fx->elf, fx->image), 0);
+	fx->f = asm_elf__sym(&fx->elf, "f");
+	ck_assert_uint_ne(fx->f, 0);
+	return true;
+}
+
+static void pt_fixture__fini(struct pt_fixture *fx)
+{
+	asm_elf__remove(&fx->elf);
+	auxtrace_image__delete(fx->image);
+}
+
+static uint64_t sym(const struct pt_fixture *fx, const char *name)
+{
+	uint64_t addr = asm_elf__sym(&fx->elf, name);
+
+	ck_assert_msg(addr, "no label %s", name);
+	return addr;
+}
+
+static struct auxtrace_aux_data aux_data_of(const struct pt_stream *s)
+{
+	return (struct auxtrace_aux_data){
+		.data = s->buf, .size = s->len, .offset = 0x20000, .cpu = 1, .pid = 100, .tid = 101,
+	};
+}
+
+static struct intel_pt_decoder *pt_decoder(struct decode_collect *c, struct auxtrace_image *image,
+					   bool branches, uint64_t insn_period)
+{
+	struct auxtrace_decode_opts opts;
+	struct intel_pt_decoder *dec;
+
+	decode_collect__opts(c, &opts);
+	opts.branches = branches;
+	opts.instructions = insn_period != 0;
+	opts.insn_period = insn_period;
+	opts.errors = true;
+	opts.image = image;
+	opts.tsc = tsc_conv;
+	dec = intel_pt_decoder__new(&opts);
+	ck_assert_ptr_nonnull(dec);
+	return dec;
+}
+
+static void assert_branch(const struct decode_collect *c, size_t i, uint64_t from,
+			  uint64_t to, uint32_t flags, uint8_t insn_len)
+{
+	const struct auxtrace_sample *s;
+
+	ck_assert_msg(c->nr_samples > i, "%zu samples, want more than %zu", c->nr_samples, i);
+	s = &c->samples[i];
+	ck_assert_msg(s->kind == AUXTRACE_SAMPLE_BRANCH && s->ip == from && s->addr == to &&
+		      s->flags == flags && s->insn_len == insn_len,
+		      "sample %zu: %#llx -> %#llx flags %#x len %u, want %#llx -> %#llx flags "
+		      "%#x len %u", i, (unsigned long long)s->ip, (unsigned long long)s->addr,
+		      s->flags, s->insn_len, (unsigned long long)from, (unsigned long long)to,
+		      flags, insn_len);
+	ck_assert_uint_eq(s->period, 1);
+	ck_assert_uint_eq(s->time, TIME);
+	ck_assert_int_eq(s->cpu, 1);
+	ck_assert_int_eq(s->pid, 100);
+	ck_assert_int_eq(s->tid, 101);
+}
+
+/* Length of the instruction at label: the distance to the label after it in the source. */
+static uint8_t insn_len(const struct pt_fixture *fx, const char *label, const char *next)
+{
+	return (uint8_t)(sym(fx, next) - sym(fx, label));
+}
+
+/* The branches of one call of f, from sample first on. */
+static void assert_f_branches(const struct pt_fixture *fx, const struct decode_collect *c,
+			      size_t first)
+{
+	const uint64_t f_top = sym(fx, "f_top"), f_jz = sym(fx, "f_jz"),
+		       f_jnz = sym(fx, "f_jnz");
+	const uint8_t jz_len = insn_len(fx, "f_jz", "f_inc"),
+		      jnz_len = insn_len(fx, "f_jnz", "f_call"),
+		      call_len = insn_len(fx, "f_call", "f_ret");
+
+	assert_branch(c, first + 0, 0, fx->f,
+		      AUXTRACE_IP_FLAG_BRANCH | AUXTRACE_IP_FLAG_TRACE_BEGIN, 0);
+	assert_branch(c, first + 1, f_jnz, f_top, JCC, jnz_len);		/* round 1 */
+	assert_branch(c, first + 2, f_jz, sym(fx, "f_even"), JCC, jz_len);	/* round 2 */
+	assert_branch(c, first + 3, f_jnz, f_top, JCC, jnz_len);
+	assert_branch(c, first + 4, sym(fx, "f_call"), sym(fx, "g"), CALL, call_len);
+	assert_branch(c, first + 5, sym(fx, "g_ret"), sym(fx, "f_ret"), RET, 1);
+	assert_branch(c, first + 6, sym(fx, "f_ret"), CALLER, RET | AUXTRACE_IP_FLAG_TRACE_END,
+		      1);
+}
+
+START_TEST(test_pt_function_branches)
+{
+	struct decode_collect c = { 0 };
+	struct pt_stream s = { .len = 0 };
+	struct intel_pt_decoder *dec;
+	struct auxtrace_aux_data data;
+	struct pt_fixture fx;
+
+	if (!pt_fixture__init(&fx))
+		TEST_SKIP("gcc cannot build the test code");
+	pt_stream__f_unit(&s, fx.f);
+	data = aux_data_of(&s);
+	dec = pt_decoder(&c, fx.image, true, 0);
+	ck_assert_int_eq(intel_pt_decoder__decode(dec, &data), 0);
+	ck_assert_uint_eq(c.nr_errors, 0);
+	ck_assert_uint_eq(c.nr_samples, 7);
+	assert_f_branches(&fx, &c, 0);
+	ck_assert_uint_eq(intel_pt_decoder__stats(dec)->instructions, F_PATH_LEN);
+	ck_assert_uint_eq(intel_pt_decoder__stats(dec)->branches, 7);
+	ck_assert_uint_eq(intel_pt_decoder__stats(dec)->bytes, s.len);
+	/* libipt's position when each is known: past TIP.PGE, past TIP.PGD (the last packet) */
+	ck_assert_uint_eq(c.samples[0].aux_offset, data.offset + s.pge_end);
+	ck_assert_uint_eq(c.samples[6].aux_offset, data.offset + s.len);
+	intel_pt_decoder__delete(dec);
+	decode_collect__free(&c);
+	pt_fixture__fini(&fx);
+}
+END_TEST
+
+START_TEST(test_pt_instruction_samples)
+{
+	struct decode_collect c = { 0 };
+	struct pt_stream s = { .len = 0 };
+	struct intel_pt_decoder *dec;
+	struct auxtrace_aux_data data;
+	struct pt_fixture fx;
+	size_t i;
+
+	if (!pt_fixture__init(&fx))
+		TEST_SKIP("gcc cannot build the test code");
+	pt_stream__f_unit(&s, fx.f);
+	data = aux_data_of(&s);
+	dec = pt_decoder(&c, fx.image, false, 5);
+	ck_assert_int_eq(intel_pt_decoder__decode(dec, &data), 0);
+	ck_assert_uint_eq(c.nr_samples, F_PATH_LEN / 5);
+	for (i = 0; i < c.nr_samples; i++) {
+		const struct auxtrace_sample *smp = &c.samples[i];
+
+		ck_assert_int_eq(smp->kind, AUXTRACE_SAMPLE_INSTRUCTION);
+		ck_assert_msg(smp->ip == sym(&fx, f_path[5 * i + 4]),
+			      "sample %zu at %#llx, want %s", i, (unsigned long long)smp->ip,
+			      f_path[5 * i + 4]);
+		ck_assert_uint_eq(smp->period, 5);
+		ck_assert_uint_eq(smp->time, TIME);
+		ck_assert_uint_eq(smp->addr, 0);
+	}
+	ck_assert_uint_eq(intel_pt_decoder__stats(dec)->insn_samples, F_PATH_LEN / 5);
+	ck_assert_uint_eq(intel_pt_decoder__stats(dec)->branches, 0);
+	intel_pt_decoder__delete(dec);
+	decode_collect__free(&c);
+	pt_fixture__fini(&fx);
+}
+END_TEST
+
+/*
+ * Two calls of f, the first with an unknown packet where the TNT of g's return was: an error
+ * naming that offset and libipt's message, then the second call decoded from its PSB in full.
+ */
+START_TEST(test_pt_corrupt_stream_resumes)
+{
+	struct decode_collect c = { 0 };
+	struct pt_stream s = { .len = 0 };
+	struct intel_pt_decoder *dec;
+	struct auxtrace_aux_data data;
+	struct pt_fixture fx;
+	size_t bad, second;
+	char want[128];
+
+	if (!pt_fixture__init(&fx))
+		TEST_SKIP("gcc cannot build the test code");
+	pt_stream__f_unit(&s, fx.f);
+	bad = s.ret_tnt;
+	second = s.len;
+	pt_stream__f_unit(&s, fx.f);
+	s.buf[bad] = 0x02;		/* an extended opcode ... */
+	s.buf[bad + 1] = 0x00;		/* ... that does not exist */
+	data = aux_data_of(&s);
+	dec = pt_decoder(&c, fx.image, true, 0);
+	ck_assert_int_eq(intel_pt_decoder__decode(dec, &data), 0);
+
+	ck_assert_uint_eq(c.nr_errors, 1);
+	ck_assert_int_eq(c.errors[0].e.kind, AUXTRACE_DECODE_ERR_TRACE);
+	ck_assert_int_eq(c.errors[0].e.lib_code, pte_bad_opc);
+	snprintf(want, sizeof(want), "libipt: %s", pt_errstr(pte_bad_opc));
+	ck_assert_str_eq(c.errors[0].msg, want);
+	ck_assert_uint_eq(c.errors[0].e.offset, bad);
+	ck_assert_uint_eq(c.errors[0].e.aux_offset, data.offset + bad);
+	ck_assert_uint_eq(c.errors[0].e.ip, sym(&fx, "f_jz"));	/* the branch that needed it */
+	ck_assert_int_eq(c.errors[0].e.tid, 101);
+	ck_assert_uint_lt(bad, second);
+
+	/* the first call got as far as its start; the second is whole */
+	ck_assert_uint_eq(c.nr_samples, 1 + 7);
+	assert_branch(&c, 0, 0, fx.f, AUXTRACE_IP_FLAG_BRANCH | AUXTRACE_IP_FLAG_TRACE_BEGIN, 0);
+	assert_f_branches(&fx, &c, 1);
+	ck_assert_uint_gt(c.samples[1].aux_offset, data.offset + second);
+	ck_assert_uint_eq(intel_pt_decoder__stats(dec)->errors, 1);
+	intel_pt_decoder__delete(dec);
+	decode_collect__free(&c);
+	pt_fixture__fini(&fx);
+}
+END_TEST
+
+/* The image may grow after the decoder was made (MMAP2 records arrive as the trace goes). */
+START_TEST(test_pt_image_missing_then_added)
+{
+	struct auxtrace_image *image = auxtrace_image__new();
+	struct decode_collect c = { 0 };
+	struct pt_stream s = { .len = 0 };
+	struct intel_pt_decoder *dec;
+	struct auxtrace_aux_data data;
+	struct pt_fixture fx;
+
+	if (!pt_fixture__init(&fx))
+		TEST_SKIP("gcc cannot build the test code");
+	pt_stream__f_unit(&s, fx.f);
+	data = aux_data_of(&s);
+	dec = pt_decoder(&c, image, true, 0);
+	ck_assert_int_eq(intel_pt_decoder__decode(dec, &data), 0);
+	ck_assert_uint_eq(c.nr_samples, 1);		/* the trace begins ... */
+	ck_assert_uint_eq(c.nr_errors, 1);		/* ... where there is no code */
+	ck_assert_int_eq(c.errors[0].e.kind, AUXTRACE_DECODE_ERR_NOINSN);
+	ck_assert_int_eq(c.errors[0].e.lib_code, pte_nomap);
+	ck_assert_msg(strstr(c.errors[0].msg, "the image has no code there"), "%s",
+		      c.errors[0].msg);
+	decode_collect__free(&c);
+
+	ck_assert_int_eq(asm_elf__map(&fx.elf, image), 0);
+	ck_assert_int_eq(intel_pt_decoder__decode(dec, &data), 0);
+	ck_assert_uint_eq(c.nr_errors, 0);
+	assert_f_branches(&fx, &c, 0);
+	intel_pt_decoder__delete(dec);
+	decode_collect__free(&c);
+	auxtrace_image__delete(image);
+	pt_fixture__fini(&fx);
+}
+END_TEST
+
+START_TEST(test_pt_callback_stops_decode)
+{
+	struct decode_collect c = { .stop_after = 3 };
+	struct pt_stream s = { .len = 0 };
+	struct intel_pt_decoder *dec;
+	struct auxtrace_aux_data data;
+	struct pt_fixture fx;
+
+	if (!pt_fixture__init(&fx))
+		TEST_SKIP("gcc cannot build the test code");
+	pt_stream__f_unit(&s, fx.f);
+	data = aux_data_of(&s);
+	dec = pt_decoder(&c, fx.image, true, 0);
+	errno = 0;
+	ck_assert_int_eq(intel_pt_decoder__decode(dec, &data), -ECANCELED);
+	ck_assert_int_eq(errno, ECANCELED);
+	ck_assert_uint_eq(c.nr_samples, 3);
+	intel_pt_decoder__delete(dec);
+	decode_collect__free(&c);
+	pt_fixture__fini(&fx);
+}
+END_TEST
+
+START_TEST(test_pt_needs_image)
+{
+	struct decode_collect c = { 0 };
+	struct auxtrace_decode_opts opts;
+
+	decode_collect__opts(&c, &opts);
+	opts.branches = true;
+	log_capture_start();
+	assert_null_errno(intel_pt_decoder__new(&opts), EINVAL);
+	log_capture_stop();
+	ck_assert_msg(log_captured("no image"), "log: %s", log_text);
+}
+END_TEST
+
+START_TEST(test_pt_dump)
+{
+	const struct pt_packet pkts[] = {
+		{ .type = ppt_psb },
+		{ .type = ppt_tsc, .payload.tsc.tsc = 0x1234 },
+		{ .type = ppt_cbr, .payload.cbr.ratio = 0x2a },
+		{ .type = ppt_mode, .payload.mode = { .leaf = pt_mol_exec,
+						      .bits.exec = { .csl = 1 } } },
+		{ .type = ppt_psbend },
+		{ .type = ppt_tip_pge, .payload.ip = { .ipc = pt_ipc_sext_48, .ip = 0x400100 } },
+		{ .type = ppt_tnt_8, .payload.tnt = { .bit_size = 6, .payload = 0x2d } },
+		{ .type = ppt_tip, .payload.ip = { .ipc = pt_ipc_update_16, .ip = 0xbeef } },
+		{ .type = ppt_pad },
+		{ .type = ppt_mtc, .payload.mtc.ctc = 0x12 },
+		{ .type = ppt_tip_pgd, .payload.ip = { .ipc = pt_ipc_suppressed } },
+	};
+	struct decode_collect c = { 0 };
+	struct pt_stream s = { .len = 0 };
+	size_t i, second;
+
+	s.buf[s.len++] = 0x99;	/* the tail of an earlier packet: before any sync point */
+	for (i = 0; i < sizeof(pkts) / sizeof(pkts[0]); i++)
+		pt_stream__put(&s, &pkts[i]);
+	second = s.len;
+	for (i = 0; i < sizeof(pkts) / sizeof(pkts[0]); i++)
+		pt_stream__put(&s, &pkts[i]);
+	pt_stream__put(&s, &pkts[0]);	/* a PSB to go on from after the bad packet */
+	pt_stream__put(&s, &pkts[ARRAY_LEN(pkts) - 1]);
+	s.buf[second + 16] = 0x02;	/* the second TSC becomes an unknown extended opcode */
+	s.buf[second + 17] = 0x00;
+	ck_assert_uint_eq(second, 0x30);
+	ck_assert_int_eq(intel_pt_decoder__dump(s.buf, s.len, decode_collect__dump, &c), 0);
+	ck_assert_str_eq(c.dump,
+		". ... Intel Processor Trace data: size 112 bytes\n"
+		"[0: 1 bytes before the first PSB skipped: no sync point]\n"
+		"0000000000000001  psb\n"
+		"0000000000000011  tsc        1234\n"
+		"0000000000000019  cbr        2a\n"
+		"000000000000001d  mode.exec  cs.l\n"
+		"000000000000001f  psbend\n"
+		"0000000000000021  tip.pge    3: 0000000000400100\n"
+		"0000000000000028  tnt.8      !.!!.!\n"
+		"0000000000000029  tip        1: ????????????beef\n"
+		"000000000000002c  pad\n"
+		"000000000000002d  mtc        12\n"
+		"000000000000002f  tip.pgd    0: ????????????????\n"
+		"0000000000000030  psb\n"
+		"[40: error decoding packet: unknown opcode]\n"
+		"000000000000005f  psb\n"
+		"000000000000006f  tip.pgd    0: ????????????????\n");
+	decode_collect__free(&c);
+
+	/* no sync point at all */
+	ck_assert_int_eq(intel_pt_decoder__dump(s.buf + 0x31, 8, decode_collect__dump, &c), 0);
+	ck_assert_str_eq(c.dump, ". ... Intel Processor Trace data: size 8 bytes\n"
+				 "[0: no PSB in 8 bytes: nothing to decode from]\n");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("intel-pt-decode");
+	TCase *tc = tcase_create("decode");
+
+	tcase_add_test(tc, test_pt_function_branches);
+	tcase_add_test(tc, test_pt_instruction_samples);
+	tcase_add_test(tc, test_pt_corrupt_stream_resumes);
+	tcase_add_test(tc, test_pt_image_missing_then_added);
+	tcase_add_test(tc, test_pt_callback_stops_decode);
+	tcase_add_test(tc, test_pt_needs_image);
+	tcase_add_test(tc, test_pt_dump);
+	suite_add_tcase(s, tc);
+	return testlib_run(s);
+}

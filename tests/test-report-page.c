@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * auxrec's HTML report, as text: one self-contained page (nothing fetched from anywhere), small
+ * for a 10-second recording of 2 CPUs even at its densest, user strings escaped, loss marks
+ * bounded without losing a count, write errors reported. The browser test
+ * (tests/scripts/test-report-html.sh) checks the page as drawn.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/auxrec/report-html.h"
+#include "tools/auxrec/report-model.h"
+#include "lib/testlib.h"
+
+#define MS	UINT64_C(1000000)
+#define SEC	UINT64_C(1000000000)
+#define T0	(5000 * SEC)
+
+/* The page of m, NUL-terminated; its length in *len. */
+static char *page_of(const struct report_model *m, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(report_html__write(f, m), 0);
+	ck_assert_int_eq(fclose(f), 0);
+	return buf;
+}
+
+static size_t count_of(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* Every bin of every source on 2 CPUs for 10 s, with numbers as long as they get. */
+static struct report_model *dense_two_cpu_model(void)
+{
+	struct report_model *m = report_model__new(REPORT_LANES_CPU);
+
+	ck_assert_int_eq(report_model__set_span(m, T0, T0 + 10 * SEC), 0);
+	ck_assert_int_eq(report_model__set_info(m, REPORT_INFO_COMMAND, "sleep 10"), 0);
+	for (int cpu = 0; cpu < 2; cpu++)
+		for (uint64_t t = 0; t <= 10 * SEC; t += 10 * MS)
+			for (int s = 0; s < REPORT_SRC__NR; s++)
+				ck_assert_int_eq(report_model__add_data(m, s, cpu, T0 + t,
+									(UINT64_C(1) << 40) + t,
+									(UINT64_C(1) << 30) + t), 0);
+	for (int i = 0; i < 100; i++)
+		ck_assert_int_eq(report_model__add_loss(m, i % REPORT_LOSS__NR, i % 2,
+							T0 + (uint64_t)i * 97 * MS, 1000), 0);
+	ck_assert_int_eq(report_model__add_snapshot(m, T0 + 5 * SEC), 0);
+	return m;
+}
+
+START_TEST(test_page_is_small)
+{
+	struct report_model *m = dense_two_cpu_model();
+	size_t len;
+	char *page = page_of(m, &len);
+
+	ck_assert_uint_eq(m->nr_bins, 1001);
+	printf("dense 10 s, 2 CPUs, 4 sources: %zu bytes\n", len);
+	ck_assert_uint_lt(len, 1000 * 1000);
+	ck_assert_uint_eq(strlen(page), len);
+	free(page);
+	report_model__free(m);
+}
+END_TEST
+
+/* Nothing on the page can make a browser fetch anything. */
+START_TEST(test_page_is_self_contained)
+{
+	static const char *const outside[] = { "http:", "https:", "src=", "href=", "url(",
+					       "@import", "<link", "<img", "<iframe", "//cdn" };
+	struct report_model *m = dense_two_cpu_model();
+	size_t len;
+	char *page = page_of(m, &len);
+
+	for (size_t i = 0; i < sizeof(outside) / sizeof(outside[0]); i++)
+		ck_assert_msg(!strcasestr(page, outside[i]), "the page has '%s'", outside[i]);
+	ck_assert_uint_eq(count_of(page, "<script type=\"application/json\" id=\"report-data\">"), 1);
+	ck_assert_uint_eq(count_of(page, "<style>"), 1);
+	/* the script, the data block: two scripts, each closed once */
+	ck_assert_uint_eq(count_of(page, "<script"), 2);
+	ck_assert_uint_eq(count_of(page, "</script>"), 2);
+	ck_assert(strncmp(page, "<!DOCTYPE html>", 15) == 0);
+	ck_assert_ptr_nonnull(strstr(page, "</html>\n"));
+	free(page);
+	report_model__free(m);
+}
+END_TEST
+
+/* What the recording says about itself goes on the page as text, never as markup. */
+START_TEST(test_user_strings_escaped)
+{
+	struct report_model *m = report_model__new(REPORT_LANES_CPU);
+	size_t len;
+	char *page;
+
+	ck_assert_int_eq(report_model__set_info(m, REPORT_INFO_COMMAND,
+						"sh -c 'a</script><img src=x onerror=alert(1)> && b \"q\"'"),
+			 0);
+	ck_assert_int_eq(report_model__set_info(m, REPORT_INFO_HOSTNAME, "<b>host</b>"), 0);
+	ck_assert_int_eq(report_model__add_event(m, "probe:<evil>&"), 0);
+	page = page_of(m, &len);
+	ck_assert_ptr_null(strstr(page, "<img"));
+	ck_assert_ptr_null(strstr(page, "<b>host"));
+	ck_assert_ptr_null(strstr(page, "<evil>"));
+	ck_assert_ptr_nonnull(strstr(page, "sh -c &#39;a&lt;/script&gt;&lt;img src=x onerror=alert(1)"
+					   "&gt; &amp;&amp; b &quot;q&quot;&#39;"));
+	ck_assert_ptr_nonnull(strstr(page, "probe:&lt;evil&gt;&amp;"));
+	ck_assert_uint_eq(count_of(page, "</script>"), 2);
+	free(page);
+	report_model__free(m);
+}
+END_TEST
+
+struct mark {
+	size_t lane;
+	int64_t t;
+	int kind;
+	uint64_t count, reports;
+};
+
+/* The loss marks of the page's data block. */
+static size_t page_marks(const char *page, struct mark *out, size_t max)
+{
+	const char *p = strstr(page, "\"losses\":[");
+	size_t n = 0;
+	int used;
+
+	ck_assert_ptr_nonnull(p);
+	p += strlen("\"losses\":[");
+	while (*p == '[' || *p == ',') {
+		struct mark mk;
+
+		p += *p == ',';
+		ck_assert_int_eq(sscanf(p, "[%zu,%" SCNd64 ",%d,%" SCNu64 ",%" SCNu64 "]%n", &mk.lane,
+					&mk.t, &mk.kind, &mk.count, &mk.reports, &used), 5);
+		ck_assert_uint_lt(n, max);
+		out[n++] = mk;
+		p += used;
+	}
+	ck_assert_int_eq(*p, ']');
+	return n;
+}
+
+/* Losses in every bin of 3 lanes: more marks than a page shows, merged, every count kept. */
+START_TEST(test_loss_marks_bounded)
+{
+	struct report_model *m = report_model__new(REPORT_LANES_CPU);
+	static struct mark marks[4000];
+	uint64_t count = 0, reports = 0;
+	size_t len, n;
+	char *page;
+
+	ck_assert_int_eq(report_model__set_span(m, T0, T0 + 10 * SEC), 0);
+	for (int lane = 0; lane < 3; lane++)
+		for (uint64_t t = 0; t < 10 * SEC; t += 10 * MS)
+			ck_assert_int_eq(report_model__add_loss(m, REPORT_LOSS_LOST, lane,
+								T0 + t + 1, 7), 0);
+	ck_assert_uint_eq(m->nr_losses, 3000);
+	page = page_of(m, &len);
+	n = page_marks(page, marks, 4000);
+	ck_assert_uint_le(n, 2000);
+	ck_assert_uint_ge(n, 1000);
+	for (size_t i = 0; i < n; i++) {
+		count += marks[i].count;
+		reports += marks[i].reports;
+		ck_assert_uint_lt(marks[i].lane, 3);
+		ck_assert_int_eq(marks[i].kind, REPORT_LOSS_LOST);
+		/* a merged mark sits at its earliest loss */
+		ck_assert_int_eq((marks[i].t - 1) % (20 * (int64_t)MS), 0);
+	}
+	ck_assert_uint_eq(count, 3000 * 7);
+	ck_assert_uint_eq(reports, 3000);
+	free(page);
+	report_model__free(m);
+}
+END_TEST
+
+/* More lanes and kinds with losses than marks a page shows: one mark each, and no more merging. */
+START_TEST(test_loss_marks_many_lanes)
+{
+	struct report_model *m = report_model__new(REPORT_LANES_CPU);
+	static struct mark marks[3000];
+	size_t len;
+	char *page;
+
+	ck_assert_int_eq(report_model__set_span(m, T0, T0 + 10 * SEC), 0);
+	for (int lane = 0; lane < 500; lane++)
+		for (int k = 0; k < REPORT_LOSS__NR; k++) {
+			ck_assert_int_eq(report_model__add_loss(m, k, lane, T0 + SEC, 1), 0);
+			ck_assert_int_eq(report_model__add_loss(m, k, lane, T0 + 9 * SEC, 1), 0);
+		}
+	page = page_of(m, &len);
+	ck_assert_uint_eq(page_marks(page, marks, 3000), 500 * REPORT_LOSS__NR);
+	ck_assert_uint_eq(marks[0].reports, 2);
+	ck_assert_int_eq(marks[0].t, (int64_t)SEC);
+	free(page);
+	report_model__free(m);
+}
+END_TEST
+
+START_TEST(test_marks_kept_apart)
+{
+	struct report_model *m = report_model__new(REPORT_LANES_CPU);
+	struct mark marks[8];
+	size_t len;
+	char *page;
+
+	ck_assert_int_eq(report_model__set_span(m, T0, T0 + 10 * SEC), 0);
+	ck_assert_int_eq(report_model__add_loss(m, REPORT_LOSS_AUX_TRUNCATED, 3, T0 + 2 * SEC, 1), 0);
+	ck_assert_int_eq(report_model__add_loss(m, REPORT_LOSS_LOST, 3, T0 + 2 * SEC + 1, 40), 0);
+	ck_assert_int_eq(report_model__add_loss(m, REPORT_LOSS_LOST, 3, T0 + 2 * SEC + 5, 2), 0);
+	ck_assert_int_eq(report_model__add_loss(m, REPORT_LOSS_LOST, 1, T0 + 9 * SEC, 9), 0);
+	page = page_of(m, &len);
+	ck_assert_uint_eq(page_marks(page, marks, 8), 3);
+	/* sorted by lane, then kind: lane 1 is index 0 */
+	ck_assert_uint_eq(marks[0].lane, 0);
+	ck_assert_int_eq(marks[0].t, 9 * (int64_t)SEC);
+	ck_assert_uint_eq(marks[1].lane, 1);
+	ck_assert_int_eq(marks[1].kind, REPORT_LOSS_LOST);
+	ck_assert_int_eq(marks[1].t, 2 * (int64_t)SEC + 1);
+	ck_assert_uint_eq(marks[1].count, 42);
+	ck_assert_uint_eq(marks[1].reports, 2);
+	ck_assert_int_eq(marks[2].kind, REPORT_LOSS_AUX_TRUNCATED);
+	free(page);
+	report_model__free(m);
+}
+END_TEST
+
+START_TEST(test_empty_model)
+{
+	struct report_model *m = report_model__new(REPORT_LANES_CPU);
+	size_t len;
+	char *page = page_of(m, &len);
+
+	ck_assert_ptr_nonnull(strstr(page, "\"nbins\":0"));
+	ck_assert_ptr_nonnull(strstr(page, "\"lanes\":[]"));
+	ck_assert_ptr_nonnull(strstr(page, "<dt>Duration</dt><dd><span class=\"muted\">unknown"));
+	free(page);
+	report_model__free(m);
+}
+END_TEST
+
+START_TEST(test_write_error)
+{
+	struct report_model *m = dense_two_cpu_model();
+	FILE *f = fopen("/dev/full", "w");
+
+	if (!f)
+		TEST_SKIP("no /dev/full to write to");
+	ck_assert_int_eq(report_html__write(f, m), -ENOSPC);
+	fclose(f);
+	report_model__free(m);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("report-page");
+	TCase *page = tcase_create("page");
+
+	tcase_add_test(page, test_page_is_small);
+	tcase_add_test(page, test_page_is_self_contained);
+	tcase_add_test(page, test_user_strings_escaped);
+	tcase_add_test(page, test_loss_marks_bounded);
+	tcase_add_test(page, test_loss_marks_many_lanes);
+	tcase_add_test(page, test_marks_kept_apart);
+	tcase_add_test(page, test_empty_model);
+	tcase_add_test(page, test_write_error);
+	suite_add_tcase(s, page);
+	return testlib_run(s);
+}

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * auxrec record's command line: perf record's letters where they exist, and every value
+ * checked before anything is opened, so that a mistake is reported with its cause and the
+ * fix instead of a kernel error blamed on an event, or a recording that never stops.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <auxtrace/cpumap.h>
+#include "record.h"
+
+static const char record_usage[] =
+	"usage: auxrec record [options] [-- command [args]]\n"
+	"\n"
+	"  -e, --event EVENT       perf event: cpu-clock, dummy, sched:sched_switch,\n"
+	"                          pmu/term=value,.../ukh (repeatable, comma lists allowed)\n"
+	"      --ftrace SYS:EVENT  ftrace event, read from a tracefs instance of auxrec's own\n"
+	"      --ftrace-mode MODE  splice (default), mapped or read\n"
+	"      --ftrace-buffer-kb N  each CPU's ftrace buffer (trace-cmd's -b)\n"
+	"                          (--ftrace ftrace:print records the top level's trace_marker)\n"
+	"  -a, --all-cpus          every online CPU\n"
+	"  -C, --cpu CPUS          these CPUs (\"0-1,3\")\n"
+	"  -p, --pid PID           the threads of a running process (ends when it exits)\n"
+	"      --per-thread        one ring per thread instead of one per CPU\n"
+	"  -m, --mmap-pages D[,A]  data ring and AUX area sizes: pages or 4K/2M sizes\n"
+	"  -S, --snapshot[=e][SIZE] AUX snapshot mode: copy the AUX area on SIGUSR2 (e: and at exit)\n"
+	"  -d, --duration SECONDS  stop after this long (default: when the command exits, or ^C)\n"
+	"  -o, --output DIR        where perf.data and trace.dat go (default auxrec.data; an\n"
+	"                          existing one is kept as DIR.old); -o - streams perf.data in\n"
+	"                          perf's pipe format to stdout\n"
+	"\n"
+	"With a command and neither -a nor -C, the command's threads are recorded on every CPU.\n"
+	"With no -e and no --ftrace, auxrec records this machine's AUX PMU if it has one, else\n"
+	"cpu-clock samples with side-band and ftrace sched:sched_switch and sched:sched_wakeup.\n";
+
+enum { OPT_FTRACE = 256, OPT_FTRACE_MODE, OPT_FTRACE_BUFFER, OPT_PER_THREAD };
+
+int record__add(char ***list, int *nr, char *item)
+{
+	char **n = realloc(*list, (*nr + 1) * sizeof(**list));
+
+	if (!n)
+		return -ENOMEM;
+	n[(*nr)++] = item;
+	*list = n;
+	return 0;
+}
+
+static int record__parse_pid(struct record *rec, const char *arg)
+{
+	char *end;
+	long long pid;
+
+	errno = 0;
+	pid = strtoll(arg, &end, 10);
+	if (errno || *end || end == arg || pid <= 0 || pid > INT_MAX) {
+		auxrec_error("-p '%s': not a process id (a positive number up to %d)", arg,
+			     INT_MAX);
+		return -EINVAL;
+	}
+	if (kill((pid_t)pid, 0) < 0 && errno == ESRCH) {
+		auxrec_error("-p %lld: no such process", pid);
+		return -ESRCH;
+	}
+	rec->pid = (pid_t)pid;
+	return 0;
+}
+
+static int record__parse_duration(struct record *rec, const char *arg)
+{
+	char *end;
+
+	errno = 0;
+	rec->duration = strtod(arg, &end);
+	/* nan, inf and 1e999 (inf with ERANGE) would record for ever */
+	if (errno || *end || end == arg || !isfinite(rec->duration) || rec->duration <= 0 ||
+	    rec->duration > 365.0 * 24 * 3600) {
+		auxrec_error("-d '%s': give a positive, finite number of seconds (e.g. 0.5 or 10)",
+			     arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int record__parse_ftrace_mode(struct record *rec, const char *arg)
+{
+	static const struct { const char *name; enum ftrace_mode mode; } modes[] = {
+		{ "splice", FTRACE_SPLICE }, { "mapped", FTRACE_MAPPED }, { "read", FTRACE_READ },
+	};
+
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		if (!strcmp(arg, modes[i].name)) {
+			rec->ftrace_mode = modes[i].mode;
+			return 0;
+		}
+	}
+	auxrec_error("--ftrace-mode '%s': use splice, mapped or read", arg);
+	return -EINVAL;
+}
+
+static int record__parse_buffer_kb(struct record *rec, const char *arg)
+{
+	char *end;
+	long kb;
+
+	errno = 0;
+	kb = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || kb < 1 || kb > 4L << 20) {
+		auxrec_error("--ftrace-buffer-kb '%s': give KiB per CPU, 1 to %ld", arg, 4L << 20);
+		return -EINVAL;
+	}
+	rec->ftrace_buffer_kb = (int)kb;
+	return 0;
+}
+
+/* -C: a CPU list whose every CPU is online, so the recording cannot be silently empty. */
+static int record__check_cpu_list(const char *list)
+{
+	struct perf_cpu_map *cpus, *online;
+	char buf[256] = "?";
+	int err = 0;
+
+	if (!*list) {
+		auxrec_error("-C '': the CPU list is empty; give CPUs such as 0-3,7 (or -a for all)");
+		return -EINVAL;
+	}
+	cpus = perf_cpu_map__new(list);
+	if (!cpus) {
+		auxrec_error("-C '%s': not a CPU list (%s); give e.g. 0-3,7", list, strerror(errno));
+		return -EINVAL;
+	}
+	online = perf_cpu_map__new_online_cpus();
+	if (online && !perf_cpu_map__is_subset(online, cpus)) {
+		perf_cpu_map__snprint(online, buf, sizeof(buf));
+		auxrec_error("-C '%s': not every CPU in it is online (online CPUs: %s)", list, buf);
+		err = -EINVAL;
+	}
+	perf_cpu_map__put(online);
+	perf_cpu_map__put(cpus);
+	return err;
+}
+
+/* Targets that exclude each other are refused, with what each one means. */
+static int record__check_target(struct record *rec)
+{
+	if (rec->pid && (rec->system_wide || rec->cpu_list)) {
+		auxrec_error("-p and %s exclude each other: -p records the process's threads on "
+			     "every CPU they run on, %s every task on %s", rec->system_wide ?
+			     "-a" : "-C", rec->system_wide ? "-a" : "-C",
+			     rec->system_wide ? "every CPU" : "those CPUs");
+		return -EINVAL;
+	}
+	if (rec->per_thread && (rec->system_wide || rec->cpu_list)) {
+		auxrec_error("--per-thread and %s exclude each other: a per-thread recording has "
+			     "one ring per thread and no CPUs; drop one", rec->system_wide ? "-a" : "-C");
+		return -EINVAL;
+	}
+	if (rec->system_wide && rec->cpu_list) {
+		auxrec_error("-a and -C exclude each other: -a is every online CPU");
+		return -EINVAL;
+	}
+	if (rec->pid && rec->argv) {
+		auxrec_error("-p and a command exclude each other");
+		return -EINVAL;
+	}
+	if (rec->per_thread && !rec->pid && !rec->argv) {
+		auxrec_error("--per-thread needs threads to follow: give a command (-- cmd) or -p PID");
+		return -EINVAL;
+	}
+	if (!rec->argv && !rec->system_wide && !rec->cpu_list && !rec->pid) {
+		auxrec_error("nothing to record: give a command (-- cmd), -a, -C CPUS or -p PID");
+		return -EINVAL;
+	}
+	if (rec->cpu_list)
+		return record__check_cpu_list(rec->cpu_list);
+	return 0;
+}
+
+static int record__check_output(struct record *rec)
+{
+	if (!rec->output)
+		rec->output = "auxrec.data";
+	rec->to_stdout = !strcmp(rec->output, "-");
+	if (rec->to_stdout && rec->nr_ftrace_events) {
+		auxrec_error("-o - streams perf.data only: trace.dat needs a directory; give -o DIR "
+			     "with --ftrace");
+		return -EINVAL;
+	}
+	if (!*rec->output) {
+		auxrec_error("-o '': give a directory, or - for perf's pipe format on stdout");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int record__parse_args(struct record *rec, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "ftrace", required_argument, NULL, OPT_FTRACE },
+		{ "ftrace-mode", required_argument, NULL, OPT_FTRACE_MODE },
+		{ "ftrace-buffer-kb", required_argument, NULL, OPT_FTRACE_BUFFER },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
+		{ "mmap-pages", required_argument, NULL, 'm' },
+		{ "snapshot", optional_argument, NULL, 'S' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, err = 0;
+
+	optind = 1;
+	while (!err && (c = getopt_long(argc, argv, "+e:aC:p:m:S::d:o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			err = record__add(&rec->events, &rec->nr_events, optarg);
+			break;
+		case OPT_FTRACE:
+			err = record__add(&rec->ftrace_events, &rec->nr_ftrace_events, optarg);
+			break;
+		case OPT_FTRACE_MODE:
+			err = record__parse_ftrace_mode(rec, optarg);
+			break;
+		case OPT_FTRACE_BUFFER:
+			err = record__parse_buffer_kb(rec, optarg);
+			break;
+		case 'a':
+			rec->system_wide = true;
+			break;
+		case 'C':
+			rec->cpu_list = optarg;
+			break;
+		case 'p':
+			err = record__parse_pid(rec, optarg);
+			break;
+		case OPT_PER_THREAD:
+			rec->per_thread = true;
+			break;
+		case 'm':
+			rec->mmap_pages = optarg;
+			break;
+		case 'S':
+			rec->snapshot = optarg ? optarg : "";
+			break;
+		case 'd':
+			err = record__parse_duration(rec, optarg);
+			break;
+		case 'o':
+			rec->output = optarg;
+			break;
+		case 'h':
+			fputs(record_usage, stdout);
+			rec->help = true;
+			return 0;
+		default:
+			fputs(record_usage, stderr);
+			return -EINVAL;
+		}
+	}
+	if (err)
+		return err;
+	if (optind < argc)
+		rec->argv = argv + optind;
+	err = record__check_target(rec);
+	return err ? err : record__check_output(rec);
+}

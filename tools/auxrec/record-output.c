@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Where auxrec record's data goes: a directory holding perf.data (always) and trace.dat
+ * (with ftrace events), or perf.data in perf's pipe format on stdout. An existing recording
+ * is kept as DIR.old, as perf keeps perf.data.old; a directory that is not a recording is
+ * never touched. Both files are finished whatever ended the recording, so that perf and
+ * trace-cmd read what was captured, and the summary says where they are.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <auxtrace/synthesize.h>
+#include "record.h"
+
+/* What a recording directory may hold: anything else means it is not ours to replace. */
+static const char *const recording_files[] = { "perf.data", "trace.dat", "report.html" };
+
+static bool record__is_recording_file(const char *name)
+{
+	for (size_t i = 0; i < sizeof(recording_files) / sizeof(recording_files[0]); i++)
+		if (!strcmp(name, recording_files[i]))
+			return true;
+	return false;
+}
+
+/* 1: dir is a recording (or empty), 0: it holds something else, -errno: unreadable. */
+static int record__is_recording_dir(const char *dir, char *stranger, size_t size)
+{
+	struct dirent *d;
+	DIR *dp = opendir(dir);
+	int ours = 1;
+
+	if (!dp)
+		return -errno;
+	while (ours && (d = readdir(dp)) != NULL) {
+		if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+			continue;
+		if (!record__is_recording_file(d->d_name)) {
+			snprintf(stranger, size, "%s", d->d_name);
+			ours = 0;
+		}
+	}
+	closedir(dp);
+	return ours;
+}
+
+/* Remove a recording directory: only the files a recording holds, then the directory. */
+static int record__remove_recording(const char *dir)
+{
+	char path[4096];
+
+	for (size_t i = 0; i < sizeof(recording_files) / sizeof(recording_files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, recording_files[i]);
+		if (unlink(path) < 0 && errno != ENOENT)
+			return -errno;
+	}
+	return rmdir(dir) < 0 ? -errno : 0;
+}
+
+/* DIR exists: keep it as DIR.old (replacing an older one), if it is a recording. */
+static int record__keep_old(const char *dir)
+{
+	char old[4096], stranger[256] = "";
+	int ours = record__is_recording_dir(dir, stranger, sizeof(stranger));
+
+	if (ours < 0) {
+		auxrec_error("-o %s: exists and is not a directory auxrec can read (%s); give a new "
+			     "directory with -o DIR", dir, strerror(-ours));
+		return ours;
+	}
+	if (!ours) {
+		auxrec_error("-o %s: exists and is not an auxrec recording (it holds %s); give a new "
+			     "directory with -o DIR", dir, stranger);
+		return -EEXIST;
+	}
+	snprintf(old, sizeof(old), "%s.old", dir);
+	if (access(old, F_OK) == 0) {
+		ours = record__is_recording_dir(old, stranger, sizeof(stranger));
+		if (ours <= 0 || record__remove_recording(old) < 0) {
+			auxrec_error("%s: cannot replace it with the previous recording (%s); remove "
+				     "it or give another directory with -o DIR", old,
+				     ours == 0 ? "it is not an auxrec recording" : strerror(errno));
+			return -EEXIST;
+		}
+	}
+	if (rename(dir, old) < 0) {
+		int err = -errno;
+
+		auxrec_error("cannot keep the previous recording %s as %s: %s", dir, old,
+			     strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+int record__prepare_output(struct record *rec)
+{
+	struct stat st;
+	int err;
+
+	if (rec->to_stdout) {
+		if (isatty(STDOUT_FILENO)) {
+			auxrec_error("-o - writes binary perf.data to stdout, which is a terminal: pipe "
+				     "it (auxrec record -o - ... | perf script -i -) or give -o DIR");
+			return -EINVAL;
+		}
+		rec->perf_fd = STDOUT_FILENO;
+		return 0;
+	}
+	if (stat(rec->output, &st) == 0 && (err = record__keep_old(rec->output)) < 0)
+		return err;
+	if (mkdir(rec->output, 0755) < 0) {
+		err = -errno;
+		auxrec_error("cannot create the output directory %s: %s%s", rec->output,
+			     strerror(-err), err == -ENOENT ? " (its parent does not exist)" :
+			     err == -EACCES || err == -EROFS ? " (choose a writable place with -o DIR)" :
+			     "");
+		return err;
+	}
+	if (asprintf(&rec->perf_path, "%s/perf.data", rec->output) < 0 ||
+	    (rec->nr_ftrace_events && asprintf(&rec->trace_path, "%s/trace.dat", rec->output) < 0))
+		return -ENOMEM;
+	rec->perf_fd = open(rec->perf_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (rec->perf_fd < 0) {
+		err = -errno;
+		auxrec_error("cannot create %s: %s", rec->perf_path, strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+/*
+ * What existed before the recording started, as perf record synthesizes it: the processes
+ * in scope and their mappings, the kernel's text, the BPF programs already loaded.
+ */
+static int record__synthesize(struct record *rec)
+{
+	struct ring_sink *sink = perf_data_writer__data_sink(rec->perf_data);
+	int err = perf_event__synthesize_threads(rec->evlist, NULL, sink);
+
+	if (!err && (err = perf_event__synthesize_kernel_mmap(rec->evlist, NULL, sink)) == -ENOENT)
+		err = 0;	/* kallsyms hides the kernel: its addresses stay unresolved */
+	if (!err && (err = perf_event__synthesize_bpf_events(rec->evlist, NULL, sink)) == -EPERM)
+		err = 0;	/* not root: no BPF side-band, said by the library */
+	return err;
+}
+
+/*
+ * Tracepoint events: perf reads their samples only with the formats of those events in the
+ * file, as perf record writes them.
+ */
+static int record__write_tracing_data(struct record *rec)
+{
+	const char **names = calloc(evlist__nr_entries(rec->evlist) + 1, sizeof(*names));
+	struct evsel *evsel;
+	void *data = NULL;
+	size_t size;
+	int nr = 0, err = 0;
+
+	if (!names)
+		return -ENOMEM;
+	evlist__for_each_entry(rec->evlist, evsel)
+		if (evsel__attr(evsel)->type == PERF_TYPE_TRACEPOINT)
+			names[nr++] = evsel__name(evsel);
+	if (nr && trace_dat__tracing_data(NULL, names, &data, &size) < 0)
+		err = -errno;
+	if (!err && nr)
+		err = perf_data_writer__write_tracing_data(rec->perf_data, data, size);
+	if (err)
+		auxrec_error("the tracepoints' formats for perf.data: %s", strerror(-err));
+	free(data);
+	free(names);
+	return err;
+}
+
+int record__open_perf_data(struct record *rec)
+{
+	struct perf_data_writer_opts opts = {
+		.sz = sizeof(opts),
+		.pipe = rec->to_stdout,		/* the cmdline: /proc/self/cmdline, auxrec's whole */
+	};
+	int err;
+
+	rec->perf_data = perf_data_writer__new(rec->perf_fd, rec->evlist, &opts);
+	if (!rec->perf_data) {
+		err = -errno;
+		auxrec_error("cannot write %s: %s", rec->perf_path ? rec->perf_path : "stdout",
+			     strerror(-err));
+		return err;
+	}
+	err = record__write_tracing_data(rec);
+	if (!err)
+		err = perf_data_writer__write_prologue(rec->perf_data, rec->itr);
+	if (!err)
+		err = record__synthesize(rec);
+	if (!err)
+		err = perf_data_writer__write_finished_init(rec->perf_data);
+	if (err)
+		auxrec_error("writing the start of %s: %s", rec->perf_path ? rec->perf_path :
+			     "stdout", strerror(-err));
+	return err;
+}
+
+int record__open_trace_dat(struct record *rec)
+{
+	const char **events = calloc(rec->nr_ftrace_events + 1, sizeof(*events));
+	struct trace_dat_writer_opts opts = { .sz = sizeof(opts) };
+	int err = 0;
+
+	if (!events)
+		return -ENOMEM;
+	for (int i = 0; i < rec->nr_ftrace_events; i++)
+		events[i] = rec->ftrace_events[i];
+	opts.events = events;
+	rec->trace_dat = trace_dat_writer__new(rec->trace_path,
+					       ftrace_session__instance(rec->ftrace), &opts);
+	if (!rec->trace_dat) {
+		err = -errno;
+		auxrec_error("cannot write %s: %s", rec->trace_path, strerror(-err));
+	}
+	free(events);
+	return err;
+}
+
+static void record__say_file(const char *path, int err)
+{
+	struct stat st;
+
+	if (err)
+		fprintf(stderr, "auxrec: %s is incomplete (%s): it holds what was written before "
+			"the error, the log above says how far\n", path, strerror(-err));
+	else if (stat(path, &st) == 0)
+		fprintf(stderr, "auxrec: wrote %s (%.1f KiB)\n", path, st.st_size / 1024.0);
+}
+
+int record__finish_output(struct record *rec)
+{
+	int err = 0, e;
+
+	if (rec->perf_data) {
+		e = perf_data_writer__finish(rec->perf_data);
+		if (rec->perf_path)
+			record__say_file(rec->perf_path, e);
+		else if (e)
+			auxrec_error("the perf.data stream on stdout ended with an error: %s",
+				     strerror(-e));
+		err = e;
+	}
+	if (rec->trace_dat) {
+		e = trace_dat_writer__finish(rec->trace_dat);
+		if (e)
+			auxrec_error("%s was not written: %s (nothing half-written is left)",
+				     rec->trace_path, strerror(-e));
+		else
+			record__say_file(rec->trace_path, 0);
+		err = err ? err : e;
+	}
+	return err;
+}
+
+void record__discard_output(struct record *rec)
+{
+	if (!rec->perf_path)
+		return;	/* stdout, or nothing created yet */
+	if (rec->perf_fd >= 0)
+		close(rec->perf_fd);
+	rec->perf_fd = -1;
+	if (record__remove_recording(rec->output) == 0)
+		return;
+	auxrec_error("could not remove the unfinished %s: %s", rec->output, strerror(errno));
+}
+
+void record__close_output(struct record *rec)
+{
+	perf_data_writer__delete(rec->perf_data);
+	trace_dat_writer__delete(rec->trace_dat);
+	if (rec->perf_fd > STDOUT_FILENO)
+		close(rec->perf_fd);
+	free(rec->perf_path);
+	free(rec->trace_path);
+}

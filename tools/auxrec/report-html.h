@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/* auxrec report --html: a recording as one self-contained page (no network, no file beside it). */
+#ifndef AUXREC_REPORT_HTML_H
+#define AUXREC_REPORT_HTML_H
+
+#include <stdio.h>
+
+struct report_model;
+
+/*
+ * Write the page for m to f: the header, the timeline (drawn by the inline script from the
+ * bins), the totals tables. 0, or -errno when writing failed (f's error, ENOMEM).
+ */
+int report_html__write(FILE *f, const struct report_model *m);
+
+#endif

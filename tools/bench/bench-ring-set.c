@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * What one wakeup costs when one ring is ready among 1, 16 and 256 idle ones.
+ *
+ * ring set:  ring_set__poll(): epoll says which fd is ready, only that ring is drained.
+ * drain all: what a loop on a poll that only returns a count must do (auxrec before the
+ *            ring set, evlist__poll + every ring's drain): the same epoll_wait, then every
+ *            ring's drain, ready or not.
+ *
+ * The rings are fake, pipes: an idle ring's drain costs what draining an idle tracefs CPU
+ * costs (one non-blocking read(2) that says EAGAIN). Per wakeup, one byte is written to
+ * the ready ring's pipe, then the loop under test runs once. Both loops use the same set of
+ * fds, side by side in one run.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <auxtrace/ring-set.h>
+#include "util.h"
+
+#define WAKEUPS 20000
+#define REPS 5
+
+struct fake_ring {
+	int p[2];
+};
+
+static ssize_t fake_ring__drain(void *ctx, struct ring_sink *sink, bool final)
+{
+	struct fake_ring *r = ctx;
+	char buf[64];
+	ssize_t n = read(r->p[0], buf, sizeof(buf));
+	struct iovec iov = { .iov_base = buf, .iov_len = n > 0 ? n : 0 };
+
+	(void)final;
+	return n > 0 ? sink->push(sink, &iov, 1) : 0;
+}
+
+static const struct ring_source_ops fake_ring_ops = { .drain = fake_ring__drain };
+
+static ssize_t discard(void *ctx, const struct iovec *iov, int iovcnt)
+{
+	size_t n = 0;
+
+	(void)ctx;
+	for (int i = 0; i < iovcnt; i++)
+		n += iov[i].iov_len;
+	return n;
+}
+
+struct bench {
+	int nr;
+	struct fake_ring *rings;
+	struct ring_set *set;
+	struct ring_sink_callback sink;
+};
+
+static int bench__setup(struct bench *b, int nr)
+{
+	b->nr = nr;
+	b->rings = calloc(nr, sizeof(*b->rings));
+	b->set = ring_set__new(NULL);
+	if (!b->rings || !b->set)
+		return -ENOMEM;
+	ring_sink_callback__init(&b->sink, discard, NULL);
+	for (int i = 0; i < nr; i++) {
+		if (pipe2(b->rings[i].p, O_NONBLOCK | O_CLOEXEC) < 0)
+			return -errno;
+		if (ring_set__add_source(b->set, b->rings[i].p[0], i, RING_SOURCE_OTHER,
+					 &fake_ring_ops, &b->rings[i], &b->sink.sink) < 0)
+			return -errno;
+	}
+	return 0;
+}
+
+static void bench__teardown(struct bench *b)
+{
+	for (int i = 0; b->rings && i < b->nr; i++) {
+		close(b->rings[i].p[0]);
+		close(b->rings[i].p[1]);
+	}
+	ring_set__delete(b->set);
+	free(b->rings);
+}
+
+/* ns per wakeup of the ring set's own loop. */
+static double bench__ring_set(struct bench *b)
+{
+	struct fake_ring *ready = &b->rings[b->nr / 2];
+	uint64_t t0 = bench__now_ns();
+
+	for (int i = 0; i < WAKEUPS; i++) {
+		if (write(ready->p[1], "x", 1) != 1 || ring_set__poll(b->set, -1) != 1)
+			return -1;
+	}
+	return (double)(bench__now_ns() - t0) / WAKEUPS;
+}
+
+/* ns per wakeup of a loop that learns only that something is ready, then drains all. */
+static double bench__drain_all(struct bench *b)
+{
+	struct fake_ring *ready = &b->rings[b->nr / 2];
+	int epfd = ring_set__fd(b->set);
+	struct epoll_event ev[64];
+	uint64_t t0 = bench__now_ns();
+
+	for (int i = 0; i < WAKEUPS; i++) {
+		if (write(ready->p[1], "x", 1) != 1 || epoll_wait(epfd, ev, 64, -1) < 1)
+			return -1;
+		for (int r = 0; r < b->nr; r++)
+			if (fake_ring__drain(&b->rings[r], &b->sink.sink, false) < 0)
+				return -1;
+	}
+	return (double)(bench__now_ns() - t0) / WAKEUPS;
+}
+
+int main(void)
+{
+	static const int counts[] = { 1, 16, 256 };
+	struct rlimit rl;
+	double set_ns[3], all_ns[3];
+
+	bench__print_lib_warnings("bench-ring-set");
+	bench__pin_self(0);
+	/* 256 pipes are 512 fds: raise the soft limit to the hard one */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	printf("bench-ring-set: one wakeup with one ready ring among N (fake rings: pipes;\n"
+	       "an idle ring's drain is one read(2) that says EAGAIN), median of %d x %d wakeups\n\n",
+	       REPS, WAKEUPS);
+	printf("%8s %16s %16s %10s\n", "rings", "ring set ns", "drain all ns", "all/set");
+	for (int c = 0; c < 3; c++) {
+		double s[REPS], a[REPS];
+		struct bench b = { 0 };
+
+		if (bench__setup(&b, counts[c]) < 0) {
+			fprintf(stderr, "bench-ring-set: setting up %d rings: %m\n", counts[c]);
+			bench__teardown(&b);
+			return 1;
+		}
+		for (int r = 0; r < REPS; r++) {
+			s[r] = bench__ring_set(&b);
+			a[r] = bench__drain_all(&b);
+			if (s[r] < 0 || a[r] < 0) {
+				fprintf(stderr, "bench-ring-set: a wakeup failed: %m\n");
+				bench__teardown(&b);
+				return 1;
+			}
+		}
+		set_ns[c] = bench__median(s, REPS);
+		all_ns[c] = bench__median(a, REPS);
+		printf("%8d %16.0f %16.0f %9.1fx\n", counts[c], set_ns[c], all_ns[c],
+		       all_ns[c] / set_ns[c]);
+		bench__teardown(&b);
+	}
+	printf("\nring set, 256 rings against 1: %.2fx (flat is 1.0x); drain all: %.1fx\n",
+	       set_ns[2] / set_ns[0], all_ns[2] / all_ns[0]);
+	return 0;
+}

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Private to the trace.dat writer (data/trace-dat-*.c): the buffered output stream, the
+ * metadata sections, the event list, and the per-CPU spool files.
+ */
+#ifndef AUXTRACE_DATA_TRACE_DAT_INTERNAL_H
+#define AUXTRACE_DATA_TRACE_DAT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <auxtrace/ring.h>
+#include <tracefs/trace-dat.h>
+
+struct tracefs_instance;
+
+/* ---- trace-dat-out.c: the file, written front to back through a buffer ---- */
+
+#define TD_OUT_BUF	(64 * 1024)
+
+/*
+ * The first error sticks: every later write is a no-op, so a section writer can write all
+ * its pieces and look at the error once.
+ */
+struct td_out {
+	int fd;
+	int err;		/* 0, or the first -errno */
+	uint64_t pos;		/* file offset of the next byte */
+	size_t used;		/* bytes in buf, which start at pos - used */
+	char buf[TD_OUT_BUF];
+};
+
+void td_out__init(struct td_out *out, int fd);
+void td_out__write(struct td_out *out, const void *data, size_t len);
+void td_out__u16(struct td_out *out, uint16_t v);
+void td_out__u32(struct td_out *out, uint32_t v);
+void td_out__u64(struct td_out *out, uint64_t v);
+/* The string and its NUL. */
+void td_out__str(struct td_out *out, const char *s);
+/*
+ * A file's whole content after its length as a width-byte (4 or 8) number, for files whose
+ * size only reading tells (tracefs and /proc). peek, if not NULL, sees the first bytes
+ * before anything is written and may return false to write the file as empty. 0; -errno
+ * from open() with nothing written (the caller decides whether that is fatal); or the
+ * stream's sticky error.
+ */
+int td_out__file(struct td_out *out, const char *path, int width,
+		 bool (*peek)(const char *head, size_t len));
+/*
+ * A file the trace.dat cannot do without, after its u64 length: one that cannot be read
+ * fails the file, with a message ending in hint. A NULL path is -ENOMEM.
+ */
+void td_out__required_file(struct td_out *out, const char *path, const char *hint);
+/* Write out the buffer. 0 or the sticky -errno. */
+int td_out__flush(struct td_out *out);
+
+/* ---- trace-dat-events.c: which event formats the file carries ---- */
+
+struct td_system;
+
+struct td_events {
+	struct td_system *systems;	/* in the order they were first named */
+	int nr_systems;
+};
+
+/* Add "system:event", "system:*" or "system" of inst. 0, -ENOENT (no such event), -errno. */
+int td_events__add(struct td_events *ev, struct tracefs_instance *inst, const char *spec);
+/* Add the events enabled in inst now (its set_event). 0 or -errno. */
+int td_events__add_enabled(struct td_events *ev, struct tracefs_instance *inst);
+/* The ftrace formats section and the event formats section. */
+void td_events__write(const struct td_events *ev, struct tracefs_instance *inst,
+		      struct td_out *out, bool ftrace_formats);
+void td_events__exit(struct td_events *ev);
+
+/* ---- trace-dat-meta.c: what describes the data ---- */
+
+/* Sub-buffer geometry of the instance, from its events/header_page. */
+struct td_layout {
+	unsigned int page_size;		/* whole sub-buffer: trace.dat's "page size" */
+	unsigned int long_size;		/* the kernel's long: commit word, stored lost count */
+};
+
+int td_layout__read(struct td_layout *l, struct tracefs_instance *inst);
+
+/* Magic, version, endianness, long size, page size. */
+void td_meta__write_head(struct td_out *out, const struct td_layout *l);
+/* header_page and header_event of inst. */
+void td_meta__write_headers(struct td_out *out, struct tracefs_instance *inst);
+/* kallsyms, printk formats, saved cmdlines. */
+void td_meta__write_symbols(struct td_out *out, struct tracefs_instance *inst, bool kallsyms);
+/* The instance's trace_clock text ("[local] global ..."), malloc'ed; NULL, logged. */
+char *td_meta__read_clock(struct tracefs_instance *inst);
+/* The CPU count and the options section. */
+void td_meta__write_options(struct td_out *out, struct tracefs_instance *inst, int nr_cpus,
+			    const char *version);
+/*
+ * "flyrecord", the table of nr CPUs' {offset, size} and the trace clock after it. CPU i's
+ * sizes[i] bytes go at offsets[i], aligned to align, in CPU order, at least 10 bytes after
+ * the clock. Returns where the last CPU's data ends (the file's size).
+ */
+uint64_t td_meta__write_flyrecord(struct td_out *out, const char *clock,
+				  const uint64_t *sizes, int nr, uint64_t align,
+				  uint64_t *offsets);
+
+/* ---- trace-dat-spool.c: one CPU's sub-buffers, kept until finish ---- */
+
+struct td_spool {
+	struct ring_sink sink;
+	int fd;				/* unnamed file in the output's directory */
+	struct ring_sink_fd file;	/* splices into fd */
+	int cpu;
+	const struct td_layout *layout;
+	const bool *closed;		/* the writer finished: refuse data */
+	bool full;			/* ENOSPC was reported once */
+	bool broken;			/* a failed write could not be taken back */
+};
+
+/* An unnamed file in dir (O_TMPFILE), mode 0600. fd, or -errno with a message. */
+int td_tmpfile(const char *dir, const char *what);
+
+int td_spool__init(struct td_spool *s, const char *dir, int cpu, const struct td_layout *l,
+		   const bool *closed);
+/* Bytes of whole sub-buffers kept (a partial one at the end is left out, said), or -errno. */
+int64_t td_spool__size(struct td_spool *s);
+/* Copy the first size bytes to out_fd at off, in the kernel. 0 or -errno. */
+int td_spool__copy(struct td_spool *s, int out_fd, uint64_t off, uint64_t size);
+void td_spool__exit(struct td_spool *s);
+
+#endif
