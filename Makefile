@@ -2,6 +2,9 @@
 #   make                 libauxtrace.a, libauxtrace.so and the tools, in build/
 #   make test            every check suite, the README example, ABI and install checks
 #   make test SANITIZE=1 the same under AddressSanitizer + UndefinedBehaviorSanitizer (build-san/)
+#   make memcheck        every check suite under valgrind memcheck
+#   make fuzz            each tests/fuzz/fuzz-<name>.c for FUZZ_SECONDS (60) under libFuzzer,
+#                        clang, ASan + UBSan (build-fuzz/); FUZZ_TARGETS=<name> picks some
 #   make bench           benchmarks: figures, never pass/fail
 #   make run             auxrec info + a short recording on this machine
 #   make install PREFIX=/usr/local DESTDIR=
@@ -23,7 +26,14 @@ DEP_CFLAGS = $(shell pkg-config --cflags $(PKG_DEPS))
 # libipt (Intel PT decoding) has no pkg-config file.
 DEP_LIBS   = $(shell pkg-config --libs $(PKG_DEPS)) -lipt -lpthread
 
-ifeq ($(SANITIZE),1)
+FUZZ_CC  ?= clang
+ifeq ($(FUZZ),1)
+# Set by `make fuzz` for its own sub-make: the library instrumented for libFuzzer.
+B        ?= build-fuzz
+CC       := $(FUZZ_CC)
+SAN      := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all \
+	    -fno-omit-frame-pointer
+else ifeq ($(SANITIZE),1)
 B        ?= build-san
 SAN      := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 else
@@ -76,7 +86,18 @@ TESTS       := $(TEST_SRCS:tests/%.c=$(B)/tests/%)
 TEST_PROGS  := $(wildcard tests/progs/*.c)
 TEST_PROG_BINS := $(TEST_PROGS:tests/progs/%.c=$(B)/tests/progs/%)
 
-.PHONY: all lib tools test check-suites bench run install uninstall clean deps
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= $(patsubst tests/fuzz/fuzz-%.c,%,$(wildcard tests/fuzz/fuzz-*.c))
+FUZZ_BINS    := $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz-%)
+
+# Every suite under memcheck, in check's fork mode: valgrind follows each test's process,
+# and an error there makes it exit 99, which fails that test. Leaks are LeakSanitizer's
+# (make test SANITIZE=1): here every process a test forks would report the test's memory.
+MEMCHECK := valgrind --quiet --error-exitcode=99 --leak-check=no \
+	    --suppressions=tests/valgrind.supp
+
+.PHONY: all lib tools test check-suites bench run install uninstall clean deps memcheck \
+	memcheck-suites fuzz fuzz-targets
 all: lib tools
 
 lib: $(STATIC) $(SHARED) $(TRACEFS_STATIC) $(TRACEFS_SHARED)
@@ -159,6 +180,13 @@ $(B)/bench-%: tools/bench/bench-%.c $(BENCH_LIBS) $(wildcard tools/bench/*.h) $(
 # wrote; only libtracecmd itself, so the test links no second tracefs_* of the system's.
 $(B)/tests/test-trace-dat: TEST_EXTRA_LIBS += -ltracecmd
 
+# A fuzz target links what a test links: the library (here instrumented) and test support.
+$(B)/fuzz/fuzz-%: tests/fuzz/fuzz-%.c tests/fuzz/fuzz.h $(TESTSUPPORT) $(wildcard tests/lib/*.h) \
+		  $(STATICS)
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(TESTSUPPORT) $(STATICS) $(LDFLAGS) -fsanitize=fuzzer \
+		$(shell pkg-config --libs check) $(DEP_LIBS) $(TEST_EXTRA_LIBS)
+
 deps:
 	@scripts/install-deps
 
@@ -168,21 +196,29 @@ check-suites: $(TESTS) $(TEST_PROG_BINS) $(AUXREC) $(SHARED) $(TRACEFS_SHARED)
 test: deps
 	@$(MAKE) --no-print-directory check-suites
 
+memcheck-suites: $(TESTS)
+	@B=$(B) TEST_SCRIPTS= TEST_WRAPPER="$(MEMCHECK)" CK_TIMEOUT_MULTIPLIER=10 \
+		scripts/run-tests $(TESTS)
+
+memcheck:
+	@scripts/install-deps valgrind
+	@$(MAKE) --no-print-directory memcheck-suites
+
+fuzz-targets: $(FUZZ_BINS)
+	@B=$(B) FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/run-fuzz $(FUZZ_BINS)
+
+fuzz:
+	@scripts/install-deps clang
+	@$(MAKE) --no-print-directory FUZZ=1 fuzz-targets
+
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCHES)
 	@for b in $(BENCHES); do echo "== $$b"; $$b || exit 1; done
 
-# This machine's default recording (the AUX PMU, or cpu-clock + sched events), read back.
-RUN_DATA = $(B)/run.data
 run: deps
 	@$(MAKE) --no-print-directory tools
 	$(AUXREC) info
-	$(AUXREC) record -a -o $(RUN_DATA) -- sleep 1
-	@echo "== perf script -i $(RUN_DATA)/perf.data | head"
-	@timeout 60 perf script -i $(RUN_DATA)/perf.data 2>/dev/null | head -8
-	@if [ -e $(RUN_DATA)/trace.dat ]; then \
-		echo "== trace-cmd report -i $(RUN_DATA)/trace.dat | head"; \
-		timeout 60 trace-cmd report -i $(RUN_DATA)/trace.dat 2>/dev/null | head -8; fi
+	$(AUXREC) record -a -e cpu-clock -e syscalls:sys_enter_getppid -- sleep 1
 
 # PC_SUBST: a .pc.in file to stdout with the install paths filled in.
 PC_SUBST = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
@@ -210,4 +246,4 @@ uninstall:
 		$(DESTDIR)$(BINDIR)/auxrec
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz

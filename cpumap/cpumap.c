@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +58,7 @@ static int cpu__cmp(const void *a, const void *b)
 }
 
 /* Sort map in place; a CPU named twice makes the whole map invalid. Returns 0 or -EINVAL. */
-static int cpu_map__sort_unique(struct perf_cpu_map *map, const char *what)
+static int cpu_map__sort_unique(struct perf_cpu_map *map)
 {
 	int i = 1;
 
@@ -69,8 +70,8 @@ static int cpu_map__sort_unique(struct perf_cpu_map *map, const char *what)
 	qsort(map->map, map->nr, sizeof(map->map[0]), cpu__cmp);
 	for (int i = 1; i < map->nr; i++) {
 		if (map->map[i].cpu == map->map[i - 1].cpu) {
-			pr_err("CPU list %s names CPU %d more than once: list each CPU once\n",
-			       what, map->map[i].cpu);
+			pr_err("CPU array names CPU %d more than once: list each CPU once\n",
+			       map->map[i].cpu);
 			return libauxtrace__err(-EINVAL);
 		}
 	}
@@ -86,29 +87,72 @@ struct perf_cpu_map *perf_cpu_map__new_any_cpu(void)
 	return map;
 }
 
-/* Growable array of CPUs while a list is being parsed. */
-struct cpu_vec {
-	struct perf_cpu_map *map;
-	int cap;
+/* Messages quote at most this much of a list: a caller's list may be megabytes long. */
+#define CPU_LIST_QUOTED 64
+
+/* One line: the list (its start), then the cause and the fix. */
+static void __printf(2, 3) cpu_list__error(const char *list, const char *fmt, ...)
+{
+	char why[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	pr_err("CPU list \"%.*s%s\": %s\n", CPU_LIST_QUOTED, list,
+	       strnlen(list, CPU_LIST_QUOTED + 1) > CPU_LIST_QUOTED ? "..." : "", why);
+}
+
+/*
+ * The CPUs a list named so far, one bit each. The parser's memory and work are bounded by
+ * CPU_LIST_LIMIT, not by the list: a CPU named twice (also through overlapping ranges) is
+ * refused when its range is added, before any range is expanded into the map.
+ */
+#define CPU_SET_WORD_BITS (8 * sizeof(unsigned long))
+
+struct cpu_list_set {
+	unsigned long bits[(CPU_LIST_LIMIT + CPU_SET_WORD_BITS - 1) / CPU_SET_WORD_BITS];
+	int nr;
 };
 
-static int cpu_vec__append_range(struct cpu_vec *v, int start, int end)
+static bool cpu_list_set__test_and_set(struct cpu_list_set *set, int cpu)
 {
-	int need = v->map->nr + (end - start + 1);
+	unsigned long mask = 1UL << (cpu % CPU_SET_WORD_BITS);
+	unsigned long *word = &set->bits[cpu / CPU_SET_WORD_BITS];
+	bool was = *word & mask;
 
-	if (need > v->cap) {
-		int cap = v->cap * 2 > need ? v->cap * 2 : need;
-		struct perf_cpu_map *map;
+	*word |= mask;
+	return was;
+}
 
-		map = realloc(v->map, sizeof(*map) + (size_t)cap * sizeof(map->map[0]));
-		if (!map)
-			return libauxtrace__err(-ENOMEM);
-		v->map = map;
-		v->cap = cap;
+/* Each CPU of start..end is new or the list is refused: at most CPU_LIST_LIMIT bits set. */
+static int cpu_list_set__add_range(struct cpu_list_set *set, const char *list,
+				   const char *range, int start, int end)
+{
+	for (int cpu = start; cpu <= end; cpu++) {
+		if (cpu_list_set__test_and_set(set, cpu)) {
+			cpu_list__error(list, "names CPU %d more than once (at offset %td): list each CPU once",
+					cpu, range - list);
+			return -EINVAL;
+		}
 	}
-	for (int cpu = start; cpu <= end; cpu++)
-		v->map->map[v->map->nr++].cpu = cpu;
+	set->nr += end - start + 1;
 	return 0;
+}
+
+/* The set's CPUs in ascending order: the map comes out sorted without a sort. */
+static struct perf_cpu_map *cpu_list_set__to_map(const struct cpu_list_set *set)
+{
+	struct perf_cpu_map *map = cpu_map__alloc(set->nr);
+	int n = 0;
+
+	if (!map)
+		return NULL;
+	for (size_t w = 0; w < ARRAY_SIZE(set->bits); w++) {
+		for (unsigned long word = set->bits[w]; word; word &= word - 1)
+			map->map[n++].cpu = (int)(w * CPU_SET_WORD_BITS) + __builtin_ctzl(word);
+	}
+	return map;
 }
 
 /*
@@ -122,15 +166,15 @@ static int cpu_list__number(const char *list, const char **pos)
 	char *end;
 
 	if (!isdigit((unsigned char)*s)) {
-		pr_err("CPU list \"%s\": expected a CPU number at offset %td: write CPUs and ranges such as 0-3,7\n",
-		       list, s - list);
+		cpu_list__error(list, "expected a CPU number at offset %td: write CPUs and ranges such as 0-3,7",
+				s - list);
 		return -1;
 	}
 	errno = 0;
 	val = strtoul(s, &end, 0);
 	if (errno == ERANGE || val >= CPU_LIST_LIMIT) {
-		pr_err("CPU list \"%s\": CPU number at offset %td is not below %d\n",
-		       list, s - list, CPU_LIST_LIMIT);
+		cpu_list__error(list, "CPU number at offset %td is not below %d", s - list,
+				CPU_LIST_LIMIT);
 		return -1;
 	}
 	*pos = end;
@@ -143,14 +187,11 @@ static int cpu_list__number(const char *list, const char **pos)
  */
 static struct perf_cpu_map *cpu_map__parse(const char *list)
 {
-	struct cpu_vec v = { .cap = 8 };
+	struct cpu_list_set set = { .nr = 0 };
 	const char *s = list;
 
-	v.map = cpu_map__alloc(v.cap);
-	if (!v.map)
-		return NULL;
-	v.map->nr = 0;
 	for (;;) {
+		const char *range = s;
 		int start, end;
 
 		start = cpu_list__number(list, &s);
@@ -163,31 +204,26 @@ static struct perf_cpu_map *cpu_map__parse(const char *list)
 			if (end < 0)
 				goto invalid;
 			if (end < start) {
-				pr_err("CPU list \"%s\": range %d-%d runs backwards: write %d-%d\n",
-				       list, start, end, end, start);
+				cpu_list__error(list, "range %d-%d runs backwards: write %d-%d",
+						start, end, end, start);
 				goto invalid;
 			}
 		}
-		if (cpu_vec__append_range(&v, start, end))
-			goto fail;
+		if (cpu_list_set__add_range(&set, list, range, start, end))
+			goto invalid;
 		if (*s == ',') {
 			s++;
 			continue;
 		}
 		if ((*s == '\n' && s[1] == '\0') || *s == '\0')
 			break;
-		pr_err("CPU list \"%s\": unexpected '%c' at offset %td: separate CPUs with ',' and ranges with '-'\n",
-		       list, *s, s - list);
+		cpu_list__error(list, "unexpected '%c' at offset %td: separate CPUs with ',' and ranges with '-'",
+				*s, s - list);
 		goto invalid;
 	}
-	if (cpu_map__sort_unique(v.map, list))
-		goto fail;
-	return v.map;
+	return cpu_list_set__to_map(&set);
 invalid:
-	errno = EINVAL;
-fail:
-	free(v.map);
-	return NULL;
+	return libauxtrace__ptr_err(EINVAL);
 }
 
 struct perf_cpu_map *perf_cpu_map__new(const char *cpu_list)
@@ -257,7 +293,7 @@ struct perf_cpu_map *perf_cpu_map__new_array(int nr, const int *cpus)
 		}
 		map->map[i].cpu = cpus[i];
 	}
-	if (cpu_map__sort_unique(map, "array")) {
+	if (cpu_map__sort_unique(map)) {
 		free(map);
 		return libauxtrace__ptr_err(EINVAL);
 	}

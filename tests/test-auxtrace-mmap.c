@@ -798,6 +798,80 @@ START_TEST(test_overrun_is_loss)
 }
 END_TEST
 
+/*
+ * Overrun boundaries, where a check off by one byte or by a whole buffer shows: the head
+ * a byte less than a buffer ahead of the last read, exactly a buffer (full, nothing lost),
+ * a byte more (one byte lost), two buffers, five and a bit; from an ordinary tail, and from
+ * one 100 bytes before the head wraps at 2^64, which every case then crosses. For a
+ * power-of-two buffer and one that is not (its positions skip 2^64 % len at the wrap).
+ */
+static const struct overrun_row {
+	size_t pages;
+	bool at_wrap;
+	unsigned int bufs;
+	int bytes;		/* the head is bufs * len + bytes past the last read */
+} overrun_rows[] = {
+#define OVERRUN_ROWS(pages, at_wrap)							\
+	{ pages, at_wrap, 1, -1 }, { pages, at_wrap, 1, 0 }, { pages, at_wrap, 1, 1 },	\
+	{ pages, at_wrap, 2, 0 }, { pages, at_wrap, 5, 123 }
+	OVERRUN_ROWS(1, false), OVERRUN_ROWS(1, true),
+	OVERRUN_ROWS(3, false), OVERRUN_ROWS(3, true),
+#undef OVERRUN_ROWS
+};
+
+/* The producer position k bytes past old: after 2^64 - rem it restarts at 0. */
+static uint64_t aux_pos_after(uint64_t old, uint64_t k, uint64_t rem)
+{
+	uint64_t to_wrap = (0 - rem) - old;
+
+	return k < to_wrap ? old + k : k - to_wrap;
+}
+
+START_TEST(test_overrun_boundaries)
+{
+	const struct overrun_row *r = &overrun_rows[_i];
+	struct aux_producer_config cfg = { .allow_non_pow2 = true };
+	size_t len = r->pages * PAGE;
+	uint64_t rem = (0 - (uint64_t)len) % len;
+	uint64_t old = r->at_wrap ? 0 - rem - 100 : 1000;
+	uint64_t dist = r->bufs * len + r->bytes, size = dist < len ? dist : len;
+	uint64_t head = aux_pos_after(old, dist, rem), lost_before;
+	struct capture *c = capture_new();
+	unsigned char *base;
+	struct fixture f;
+	struct frame fr;
+	size_t mark;
+
+	fixture_setup(&f, cfg, r->pages, false);
+	base = auxtrace_mmap__base(f.mm);
+	aux_producer__set_head(f.p, old);
+	ck_assert_int_gt(auxtrace_mmap__read(f.mm, NULL, &c->cb.sink), 0);
+	ck_assert_uint_eq(auxtrace_mmap__prev(f.mm), old);
+	lost_before = auxtrace_mmap__stats(f.mm)->overruns;
+	mark = c->mem.used;
+	/* The area holds stream byte k where the producer wrote the k-th byte past old. */
+	for (uint64_t k = dist - size; k < dist; k++)
+		base[aux_pos_after(old, k, rem) % len] = aux_stream__byte(k);
+	aux_producer__set_head(f.p, head);
+	if (r->at_wrap)
+		ck_assert_uint_lt(head, old);	/* the case crosses 2^64 */
+
+	log_capture_start();
+	ck_assert_int_eq(auxtrace_mmap__read(f.mm, NULL, &c->cb.sink), HDR + ((size + 7) & ~7));
+	log_capture_stop();
+	/* The newest buffer-full at most, in place, named by where it starts. */
+	fr = one_frame(c, mark, dist - size, size);
+	ck_assert_uint_eq(fr.ev.offset, aux_pos_after(old, dist - size, rem));
+	ck_assert_uint_eq(auxtrace_mmap__stats(f.mm)->overruns - lost_before, dist - size);
+	ck_assert(log_captured("AUX data lost") == (dist > len));
+	ck_assert_uint_eq(aux_tail(&f), head);
+	ck_assert_uint_eq(auxtrace_mmap__prev(f.mm), head);
+	ck_assert_int_eq(auxtrace_mmap__read(f.mm, NULL, &c->cb.sink), 0);
+	fixture_teardown(&f);
+	free(c);
+}
+END_TEST
+
 START_TEST(test_failing_sink_keeps_tail)
 {
 	struct fixture f;
@@ -1149,6 +1223,8 @@ static Suite *auxtrace_mmap_suite(void)
 	tcase_add_loop_test(tc, test_snapshot_rules, 0, 2);
 	tcase_add_loop_test(tc, test_snapshot_wraps, 0, ARRAY_SIZE(snapshot_cases));
 	tcase_add_test(tc, test_overrun_is_loss);
+	tcase_add_loop_test(tc, test_overrun_boundaries, 0,
+			    sizeof(overrun_rows) / sizeof(overrun_rows[0]));
 	tcase_add_test(tc, test_failing_sink_keeps_tail);
 	tcase_add_test(tc, test_read_finish_error_after_delivery);
 	tcase_add_test(tc, test_overwrite_mapping_needs_snapshot_read);

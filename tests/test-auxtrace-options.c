@@ -2,6 +2,8 @@
 /* The recorder's AUX options: -m DATA[,AUX], -S[e][SIZE], and who is privileged. */
 #include <errno.h>
 #include <limits.h>
+#include <linux/capability.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,6 +15,7 @@
 #include "lib/fake-sysfs.h"
 #include "lib/testlib.h"
 #include "lib/log-capture.h"
+#include "lib/unprivileged.h"
 
 static unsigned int page_kib(void)
 {
@@ -246,6 +249,95 @@ START_TEST(test_opts_init_privileged)
 }
 END_TEST
 
+/*
+ * Who counts as privileged, decided in a child with exactly these capabilities: CAP_PERFMON
+ * or CAP_SYS_ADMIN, else only perf_event_paranoid -1. Being uid 0 is not enough.
+ */
+static const struct privilege_row {
+	uint64_t caps;		/* 0: uid nobody, no capabilities */
+	bool privileged;	/* whatever perf_event_paranoid says */
+} privilege_rows[] = {
+	{ 0, false },
+	{ TESTLIB_CAP(CAP_PERFMON), true },
+	{ TESTLIB_CAP(CAP_SYS_ADMIN), true },
+	{ TESTLIB_CAP(CAP_IPC_LOCK) | TESTLIB_CAP(CAP_SETUID), false },	/* uid 0 still */
+};
+
+static void opts_init_privileged(void *ctx)
+{
+	const struct privilege_row *row = ctx;
+	struct auxtrace_opts opts;
+
+	auxtrace_opts__init(&opts);
+	ck_assert_msg(opts.privileged == (row->privileged || testlib_perf_paranoid() <= -1),
+		      "caps %#llx, perf_event_paranoid %d: privileged %d",
+		      (unsigned long long)row->caps, testlib_perf_paranoid(), opts.privileged);
+}
+
+START_TEST(test_opts_init_without_privileges)
+{
+	TEST_REQUIRE_ROOT();
+	testlib_run_unprivileged(privilege_rows[_i].caps, opts_init_privileged,
+				 (void *)&privilege_rows[_i]);
+}
+END_TEST
+
+struct default_sizes {
+	const char *sysfs;
+	unsigned int data_kib, aux_kib;
+};
+
+/* An intel_pt session sized by auxtrace_record__options from auxtrace_opts__init's opts. */
+static void default_sizes(void *ctx)
+{
+	struct perf_event_attr attr = { .type = 8 };	/* the fake sysfs's intel_pt */
+	struct default_sizes *out = ctx;
+	struct evlist *evlist = evlist__new();
+	struct auxtrace_record *itr;
+	struct auxtrace_opts opts;
+	int err;
+
+	ck_assert_int_eq(evlist__add(evlist, evsel__new(&attr)), 0);
+	itr = auxtrace_record__init(evlist, out->sysfs, &err);
+	ck_assert_msg(itr, "no backend: %d", err);
+	auxtrace_opts__init(&opts);
+	ck_assert_int_eq(auxtrace_record__options(itr, evlist, &opts), 0);
+	out->data_kib = opts.mmap_pages * page_kib();
+	out->aux_kib = opts.auxtrace_mmap_pages * page_kib();
+	auxtrace_record__free(itr);
+	evlist__delete(evlist);
+}
+
+static void default_sizes_unprivileged(void *ctx)
+{
+	struct default_sizes *sizes = ctx;
+
+	default_sizes(sizes);
+	/* perf's sizes for a user without privileges: within perf_event_mlock_kb (516 KiB). */
+	ck_assert_uint_eq(sizes->aux_kib, 128);
+	ck_assert_uint_eq(sizes->data_kib, 256);
+}
+
+/* The defaults an ordinary user gets, next to root's, from the same calls. */
+START_TEST(test_default_sizes_without_privileges)
+{
+	struct fake_sysfs fs;
+	struct default_sizes sizes = { 0 };
+
+	TEST_REQUIRE_ROOT();
+	if (testlib_perf_paranoid() <= -1)
+		TEST_SKIP("perf_event_paranoid is -1: every user gets the privileged sizes");
+	ck_assert_int_eq(fake_sysfs__standard(&fs), 0);
+	ck_assert_int_eq(chmod(fs.root, 0755), 0);	/* readable by nobody */
+	sizes.sysfs = fs.root;
+	default_sizes(&sizes);
+	ck_assert_uint_eq(sizes.aux_kib, 4096);
+	ck_assert_uint_eq(sizes.data_kib, 0);		/* 0: the evlist's own default */
+	testlib_run_unprivileged(0, default_sizes_unprivileged, &sizes);
+	fake_sysfs__remove(&fs);
+}
+END_TEST
+
 /* opts carry the caller's size: init sets it, and an opts without it is refused. */
 START_TEST(test_opts_carry_their_size)
 {
@@ -284,6 +376,9 @@ int main(void)
 	tcase_add_test(tc, test_parse_snapshot_without_aux);
 	tcase_add_test(tc, test_parse_snapshot_backend_without_hook);
 	tcase_add_test(tc, test_opts_init_privileged);
+	tcase_add_loop_test(tc, test_opts_init_without_privileges, 0,
+			    sizeof(privilege_rows) / sizeof(privilege_rows[0]));
+	tcase_add_test(tc, test_default_sizes_without_privileges);
 	tcase_add_test(tc, test_opts_carry_their_size);
 	suite_add_tcase(s, tc);
 	return testlib_run(s);

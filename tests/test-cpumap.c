@@ -37,6 +37,9 @@ static const struct {
 	{ "32766", "32766", 1 },	/* the largest allowed */
 	{ "5-5", "5", 1 },
 	{ "0,2,4-6,8", "0,2,4-6,8", 6 },
+	{ "10-20,0-9,21", "0-21", 22 },	/* ranges out of order that only touch */
+	{ "32766,0", "0,32766", 2 },
+	{ "0-32766", "0-32766", 32767 },	/* every CPU the limit allows */
 };
 
 START_TEST(test_parse_good)
@@ -53,8 +56,8 @@ START_TEST(test_parse_good)
 END_TEST
 
 static const char *const bad[] = {
-	/* duplicates, also through overlapping ranges */
-	"1,1", "1-3,2", "0-4,4-6", "0x1,1",
+	/* duplicates, also through overlapping ranges, in any order */
+	"1,1", "1-3,2", "0-4,4-6", "0x1,1", "5-9,0-5", "2,0-3", "0-32766,32766",
 	/* reversed ranges */
 	"3-1", "10-0",
 	/* junk */
@@ -64,6 +67,9 @@ static const char *const bad[] = {
 	/* numbers >= 32767 and overflow */
 	"32767", "0-32767", "0x8000", "99999999999999999999", "18446744073709551616",
 	"1-99999999999999999999",
+	/* make fuzz: repeats in many wide ranges (the old parser expanded them all first) */
+	"7,60-322,76,4,7,06,60-32766,6,276,676,6,00-3272,76,4,7,06,60-32766,6,276,6,0-3272,76,"
+	"4,7,06,60-32766,6,276,6,00-3276,60-32765,6,00-3276,60-32765,6,66",
 };
 
 START_TEST(test_parse_bad)
@@ -81,7 +87,8 @@ END_TEST
 START_TEST(test_parse_bad_messages)
 {
 	static const struct { const char *list, *says; } cases[] = {
-		{ "1-3,2", "names CPU 2 more than once" },
+		{ "1-3,2", "names CPU 2 more than once (at offset 4)" },
+		{ "5-9,0-5", "names CPU 5 more than once (at offset 4)" },
 		{ "3-1", "range 3-1 runs backwards" },
 		{ "1x", "unexpected 'x' at offset 1" },
 		{ "0,40000", "not below 32767" },
@@ -95,6 +102,107 @@ START_TEST(test_parse_bad_messages)
 		ck_assert_msg(log_captured(cases[i].says), "\"%s\": got \"%s\"",
 			      cases[i].list, log_text);
 	}
+}
+END_TEST
+
+/* Peak resident set size (VmHWM) in KiB since the last peak_rss_reset(). */
+static long peak_rss_kib(void)
+{
+	long long kib = testlib_self_status("VmHWM", 10);
+
+	ck_assert_int_ge(kib, 0);
+	return (long)kib;
+}
+
+/* Start a new peak at the current RSS (clear_refs 5, Linux 4.0+). */
+static void peak_rss_reset(void)
+{
+	FILE *f = fopen("/proc/self/clear_refs", "w");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fputs("5", f), 1);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/*
+ * A list can name at most 32767 CPUs: its map is 128 KiB. Whatever the input, parsing may
+ * touch little more than that (2 MiB leaves room for the sanitizers' own bookkeeping).
+ */
+#define PARSE_PEAK_RSS_KIB 2048
+
+/* "0-32766,0-32766,...,0-32766" of about size bytes: each range names every CPU again. */
+static char *overlapping_ranges(size_t size)
+{
+	static const char range[] = "0-32766,";
+	size_t n = size / (sizeof(range) - 1);
+	char *list = malloc(n * (sizeof(range) - 1) + 1), *p = list;
+
+	ck_assert_ptr_nonnull(list);
+	for (size_t i = 0; i < n; i++, p += sizeof(range) - 1)
+		memcpy(p, range, sizeof(range) - 1);
+	p[-1] = '\0';		/* no trailing comma */
+	return list;
+}
+
+/*
+ * Issue 11's reproducers: overlapping ranges were expanded before the duplicate check
+ * (16 KB cost 513 MB), and from about 525 KB the int sizes wrapped and the expansion
+ * wrote past its buffer. Now the second range is refused before anything grows.
+ */
+static const size_t overlap_sizes[] = { 16 << 10, 525 << 10, 1 << 20 };
+
+START_TEST(test_parse_overlap_bounded)
+{
+	char *list = overlapping_ranges(overlap_sizes[_i]);
+	long peak;
+
+	peak_rss_reset();
+	peak = peak_rss_kib();
+	log_capture_start();
+	assert_null_errno(perf_cpu_map__new(list), EINVAL);
+	log_capture_stop();
+	peak = peak_rss_kib() - peak;
+	ck_assert_msg(peak < PARSE_PEAK_RSS_KIB, "%zu-byte list: peak RSS grew %ld KiB",
+		      strlen(list), peak);
+	/* The message quotes the start of the list only, and names the first repeat. */
+	ck_assert_msg(log_captured("\"0-32766,0-32766,") && log_captured("...\"") &&
+		      log_captured("names CPU 0 more than once (at offset 8)"), "%s", log_text);
+	ck_assert_uint_lt(strlen(log_text), 512);
+	free(list);
+}
+END_TEST
+
+/* Long lists that are valid: accepted and correct, with the same bound on memory. */
+START_TEST(test_parse_long_valid)
+{
+	size_t zeros = 1 << 20;
+	char *reversed = malloc(6 * 32767 + 1), *padded = malloc(zeros + 2), *p = reversed;
+	struct perf_cpu_map *map;
+	long peak;
+
+	ck_assert_ptr_nonnull(reversed);
+	ck_assert_ptr_nonnull(padded);
+	for (int cpu = 32766; cpu >= 0; cpu--)	/* every CPU, one at a time, backwards */
+		p += sprintf(p, "%d,", cpu);
+	p[-1] = '\0';
+	memset(padded, '0', zeros);		/* a 1 MiB octal 7 */
+	strcpy(padded + zeros, "7");
+
+	peak_rss_reset();
+	peak = peak_rss_kib();
+	map = perf_cpu_map__new(reversed);
+	ck_assert_ptr_nonnull(map);
+	ck_assert_int_eq(perf_cpu_map__nr(map), 32767);
+	ck_assert_str_eq(map_str(map), "0-32766");
+	perf_cpu_map__put(map);
+	map = perf_cpu_map__new(padded);
+	ck_assert_ptr_nonnull(map);
+	ck_assert_str_eq(map_str(map), "7");
+	perf_cpu_map__put(map);
+	peak = peak_rss_kib() - peak;
+	ck_assert_msg(peak < PARSE_PEAK_RSS_KIB, "peak RSS grew %ld KiB", peak);
+	free(reversed);
+	free(padded);
 }
 END_TEST
 
@@ -442,6 +550,9 @@ int main(void)
 	tcase_add_loop_test(parse, test_parse_good, 0, sizeof(good) / sizeof(good[0]));
 	tcase_add_loop_test(parse, test_parse_bad, 0, sizeof(bad) / sizeof(bad[0]));
 	tcase_add_test(parse, test_parse_bad_messages);
+	tcase_add_loop_test(parse, test_parse_overlap_bounded, 0,
+			    sizeof(overlap_sizes) / sizeof(overlap_sizes[0]));
+	tcase_add_test(parse, test_parse_long_valid);
 	tcase_add_loop_test(parse, test_print_round_trip, 0,
 			    sizeof(round_trips) / sizeof(round_trips[0]));
 	tcase_add_test(parse, test_print_edges);

@@ -29,6 +29,7 @@
 #include "lib/perf-testlib.h"
 #include "lib/log-capture.h"
 #include "lib/testlib.h"
+#include "lib/unprivileged.h"
 
 #define PAGE ((size_t)sysconf(_SC_PAGESIZE))
 
@@ -579,6 +580,165 @@ START_TEST(test_per_thread_with_system_wide_extra_idx)
 }
 END_TEST
 
+/* perf record's layout: threads that run on given CPUs and make exact calls on cue. */
+#define LAYOUT_THREADS 3
+
+struct layout_thread {
+	pthread_t th;
+	pid_t tid;
+	int k;
+	pthread_barrier_t *barrier;
+	const struct perf_cpu_map *cpus;
+};
+
+/* Thread k makes 2 + 3k + i getpgid calls on the i-th CPU: each (thread, CPU) its own count. */
+static int layout_calls(int k, int i)
+{
+	return 2 + 3 * k + i;
+}
+
+static void layout_thread__calls(struct layout_thread *w)
+{
+	for (int i = 0; i < perf_cpu_map__nr(w->cpus); i++) {
+		ck_assert_int_eq(testlib_pin_cpu(perf_cpu_map__cpu(w->cpus, i).cpu), 0);
+		calls(SYS_getpgid, layout_calls(w->k, i));
+	}
+}
+
+/* Known (its tid), then on cue its calls, then done: one barrier wait for each. */
+static void *layout_thread__run(void *arg)
+{
+	struct layout_thread *w = arg;
+
+	w->tid = gettid_();
+	pthread_barrier_wait(w->barrier);
+	pthread_barrier_wait(w->barrier);
+	layout_thread__calls(w);
+	pthread_barrier_wait(w->barrier);
+	return NULL;
+}
+
+struct layout_tally {
+	const struct evlist *evlist;
+	struct evsel *task, *side;
+	const struct layout_thread *w;
+	int idx, cpu;
+	int task_calls[LAYOUT_THREADS], side_calls;
+};
+
+static void layout_sample(const struct sample *s, void *ctx)
+{
+	struct layout_tally *t = ctx;
+	struct evlist_sample_id where;
+	int k;
+
+	if ((pid_t)s->pid != getpid())
+		return;
+	ck_assert_int_eq(evlist__id_lookup(t->evlist, s->id, &where), 0);
+	ck_assert_int_eq(where.idx, t->idx);
+	ck_assert_int_eq(where.cpu.cpu, t->cpu);
+	ck_assert_int_eq((int)s->cpu, t->cpu);
+	if (where.evsel == t->side) {
+		ck_assert_int_eq(where.tid, -1);	/* the CPU-wide fd */
+		t->side_calls++;
+		return;
+	}
+	ck_assert_ptr_eq(where.evsel, t->task);
+	ck_assert_int_eq(where.tid, (pid_t)s->tid);	/* the fd of the thread that called */
+	for (k = 0; k < LAYOUT_THREADS && t->w[k].tid != where.tid; k++)
+		;
+	ck_assert_int_lt(k, LAYOUT_THREADS);
+	t->task_calls[k]++;
+}
+
+/*
+ * perf record's own layout: a per-CPU session of a process with several threads (every
+ * thread's fd on every CPU) plus a system-wide side-band evsel (one CPU-wide fd per CPU).
+ * Each CPU's ring is owned by the first thread's fd and takes every other fd of that CPU;
+ * each sample lands in the ring of the CPU it happened on and maps back to its fd.
+ */
+START_TEST(test_per_cpu_threads_with_system_wide)
+{
+	struct evlist *evlist = evlist__new();
+	struct perf_cpu_map *online = perf_cpu_map__new_online_cpus();
+	struct perf_thread_map *threads;
+	struct layout_thread w[LAYOUT_THREADS];
+	pthread_barrier_t barrier;
+	struct evsel *task, *side;
+	int nr = perf_cpu_map__nr(online), i, k;
+	cpu_set_t saved;
+
+	TP_EVSEL(task, "sys_enter_getpgid", false);
+	TP_EVSEL(side, "sys_enter_getsid", false);
+	evsel__set_system_wide(side, true);
+	ck_assert_int_eq(sched_getaffinity(0, sizeof(saved), &saved), 0);
+	ck_assert_int_eq(pthread_barrier_init(&barrier, NULL, LAYOUT_THREADS), 0);
+	for (k = 0; k < LAYOUT_THREADS; k++) {
+		w[k] = (struct layout_thread){ .k = k, .barrier = &barrier, .cpus = online };
+		if (k)
+			ck_assert_int_eq(pthread_create(&w[k].th, NULL, layout_thread__run, &w[k]), 0);
+	}
+	w[0].tid = gettid_();
+	pthread_barrier_wait(&barrier);			/* every tid known */
+	threads = perf_thread_map__new_pid(getpid());	/* perf record -p: all of them */
+	ck_assert_ptr_nonnull(threads);
+	ck_assert_int_eq(perf_thread_map__nr(threads), LAYOUT_THREADS);
+
+	evlist__add(evlist, task);
+	evlist__add(evlist, side);
+	ck_assert_int_eq(evlist__set_maps(evlist, online, threads), 0);
+	ck_assert(!evlist__per_thread(evlist));
+	ck_assert_int_eq(evlist__open(evlist), 0);
+	log_capture_start();
+	ck_assert_int_eq(evlist__mmap(evlist, 4), 0);
+	log_capture_stop();
+	ck_assert_int_eq(evlist__nr_mmaps(evlist), nr);
+	for (i = 0; i < nr; i++) {
+		int owner = evsel__fd(task, i, 0);
+
+		ck_assert_int_eq(log_lines("idx %d: mmapping fd %d", i, owner), 1);
+		for (int t = 1; t < LAYOUT_THREADS; t++)
+			ck_assert_int_eq(log_lines("idx %d: set output fd %d -> %d", i,
+						   evsel__fd(task, i, t), owner), 1);
+		ck_assert_int_eq(log_lines("idx %d: set output fd %d -> %d", i,
+					   evsel__fd(side, i, 0), owner), 1);
+		ck_assert_int_eq(perf_mmap__cpu(evlist__mmap_at(evlist, i)).cpu,
+				 perf_cpu_map__cpu(online, i).cpu);
+	}
+	/* Every thread's fd can hang up; the side-band's CPU-wide fds never do. */
+	ck_assert_int_eq(evlist__poll_nr_alive(evlist), nr * LAYOUT_THREADS);
+
+	ck_assert_int_eq(evlist__enable(evlist), 0);
+	pthread_barrier_wait(&barrier);			/* go */
+	layout_thread__calls(&w[0]);
+	for (i = 0; i < nr; i++) {
+		ck_assert_int_eq(testlib_pin_cpu(perf_cpu_map__cpu(online, i).cpu), 0);
+		calls(SYS_getsid, 7 + i);
+	}
+	pthread_barrier_wait(&barrier);			/* every call made */
+	ck_assert_int_eq(evlist__disable(evlist), 0);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof(saved), &saved), 0);
+	for (k = 1; k < LAYOUT_THREADS; k++)
+		ck_assert_int_eq(pthread_join(w[k].th, NULL), 0);
+
+	for (i = 0; i < nr; i++) {
+		struct layout_tally t = { .evlist = evlist, .task = task, .side = side, .w = w,
+					  .idx = i, .cpu = perf_cpu_map__cpu(online, i).cpu };
+
+		for_each_sample(evlist__mmap_at(evlist, i), layout_sample, &t);
+		for (k = 0; k < LAYOUT_THREADS; k++)
+			ck_assert_msg(t.task_calls[k] == layout_calls(k, i),
+				      "CPU %d, thread %d: %d samples, want %d", t.cpu, k,
+				      t.task_calls[k], layout_calls(k, i));
+		ck_assert_int_eq(t.side_calls, 7 + i);
+	}
+	pthread_barrier_destroy(&barrier);
+	evlist__delete(evlist);
+	perf_cpu_map__put(online);
+	perf_thread_map__put(threads);
+}
+END_TEST
+
 START_TEST(test_backward_ring_of_its_own)
 {
 	struct evlist *evlist = evlist__new();
@@ -804,6 +964,42 @@ static void *signaller(void *arg)
 	return NULL;
 }
 
+/* An ordinary user with RLIMIT_MEMLOCK 64 KiB: what perf_event_mlock_kb allows maps, more does not. */
+static void mmap_unprivileged(void *ctx)
+{
+	struct evlist *evlist = evlist__new();
+	struct perf_thread_map *self = self_thread();
+	struct evsel *evsel = sw_evsel(PERF_COUNT_SW_DUMMY);
+	struct rlimit rl = { 64 * 1024, 64 * 1024 };
+
+	(void)ctx;
+	ck_assert_int_eq(setrlimit(RLIMIT_MEMLOCK, &rl), 0);
+	evsel__attr(evsel)->exclude_kernel = 1;
+	evlist__add(evlist, evsel);
+	ck_assert_int_eq(evlist__set_maps(evlist, NULL, self), 0);
+	ck_assert_int_eq(evlist__open(evlist), 0);
+	log_capture_start();
+	ck_assert_int_eq(evlist__mmap(evlist, 1024), -EPERM);
+	log_capture_stop();
+	ck_assert_msg(log_captured("Permission error mapping 1 data ring(s) of 1024+1 pages") &&
+		      log_captured("/proc/sys/kernel/perf_event_mlock_kb") &&
+		      log_captured("RLIMIT_MEMLOCK (64 KiB)") && log_captured("ulimit -l"),
+		      "log: %s", log_text);
+	ck_assert_int_eq(evlist__nr_mmaps(evlist), 0);
+	ck_assert_int_eq(evlist__mmap(evlist, 4), 0);
+	evlist__delete(evlist);
+	perf_thread_map__put(self);
+}
+
+START_TEST(test_mmap_budget_without_privileges)
+{
+	TEST_REQUIRE_ROOT();
+	if (testlib_perf_paranoid() <= -1)
+		TEST_SKIP("perf_event_paranoid is -1: locked memory is not limited");
+	testlib_run_unprivileged(0, mmap_unprivileged, NULL);
+}
+END_TEST
+
 START_TEST(test_stop_from_thread_and_handler)
 {
 	struct evlist *evlist = evlist__new();
@@ -872,10 +1068,12 @@ int main(void)
 	tcase_add_test(tc, test_mmap_cpus_exact_per_cpu);
 	tcase_add_test(tc, test_shared_ring_ids_map_back);
 	tcase_add_test(tc, test_per_thread_with_system_wide_extra_idx);
+	tcase_add_test(tc, test_per_cpu_threads_with_system_wide);
 	tcase_add_test(tc, test_backward_ring_of_its_own);
 	tcase_add_test(tc, test_hooks_and_failure_unmaps_all);
 	tcase_add_test(tc, test_mmap_pages_and_errors);
 	tcase_add_test(tc, test_mmap_eperm_names_the_budget);
+	tcase_add_test(tc, test_mmap_budget_without_privileges);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("poll");
 	tcase_add_test(tc, test_stop_from_thread_and_handler);

@@ -18,6 +18,7 @@
 #include "lib/perf-testlib.h"
 #include "lib/log-capture.h"
 #include "lib/testlib.h"
+#include "lib/unprivileged.h"
 
 static pid_t gettid_(void)
 {
@@ -406,6 +407,56 @@ START_TEST(test_open_emfile_closes_everything)
 }
 END_TEST
 
+/* What an ordinary user opens under perf_event_paranoid, and how a refusal is explained. */
+static void open_unprivileged(void *ctx)
+{
+	struct perf_cpu_map *cpu0 = perf_cpu_map__new("0");
+	struct perf_thread_map *self = perf_thread_map__new_tid(gettid_());
+	struct evsel *user = sw_evsel(PERF_COUNT_SW_CPU_CLOCK, 0);
+	struct evsel *kernel = sw_evsel(PERF_COUNT_SW_CPU_CLOCK, 0);
+	struct evsel *cpu_wide = sw_evsel(PERF_COUNT_SW_CPU_CLOCK, 0);
+	int paranoid = testlib_perf_paranoid();
+	char says[64];
+
+	(void)ctx;
+	snprintf(says, sizeof(says), "perf_event_paranoid is %d", paranoid);
+	/* User space of our own thread: allowed at every level up to 2. */
+	evsel__attr(user)->exclude_kernel = 1;
+	ck_assert_int_eq(evsel__open(user, NULL, self), 0);
+
+	/* Kernel profiling needs paranoid <= 1, a CPU-wide event <= 0. */
+	evsel__attr(cpu_wide)->exclude_kernel = 1;
+	log_capture_start();
+	ck_assert_int_eq(evsel__open(kernel, NULL, self), paranoid > 1 ? -EACCES : 0);
+	ck_assert_int_eq(evsel__open(cpu_wide, cpu0, NULL), paranoid > 0 ? -EACCES : 0);
+	log_capture_stop();
+	if (paranoid > 0) {
+		ck_assert_msg(log_captured(says) && log_captured("CPU 0, thread -1") &&
+			      log_captured("with CAP_PERFMON") &&
+			      log_captured("sysctl kernel.perf_event_paranoid=-1"), "log: %s",
+			      log_text);
+		ck_assert(!evsel__is_open(cpu_wide));
+	}
+	if (paranoid > 1)
+		ck_assert_msg(log_captured("CPU -1, thread") && log_captured("kernel profiling <= 1"),
+			      "log: %s", log_text);
+	evsel__delete(user);
+	evsel__delete(kernel);
+	evsel__delete(cpu_wide);
+	perf_cpu_map__put(cpu0);
+	perf_thread_map__put(self);
+}
+
+START_TEST(test_open_without_privileges)
+{
+	TEST_REQUIRE_ROOT();
+	if (testlib_perf_paranoid() <= 0)
+		TEST_SKIP("perf_event_paranoid is %d: nothing is refused to a user",
+			  testlib_perf_paranoid());
+	testlib_run_unprivileged(0, open_unprivileged, NULL);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("evsel");
@@ -421,6 +472,7 @@ int main(void)
 	tcase_add_test(tc, test_system_wide_opens_dummy_thread);
 	tcase_add_test(tc, test_open_errors_name_cause_and_fix);
 	tcase_add_test(tc, test_open_emfile_closes_everything);
+	tcase_add_test(tc, test_open_without_privileges);
 	suite_add_tcase(s, tc);
 	return testlib_run(s);
 }

@@ -9,12 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <auxtrace/parse-events.h>
 #include "lib/fake-sysfs.h"
 #include "lib/testlib.h"
+#include "lib/unprivileged.h"
 
 static struct fake_sysfs fs, tfs;
 static struct parse_events_opts opts;
@@ -578,6 +580,35 @@ START_TEST(test_real_tracepoint)
 }
 END_TEST
 
+static void tracepoint_unprivileged(void *ctx)
+{
+	/* The real mount named: tracefs_tracing_dir() cannot look inside it as this user. */
+	struct parse_events_opts real = { .tracefs_root = ctx };
+	struct parse_events_event ev;
+	struct parse_events_error err;
+
+	ck_assert_int_eq(parse_events__attr("syscalls:sys_enter_getppid", &real, &ev, &err),
+			 -EINVAL);
+	ck_assert_msg(strstr(err.msg, "cannot read the id of tracepoint syscalls:sys_enter_getppid") &&
+		      strstr(err.msg, "Permission denied") &&
+		      strstr(err.msg, "run as root or make tracefs readable"), "%s", err.msg);
+	ck_assert_int_eq(err.idx, 0);
+}
+
+/* tracefs is root's alone (mode 0700): an ordinary user is told so, not "unknown event". */
+START_TEST(test_real_tracepoint_without_privileges)
+{
+	struct stat st;
+
+	TEST_REQUIRE_ROOT();
+	if (!testlib_tracefs() || stat(testlib_tracefs(), &st))
+		TEST_SKIP("tracefs is not mounted");
+	if (st.st_mode & S_IXOTH)
+		TEST_SKIP("tracefs is open to every user here (mode %o)", st.st_mode & 07777);
+	testlib_run_unprivileged(0, tracepoint_unprivileged, (void *)testlib_tracefs());
+}
+END_TEST
+
 /*
  * The kernel counts with the parsed attr: exactly our five calls. Not getppid: the
  * benchmarks attach a BPF program there, and while one runs, a program that returns 0
@@ -677,6 +708,7 @@ int main(void)
 
 	tcase_add_test(real, test_real_software);
 	tcase_add_test(real, test_real_tracepoint);
+	tcase_add_test(real, test_real_tracepoint_without_privileges);
 	tcase_add_test(real, test_real_tracepoint_counts);
 	tcase_add_test(real, test_real_pmu_aliases);
 	tcase_add_test(real, test_real_unknown_pmu_lists);

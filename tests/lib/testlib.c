@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -101,6 +102,25 @@ int testlib_pin_cpu(int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}
+
+long long testlib_self_status(const char *field, int base)
+{
+	size_t len = strlen(field);
+	long long val = -1;
+	char line[256];
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, field, len) && line[len] == ':') {
+			val = strtoll(line + len + 1, NULL, base);
+			break;
+		}
+	}
+	fclose(f);
+	return val;
 }
 
 int testlib_nr_online_cpus(void)

@@ -57,6 +57,9 @@ int testlib_remove_instances(void);
 /* Pin the calling thread to one CPU. 0 or -errno. */
 int testlib_pin_cpu(int cpu);
 
+/* A number field of /proc/self/status ("VmHWM", base 10; "CapEff", base 16); -1 if absent. */
+long long testlib_self_status(const char *field, int base);
+
 /* Number of online CPUs and whether cpu is online. */
 int testlib_nr_online_cpus(void);
 
