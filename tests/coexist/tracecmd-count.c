@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * libtracecmd's own reader on a trace.dat: tracecmd-count FILE COMM prints how many
- * ftrace:print and sys_enter_getppid events of tasks named COMM it reads, whether the
+ * ftrace:print events, and sys_enter_getppid events after the first of them, of tasks named
+ * COMM it reads, whether the
  * markers came in order, and the lost-events marks it was told about. Linked with
  * libtracecmd only (not libauxtrace-tracefs), so it is the system's reader all through.
  */
@@ -29,8 +30,9 @@ static int count(struct tracecmd_input *handle, struct tep_record *record, int c
 	(void)cpu;
 	if (!event || !comm || strcmp(comm, c->comm))
 		return 0;
+	/* after the markers only: a sanitizer's runtime makes calls of its own at start-up */
 	if (!strcmp(event->name, "sys_enter_getppid")) {
-		c->getppid++;
+		c->getppid += c->markers > 0;
 	} else if (!strcmp(event->name, "print")) {
 		marker = memmem(record->data, record->size, "auxtrace-marker ", 16);
 		if (marker) {

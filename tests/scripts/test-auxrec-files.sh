@@ -43,7 +43,9 @@ check "... and writes trace.dat with mode 0600" \
 timeout 60 trace-cmd report -i "$tmp/ft/trace.dat" >"$tmp/ft.report" 2>"$tmp/ft.report.err"
 check "trace-cmd report reads it" [ $? -eq 0 ]
 markers=$(grep -c 'marker-getppid.*print:.*auxtrace-marker' "$tmp/ft.report")
-getppid=$(grep -c 'marker-getppid.*sys_enter_getppid' "$tmp/ft.report")
+# the calls after the first marker: a sanitizer's runtime makes calls of its own at start-up
+getppid=$(awk '/marker-getppid.*auxtrace-marker/ { m = 1 } m && /marker-getppid.*sys_enter_getppid/ { n++ }
+	END { print n + 0 }' "$tmp/ft.report")
 check "trace-cmd report: $N markers (got $markers)" [ "$markers" -eq $N ]
 check "trace-cmd report: $M getppid calls (got $getppid)" [ "$getppid" -eq $M ]
 grep -o 'auxtrace-marker [0-9]*' "$tmp/ft.report" | awk '{ print $2 }' >"$tmp/seq"
