@@ -29,18 +29,18 @@ static void record__print_row(struct record *rec, const char *label, const struc
 	fprintf(stderr, "%-8s", label);
 	if (r->has_perf)
 		fprintf(stderr, " %12llu %12llu %8llu", (unsigned long long)r->perf.records,
-		       (unsigned long long)r->perf.bytes, (unsigned long long)r->perf.lost);
+			(unsigned long long)r->perf.bytes, (unsigned long long)r->perf.lost);
 	else
 		fprintf(stderr, " %12s %12s %8s", "-", "-", "-");
 	if (rec->aux && r->has_aux)
 		fprintf(stderr, " %12llu %6llu %8llu", (unsigned long long)r->aux.bytes,
-		       (unsigned long long)r->aux.aux_truncated, (unsigned long long)r->aux.overruns);
+			(unsigned long long)r->aux.aux_truncated, (unsigned long long)r->aux.overruns);
 	else if (rec->aux)
 		fprintf(stderr, " %12s %6s %8s", "-", "-", "-");
 	if (rec->ftrace && r->has_ftrace)
 		fprintf(stderr, " %12llu %10llu %8llu%s", (unsigned long long)r->ftrace.records,
-		       (unsigned long long)r->ftrace.chunks, (unsigned long long)r->ftrace.lost,
-		       r->ftrace.lost_unknown ? "+" : "");
+			(unsigned long long)r->ftrace.chunks, (unsigned long long)r->ftrace.lost,
+			r->ftrace.lost_unknown ? "+" : "");
 	else if (rec->ftrace)
 		fprintf(stderr, " %12s %10s %8s", "-", "-", "-");
 	fprintf(stderr, "\n");
