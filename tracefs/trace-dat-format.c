@@ -61,8 +61,27 @@ static bool fmt_text__field(struct fmt_text *t)
 }
 
 /*
+ * Whether the operand after a '/' or '%' at p can be a constant 0: libtraceevent folds
+ * constant arguments and divides by it (a string counts as 0 there).
+ */
+static bool fmt_text__zero_divisor(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '(' || *p == '\t' || *p == '\n'))
+		p++;
+	if (p < end && (*p == '"' || *p == '\''))
+		return true;
+	if (p == end || *p != '0')
+		return false;
+	for (p++; p < end && strchr("0123456789abcdefABCDEFxXuUlL", *p); p++)
+		if (*p != '0' && !strchr("xXuUlL", *p))
+			return false;
+	return true;
+}
+
+/*
  * A quoted format, then arguments, to the end of the text: quotes close, parentheses
- * balance (the kernel's formats may break lines inside their strings).
+ * balance (the kernel's formats may break lines inside their strings), no division by a
+ * constant 0.
  */
 static bool fmt_text__print_fmt(struct fmt_text *t)
 {
@@ -83,6 +102,8 @@ static bool fmt_text__print_fmt(struct fmt_text *t)
 		}
 		if (c == '"' || c == '\'')
 			quote = c;
+		else if ((c == '/' || c == '%') && fmt_text__zero_divisor(t->p + 1, t->end))
+			return false;
 		else if (c == '(' || c == '[')
 			depth++;
 		else if (c == ')' || c == ']')
@@ -112,5 +133,27 @@ const char *td_format__check(const char *text, size_t len)
 	}
 	t.p -= strlen("print fmt: ");
 	return fmt_text__print_fmt(&t) ? NULL :
-	       "a print fmt that is not a quoted format and arguments whose parentheses close";
+	       "a print fmt that is not a quoted format and arguments whose parentheses close (and that divide by no constant 0)";
+}
+
+/*
+ * printk_formats: lines of '0x<address> : "<format>"'. libtraceevent 1.7 reads past a line
+ * without the quotes, so only text of that shape is given to it.
+ */
+const char *td_printk__check(const char *text, size_t len)
+{
+	struct fmt_text t = { text, text + len };
+
+	while (t.p < t.end) {
+		const char *nl = memchr(t.p, '\n', (size_t)(t.end - t.p));
+		const char *eol = nl ? nl : t.end;
+
+		if (eol > t.p && (!fmt_text__skip(&t, "0x") ||
+				  !fmt_text__span(&t, FMT_DIGITS "abcdefABCDEF") ||
+				  !fmt_text__skip(&t, " : \"") || t.p >= eol || eol[-1] != '"' ||
+				  memchr(t.p, 0, (size_t)(eol - t.p))))
+			return "a line that is not '0x<address> : \"<format>\"'";
+		t.p = nl ? nl + 1 : t.end;
+	}
+	return NULL;
 }

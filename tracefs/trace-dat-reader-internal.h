@@ -34,5 +34,7 @@ struct trace_dat_reader {
  * given it: NULL, or what is wrong with it.
  */
 const char *td_format__check(const char *text, size_t len);
+/* The same for the printk formats section. */
+const char *td_printk__check(const char *text, size_t len);
 
 #endif

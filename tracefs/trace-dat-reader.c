@@ -327,22 +327,27 @@ static int td_reader__symbols(struct trace_dat_reader *r, struct td_in *in)
 		const char *what;
 		int width;
 		int (*parse)(struct tep_handle *tep, const char *text);
+		const char *(*check)(const char *text, size_t len);
 	} sections[] = {
-		{ "kallsyms", 4, tep_parse_kallsyms },
-		{ "printk formats", 4, tep_parse_printk_formats },
-		{ "saved cmdlines", 8, tep_parse_saved_cmdlines },
+		{ "kallsyms", 4, tep_parse_kallsyms, NULL },
+		{ "printk formats", 4, tep_parse_printk_formats, td_printk__check },
+		{ "saved cmdlines", 8, tep_parse_saved_cmdlines, NULL },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(sections); i++) {
 		uint64_t at = in->pos, len;
+		const char *why;
 		char *text;
 		int err = td_in__section(in, sections[i].width, sections[i].what, &text, &len);
 
 		if (err)
 			return libauxtrace__err(err);
-		if (len && sections[i].parse(r->tep, text))
-			pr_warn("%s: at offset 0x%llx: libtraceevent cannot parse the %s: events print without them\n",
-				r->path, (unsigned long long)at, sections[i].what);
+		why = sections[i].check ? sections[i].check(text, (size_t)len) : NULL;
+		if (!why && len && sections[i].parse(r->tep, text))
+			why = "text libtraceevent cannot parse";
+		if (why)
+			pr_warn("%s: at offset 0x%llx: the %s have %s: events print without them\n",
+				r->path, (unsigned long long)at, sections[i].what, why);
 		free(text);
 	}
 	return 0;
