@@ -12,7 +12,7 @@
  * kernel would, timed; one stretch is larger than the AUX area, so it is cut short and its
  * record is flagged TRUNCATED, as the kernel flags one that found no room. trace.dat: the
  * getppid calls of the workload and one trace_marker line per round, from a tracefs instance
- * of its own.
+ * of its own whose 8 KiB buffers one burst of markers overruns, so that events are lost.
  * Every clock is CLOCK_MONOTONIC (perf's use_clockid, ftrace's "mono"), so the two files
  * share one timeline.
  */
@@ -48,6 +48,9 @@
 #define AUX_SMALL	3000		/* bytes of trace a round */
 #define AUX_LARGE	(96 << 10)	/* ... in the round that overflows the area */
 #define LARGE_ROUND	(ROUNDS / 2)
+#define BURST_ROUND	(ROUNDS / 4)	/* ftrace: more markers than the 8 KiB buffer holds */
+#define BURST		300
+#define BURST_LEN	200		/* leaves the kernel room to store its lost count */
 #define MAX_CPUS	64
 
 /* What the breakpoint watches: each write is a sample. */
@@ -69,6 +72,7 @@ struct recording {
 	struct tracefs_cpu *tcpu[MAX_CPUS];
 	int nr_cpus, marker;
 	uint64_t aux_bytes;
+	uint64_t ftrace_lost;		/* what the tcpus counted lost */
 	FILE *truth;
 	int truth_losses;
 };
@@ -198,6 +202,7 @@ static void ftrace_setup(struct recording *r, const char *trace_path)
 	if (!r->inst)
 		die("tracefs_instance_create", errno);
 	check(tracefs_instance_set_clock(r->inst, "mono"), "trace clock mono");
+	check(tracefs_instance_set_buffer_size(r->inst, 8, -1), "buffer size");
 	snprintf(filter, sizeof(filter), "common_pid == %d", (int)getpid());
 	check(tracefs_instance_file_write(r->inst, "events/syscalls/sys_enter_getppid/filter",
 					  filter), "event filter");
@@ -278,6 +283,13 @@ static void workload(struct recording *r)
 			counter++;
 		}
 		check(write(r->marker, text, (size_t)len) == len ? 0 : -EIO, "trace_marker");
+		for (int i = 0; round == BURST_ROUND && i < BURST; i++) {
+			char burst[BURST_LEN];
+
+			memset(burst, 'x', sizeof(burst));
+			check(write(r->marker, burst, sizeof(burst)) == sizeof(burst) ? 0 : -EIO,
+			      "trace_marker");
+		}
 		aux_stretch(r, round == LARGE_ROUND ? AUX_LARGE : AUX_SMALL);
 		usleep(2000);
 		drain(r, false);
@@ -294,8 +306,10 @@ static void finish(struct recording *r)
 	perf_data_writer__delete(r->w);
 	trace_dat_writer__delete(r->tw);
 	close(r->fd);
-	for (int cpu = 0; cpu < r->nr_cpus; cpu++)
+	for (int cpu = 0; cpu < r->nr_cpus; cpu++) {
+		r->ftrace_lost += tracefs_cpu_stats(r->tcpu[cpu])->lost;
 		tracefs_cpu_close(r->tcpu[cpu]);
+	}
 	close(r->marker);
 	tracefs_instance_destroy(r->inst);
 	tracefs_instance_free(r->inst);
@@ -328,8 +342,9 @@ int main(int argc, char **argv)
 	ftrace_setup(&r, trace_path);
 	workload(&r);
 	finish(&r);
-	fprintf(r.truth, "], \"rounds\": %d, \"calls\": %d, \"auxBytes\": %llu}\n", ROUNDS,
-		ROUNDS * CALLS, (unsigned long long)r.aux_bytes);
+	fprintf(r.truth, "], \"rounds\": %d, \"calls\": %d, \"markers\": %d, \"auxBytes\": %llu, "
+		"\"ftraceLost\": %llu}\n", ROUNDS, ROUNDS * CALLS, ROUNDS + BURST,
+		(unsigned long long)r.aux_bytes, (unsigned long long)r.ftrace_lost);
 	fclose(r.truth);
 	return 0;
 }

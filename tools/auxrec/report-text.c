@@ -5,6 +5,7 @@
  * Plain integers, so that scripts can take the numbers.
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -141,6 +142,64 @@ static void text__lanes(FILE *f, const struct report_model *m)
 	}
 }
 
+static int report_loss__by_time(const void *a, const void *b)
+{
+	const struct report_loss *x = a, *y = b;
+
+	if (x->time_ns != y->time_ns)
+		return x->time_ns < y->time_ns ? -1 : 1;
+	if (x->lane_id != y->lane_id)
+		return x->lane_id < y->lane_id ? -1 : 1;
+	return (int)x->kind - (int)y->kind;
+}
+
+/*
+ * Where data was lost: the model's marks (losses of one lane and kind within one bin merged),
+ * in time order, the time of the earliest loss of each from the start.
+ */
+static void text__loss_marks(FILE *f, const struct report_model *m)
+{
+	const char *kind = m->lane_kind == REPORT_LANES_THREAD ? "thread" : "CPU";
+	int64_t origin = (int64_t)report_model__origin(m);
+	struct report_loss *l;
+
+	if (!m->nr_losses)
+		return;
+	l = malloc(m->nr_losses * sizeof(*l));
+	if (!l)
+		return;
+	memcpy(l, m->losses, m->nr_losses * sizeof(*l));
+	qsort(l, m->nr_losses, sizeof(*l), report_loss__by_time);
+	fprintf(f, "\nlosses over time (s from the start; one line per %s, kind and %" PRIu64
+		" ns bin)\n", kind, m->bin_ns);
+	for (size_t i = 0; i < m->nr_losses; i++) {
+		fputs("  ", f);
+		text__secs(f, (int64_t)l[i].time_ns - origin);
+		if (l[i].lane_id == REPORT_LANE_NONE)
+			fprintf(f, "  no %s", kind);
+		else
+			fprintf(f, "  %s %d", kind, l[i].lane_id);
+		fprintf(f, "  %s  %" PRIu64 " %s in %" PRIu64 " report%s\n",
+			report_loss_kind__name(l[i].kind), l[i].count,
+			report_loss_kind__unit(l[i].kind), l[i].marks, l[i].marks == 1 ? "" : "s");
+	}
+	free(l);
+}
+
+static void text__snapshots(FILE *f, const struct report_model *m)
+{
+	int64_t origin = (int64_t)report_model__origin(m);
+
+	if (!m->nr_snapshots)
+		return;
+	fputs("\nsnapshots (s from the start)\n", f);
+	for (size_t i = 0; i < m->nr_snapshots; i++) {
+		fputs("  ", f);
+		text__secs(f, (int64_t)m->snapshots[i] - origin);
+		fputc('\n', f);
+	}
+}
+
 static void text__aux_queues(FILE *f, const struct report_data *d)
 {
 	if (!d->nr_queues)
@@ -166,6 +225,8 @@ void report_text__print(FILE *f, const struct report_data *d)
 	text__sources(f, d->m);
 	text__losses(f, d->m);
 	text__lanes(f, d->m);
+	text__loss_marks(f, d->m);
+	text__snapshots(f, d->m);
 	text__aux_queues(f, d);
 	if (d->perf_unknown)
 		fprintf(f, "\n%" PRIu64 " perf.data records of unknown type or sample ID were skipped\n",
