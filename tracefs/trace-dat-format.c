@@ -61,27 +61,31 @@ static bool fmt_text__field(struct fmt_text *t)
 }
 
 /*
- * Whether the operand after a '/' or '%' at p can be a constant 0: libtraceevent folds
- * constant arguments and divides by it (a string counts as 0 there).
+ * Whether the operand after a '/' or '%' at p is one the kernel's formats divide by: a
+ * number other than 0, or a sizeof(). libtraceevent folds the arguments it can and divides
+ * by whatever it made of the rest, 0 for a string or a name it does not know.
  */
-static bool fmt_text__zero_divisor(const char *p, const char *end)
+static bool fmt_text__divisor_ok(const char *p, const char *end)
 {
+	bool nonzero = false;
+
 	while (p < end && (*p == ' ' || *p == '(' || *p == '\t' || *p == '\n'))
 		p++;
-	if (p < end && (*p == '"' || *p == '\''))
+	if ((size_t)(end - p) >= 6 && !memcmp(p, "sizeof", 6))
 		return true;
-	if (p == end || *p != '0')
+	if (p == end || *p < '0' || *p > '9')
 		return false;
-	for (p++; p < end && strchr("0123456789abcdefABCDEFxXuUlL", *p); p++)
-		if (*p != '0' && !strchr("xXuUlL", *p))
-			return false;
-	return true;
+	if (end - p > 1 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	for (; p < end && strchr("0123456789abcdefABCDEF", *p); p++)
+		nonzero |= *p != '0';
+	return nonzero;
 }
 
 /*
  * A quoted format, then arguments, to the end of the text: quotes close, parentheses
- * balance (the kernel's formats may break lines inside their strings), no division by a
- * constant 0.
+ * balance (the kernel's formats may break lines inside their strings), divisions by what
+ * the kernel divides by.
  */
 static bool fmt_text__print_fmt(struct fmt_text *t)
 {
@@ -102,7 +106,7 @@ static bool fmt_text__print_fmt(struct fmt_text *t)
 		}
 		if (c == '"' || c == '\'')
 			quote = c;
-		else if ((c == '/' || c == '%') && fmt_text__zero_divisor(t->p + 1, t->end))
+		else if ((c == '/' || c == '%') && !fmt_text__divisor_ok(t->p + 1, t->end))
 			return false;
 		else if (c == '(' || c == '[')
 			depth++;
@@ -133,7 +137,7 @@ const char *td_format__check(const char *text, size_t len)
 	}
 	t.p -= strlen("print fmt: ");
 	return fmt_text__print_fmt(&t) ? NULL :
-	       "a print fmt that is not a quoted format and arguments whose parentheses close (and that divide by no constant 0)";
+	       "a print fmt that is not a quoted format and arguments whose parentheses close (and that divide only by numbers or sizeof)";
 }
 
 /*
