@@ -389,6 +389,27 @@ static int read_all(const char *path, int *events)
 }
 
 /*
+ * A small recording (2 rounds of 20 markers and getppid calls) as bytes, and its first CPU
+ * with data and where that data starts, for a test to damage.
+ */
+static unsigned char *recorded_bytes(struct recording *rec, const char *name, size_t *len,
+				     int *cpu, size_t *data_at)
+{
+	unsigned char *buf;
+	struct trace_dat_reader *r;
+
+	record(rec, name, 0, 2, 20, 16);
+	buf = slurp(rec->path, len);
+	r = trace_dat_reader__open(rec->path);
+	ck_assert_ptr_nonnull(r);
+	for (*cpu = 0; !trace_dat_reader__cpu_data(r, *cpu)->size; ++*cpu)
+		ck_assert_int_lt(*cpu + 1, trace_dat_reader__nr_cpus(r));
+	*data_at = (size_t)trace_dat_reader__cpu_data(r, *cpu)->offset;
+	trace_dat_reader__close(r);
+	return buf;
+}
+
+/*
  * Cut anywhere, the file fails with EINVAL and says where: every length of the head, of the
  * flyrecord table and the clock after it, every few bytes of the options, and a spread
  * through the rest (each cut past kallsyms costs a whole parse of it). A cut inside the CPU
@@ -407,13 +428,12 @@ START_TEST(test_truncated)
 {
 	struct recording rec;
 	char cut[200];
-	size_t len, opts, fly;
+	size_t len, opts, fly, data_at;
 	unsigned char *buf;
-	int events, cuts = 0;
+	int events, cuts = 0, cpu;
 
 	REQUIRE_TRACING();
-	record(&rec, "whole.dat", 0, 2, 20, 16);
-	buf = slurp(rec.path, &len);
+	buf = recorded_bytes(&rec, "whole.dat", &len, &cpu, &data_at);
 	opts = (size_t)((unsigned char *)memmem(buf, len, "options  ", 10) - buf);
 	fly = (size_t)((unsigned char *)memmem(buf, len, "flyrecord", 10) - buf);
 	ck_assert_uint_lt(opts, fly);
@@ -451,16 +471,10 @@ START_TEST(test_flipped_description)
 	char bad[200];
 	size_t len, data_at;
 	unsigned char *buf;
-	struct trace_dat_reader *r;
-	int events, refused = 0;
+	int events, refused = 0, cpu;
 
 	REQUIRE_TRACING();
-	record(&rec, "flip.dat", 0, 2, 20, 16);
-	buf = slurp(rec.path, &len);
-	r = trace_dat_reader__open(rec.path);
-	ck_assert_ptr_nonnull(r);
-	data_at = (size_t)trace_dat_reader__cpu_data(r, 0)->offset;
-	trace_dat_reader__close(r);
+	buf = recorded_bytes(&rec, "flip.dat", &len, &cpu, &data_at);
 	snprintf(bad, sizeof(bad), "%s/bad.dat", base_dir);
 	log_capture_start();
 	for (size_t at = 0; at < data_at; at += 1 + at / 8) {
@@ -480,27 +494,18 @@ END_TEST
 /* A sub-buffer whose commit word claims more than the page: refused, with CPU and offset. */
 START_TEST(test_damaged_subbuffer)
 {
-	const struct trace_dat_cpu_data *d;
-	struct trace_dat_reader *r;
 	struct recording rec;
 	char bad[200], want[128];
 	unsigned char *buf;
 	uint32_t commit = 0x7ffffff;
-	size_t len;
-	int events, cpu = 0;
+	size_t len, data_at;
+	int events, cpu;
 
 	REQUIRE_TRACING();
-	record(&rec, "sub.dat", 0, 2, 20, 16);
-	buf = slurp(rec.path, &len);
-	r = trace_dat_reader__open(rec.path);
-	ck_assert_ptr_nonnull(r);
-	while (!trace_dat_reader__cpu_data(r, cpu)->size)
-		cpu++;
-	d = trace_dat_reader__cpu_data(r, cpu);
-	memcpy(buf + d->offset + 8, &commit, sizeof(commit));
-	snprintf(want, sizeof(want), "CPU %d: the sub-buffer at offset 0x%llx is damaged", cpu,
-		 (unsigned long long)d->offset);
-	trace_dat_reader__close(r);
+	buf = recorded_bytes(&rec, "sub.dat", &len, &cpu, &data_at);
+	memcpy(buf + data_at + 8, &commit, sizeof(commit));
+	snprintf(want, sizeof(want), "CPU %d: the sub-buffer at offset 0x%zx is damaged", cpu,
+		 data_at);
 	snprintf(bad, sizeof(bad), "%s/badpage.dat", base_dir);
 	spill(bad, buf, len);
 	log_capture_start();
@@ -534,24 +539,27 @@ START_TEST(test_hostile_formats_left_out)
 	};
 	struct recording rec;
 	char bad[200];
-	unsigned char *buf;
-	size_t len;
-	int events;
+	unsigned char *whole, *buf;
+	size_t len, data_at;
+	int events, cpu;
 
 	REQUIRE_TRACING();
-	record(&rec, "hostile.dat", 0, 1, 10, 16);
+	whole = recorded_bytes(&rec, "hostile.dat", &len, &cpu, &data_at);
 	snprintf(bad, sizeof(bad), "%s/hostile-bad.dat", base_dir);
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
-		buf = slurp(rec.path, &len);
+		buf = malloc(len);
+		ck_assert_ptr_nonnull(buf);
+		memcpy(buf, whole, len);
 		patch(buf, len, cases[i][0], cases[i][1]);
 		spill(bad, buf, len);
 		log_capture_start();
 		ck_assert_int_eq(read_all(bad, &events), 0);
 		ck_assert_msg(log_captured("left out, its events have no name"), "%s", log_text);
 		log_capture_stop();
-		ck_assert_int_eq(events, 20);
+		ck_assert_int_eq(events, 80);
 		free(buf);
 	}
+	free(whole);
 }
 END_TEST
 

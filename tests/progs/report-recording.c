@@ -19,7 +19,6 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +40,6 @@
 #include "lib/perf-data-testlib.h"
 #include "lib/testlib.h"
 
-#define PMU		"bus/event_source/devices/"
 #define AUX_PAGES	16		/* 64 KiB: the large stretch does not fit */
 #define ROUNDS		40
 #define CALLS		25		/* getppid calls a round */
@@ -105,17 +103,6 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
 }
 
-/* The kernel's time conversion, or one a 1 GHz TSC would give where a VM publishes none. */
-static int time_conv_or_stand_in(struct auxtrace_backend *be, struct evlist *evlist,
-				 struct auxtrace_time_conv *tc)
-{
-	if (auxtrace_backend__time_conv(be, evlist, tc) == 0)
-		return 0;
-	*tc = (struct auxtrace_time_conv){ .time_shift = 10, .time_mult = 1 << 10,
-					   .cap_user_time_zero = true };
-	return 0;
-}
-
 /* Every event on CLOCK_MONOTONIC, with the CPU and the time in every record. */
 static void attr__common(struct perf_event_attr *attr)
 {
@@ -140,14 +127,9 @@ static void perf_setup(struct recording *r, const char *perf_path)
 	};
 	struct auxtrace_opts opts;
 	struct evsel *evsel;
-	char path[256];
 	int err;
 
-	check(fake_sysfs__standard(&r->fs), "fake sysfs");
-	snprintf(path, sizeof(path), "%s/" PMU "software/type", r->fs.root);
-	check(unlink(path) ? -errno : 0, "fake sysfs");
-	check(rmdir(dirname(path)) ? -errno : 0, "fake sysfs");
-	check(fake_sysfs__write(&r->fs, PMU "intel_pt/type", "1\n"), "fake sysfs");
+	check(fake_sysfs__aux_as_software(&r->fs, "intel_pt"), "fake sysfs");
 
 	r->evlist = evlist__new();
 	r->aux_evsel = evsel__new(&attr);
@@ -165,7 +147,7 @@ static void perf_setup(struct recording *r, const char *perf_path)
 	r->itr = auxtrace_record__init(r->evlist, r->fs.root, &err);
 	if (!r->itr)
 		die("auxtrace_record__init", err ? err : EINVAL);
-	auxtrace_backend(r->itr)->time_conv = time_conv_or_stand_in;
+	auxtrace_backend(r->itr)->time_conv = aux_time_conv__or_stand_in;
 	auxtrace_opts__init(&opts);
 	opts.privileged = true;
 	check(auxtrace_record__options(r->itr, r->evlist, &opts), "auxtrace_record__options");

@@ -36,6 +36,13 @@ enum { OPT_HTML = 256 };
 static const unsigned char perf_magic[8] = "PERFILE2";
 static const unsigned char trace_magic[10] = "\x17\x08\x44tracing";
 
+void report_error(const char *path, const char *what, int err)
+{
+	err = err < 0 ? -err : err;
+	auxrec_error("%s: %s: %s%s", path, what, strerror(err),
+		     err == EINVAL ? " (the message above says where)" : "");
+}
+
 static char *path_join(const char *dir, const char *name)
 {
 	char *p;

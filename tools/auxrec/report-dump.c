@@ -307,14 +307,12 @@ int report_dump__print(FILE *f, const char *perf_path)
 
 	if (!s) {
 		err = -errno;
-		auxrec_error("%s: cannot read it as perf.data: %s%s", perf_path, strerror(-err),
-			     err == -EINVAL ? " (the message above says where)" : "");
+		report_error(perf_path, "cannot read it as perf.data", err);
 		return err;
 	}
 	err = perf_session__process_events(s, &d.tool);
 	if (err < 0)
-		auxrec_error("%s: reading stopped: %s%s", perf_path, strerror(-err),
-			     err == -EINVAL ? " (the message above says where)" : "");
+		report_error(perf_path, "reading stopped", err);
 	else
 		dump__stats(f, perf_session__stats(s));
 	perf_session__delete(s);

@@ -303,8 +303,7 @@ static int perf_pass(struct report_walk *w, struct perf_session *s, bool second)
 	int err = perf_session__process_events(s, &t.tool);
 
 	if (err < 0) {
-		auxrec_error("%s: reading stopped: %s%s", w->in->perf_path, strerror(-err),
-			     err == -EINVAL ? " (the message above says where)" : "");
+		report_error(w->in->perf_path, "reading stopped", err);
 		w->said = true;
 		return err;
 	}
@@ -324,8 +323,7 @@ static struct perf_session *perf_open(struct report_walk *w)
 	if (!s) {
 		int err = errno;
 
-		auxrec_error("%s: cannot read it as perf.data: %s%s", w->in->perf_path,
-			     strerror(err), err == EINVAL ? " (the message above says where)" : "");
+		report_error(w->in->perf_path, "cannot read it as perf.data", err);
 		w->said = true;
 		errno = err;
 	}
@@ -410,8 +408,7 @@ static struct trace_dat_reader *trace_open(struct report_walk *w)
 	if (!r) {
 		int err = errno;
 
-		auxrec_error("%s: cannot read it as trace.dat: %s%s", w->in->trace_path,
-			     strerror(err), err == EINVAL ? " (the message above says where)" : "");
+		report_error(w->in->trace_path, "cannot read it as trace.dat", err);
 		w->said = true;
 		errno = err;
 	}
@@ -475,8 +472,7 @@ static int trace_pass(struct report_walk *w, struct trace_dat_reader *r, bool se
 	if (!err && errno)
 		err = -errno;
 	if (err) {
-		auxrec_error("%s: reading stopped: %s%s", w->in->trace_path, strerror(-err),
-			     err == -EINVAL ? " (the message above says where)" : "");
+		report_error(w->in->trace_path, "reading stopped", err);
 		w->said = true;
 	}
 	trace_dat_cursor__delete(c);
