@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * A recording for the report tests, made with the library the way auxrec record makes one:
- * report-recording DIR writes DIR/perf.data and DIR/trace.dat of a workload on CPU 0 and
- * DIR/truth.json with what the program forced.
+ * report-recording DIR [snapshot] writes DIR/perf.data and DIR/trace.dat of a workload on
+ * CPU 0 and DIR/truth.json with what the program forced. With snapshot, the AUX area is in
+ * snapshot mode and a snapshot is taken every SNAPSHOT_EVERY rounds instead of draining it.
  *
  * perf.data: samples of a hardware breakpoint on a counter the workload writes on CPU 0
  * (a real PMU that needs no tracing data, so that perf 6.1 reads the file too), and Intel
@@ -50,12 +51,14 @@
 #define BURST		300
 #define BURST_LEN	200		/* leaves the kernel room to store its lost count */
 #define MAX_CPUS	64
+#define SNAPSHOT_EVERY	10
 
 /* What the breakpoint watches: each write is a sample. */
 static volatile uint64_t counter;
 
 struct recording {
 	const char *dir;
+	bool snapshot;
 	struct fake_sysfs fs;
 	struct evlist *evlist;
 	struct evsel *aux_evsel, *bp_evsel;
@@ -150,6 +153,8 @@ static void perf_setup(struct recording *r, const char *perf_path)
 	auxtrace_backend(r->itr)->time_conv = aux_time_conv__or_stand_in;
 	auxtrace_opts__init(&opts);
 	opts.privileged = true;
+	if (r->snapshot)
+		check(auxtrace_opts__parse_snapshot(r->itr, &opts, ""), "snapshot mode");
 	check(auxtrace_record__options(r->itr, r->evlist, &opts), "auxtrace_record__options");
 	evlist__for_each_entry(r->evlist, evsel)	/* the tracking event the options added too */
 		attr__common(evsel__attr(evsel));
@@ -157,7 +162,7 @@ static void perf_setup(struct recording *r, const char *perf_path)
 	auxtrace_record__set_user_disabled(r->itr, true);	/* cpu-clock stays off */
 	check(evsel__id(r->aux_evsel, 0, 0, &r->aux_id), "evsel__id");
 	r->p = aux_producer__new(&cfg);
-	r->aux = auxtrace_mmaps__new(r->evlist, r->itr, AUX_PAGES, false);
+	r->aux = auxtrace_mmaps__new(r->evlist, r->itr, AUX_PAGES, r->snapshot);
 	if (!r->p || !r->aux)
 		die("AUX area", errno);
 	aux_producer__route_mmaps(r->p, r->aux);
@@ -235,14 +240,20 @@ static void aux_stretch(struct recording *r, size_t n)
 		die("PT packets", ENOMEM);
 	done = aux_producer__write(r->p, buf, n);
 	r->aux_bytes += done;
-	aux_record(r, head, done, done < n ? PERF_AUX_FLAG_TRUNCATED : 0);
+	aux_record(r, head, done, (done < n ? PERF_AUX_FLAG_TRUNCATED : 0) |
+				  (r->snapshot ? PERF_AUX_FLAG_OVERWRITE : 0));
 	free(buf);
 }
 
-static void drain(struct recording *r, bool flush)
+static void drain(struct recording *r, int round, bool flush)
 {
+	struct ring_sink *aux_sink = perf_data_writer__aux_sink(r->w);
+
 	check(testlib_push_rings(r->evlist, perf_data_writer__data_sink(r->w)), "data rings");
-	check(auxtrace_mmaps__read(r->aux, perf_data_writer__aux_sink(r->w)), "AUX areas");
+	if (!r->snapshot)
+		check(auxtrace_mmaps__read(r->aux, aux_sink), "AUX areas");
+	else if (round % SNAPSHOT_EVERY == SNAPSHOT_EVERY - 1)
+		check(auxtrace_mmaps__read_snapshot(r->aux, aux_sink, 0), "AUX snapshot");
 	check(perf_data_writer__write_finished_round(r->w), "finished round");
 	for (int cpu = 0; cpu < r->nr_cpus; cpu++) {
 		struct ring_sink *sink = trace_dat_writer__cpu_sink(r->tw, cpu);
@@ -274,11 +285,11 @@ static void workload(struct recording *r)
 		}
 		aux_stretch(r, round == LARGE_ROUND ? AUX_LARGE : AUX_SMALL);
 		usleep(2000);
-		drain(r, false);
+		drain(r, round, false);
 	}
 	check(evsel__disable(r->bp_evsel), "disable");
 	check(tracefs_event_disable(r->inst, NULL, NULL), "event disable");
-	drain(r, true);
+	drain(r, -1, true);
 }
 
 static void finish(struct recording *r)
@@ -307,10 +318,11 @@ int main(int argc, char **argv)
 	struct recording r = { 0 };
 	char perf_path[512], trace_path[512], truth_path[512];
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: report-recording DIR\n");
+	if (argc < 2 || argc > 3 || (argc == 3 && strcmp(argv[2], "snapshot"))) {
+		fprintf(stderr, "usage: report-recording DIR [snapshot]\n");
 		return 2;
 	}
+	r.snapshot = argc == 3;
 	libauxtrace_set_print(print_log);
 	r.dir = argv[1];
 	snprintf(perf_path, sizeof(perf_path), "%s/perf.data", r.dir);
@@ -325,8 +337,9 @@ int main(int argc, char **argv)
 	workload(&r);
 	finish(&r);
 	fprintf(r.truth, "], \"rounds\": %d, \"calls\": %d, \"markers\": %d, \"auxBytes\": %llu, "
-		"\"ftraceLost\": %llu}\n", ROUNDS, ROUNDS * CALLS, ROUNDS + BURST,
-		(unsigned long long)r.aux_bytes, (unsigned long long)r.ftrace_lost);
+		"\"ftraceLost\": %llu, \"snapshots\": %d}\n", ROUNDS, ROUNDS * CALLS, ROUNDS + BURST,
+		(unsigned long long)r.aux_bytes, (unsigned long long)r.ftrace_lost,
+		r.snapshot ? ROUNDS / SNAPSHOT_EVERY : 0);
 	fclose(r.truth);
 	return 0;
 }

@@ -1,14 +1,14 @@
 #!/bin/bash
 # auxrec report on real recordings. report-recording makes one with the library (a hardware
 # breakpoint sampled on CPU 0, Intel PT packets from the AUX test producer with one stretch
-# cut short by a full AUX area, ftrace events with one burst that overruns an 8 KiB buffer);
-# perf 6.1 makes another. Checked:
+# cut short by a full AUX area, ftrace events with one burst that overruns an 8 KiB buffer),
+# and the same in AUX snapshot mode; perf 6.1 makes another. Checked:
 #  - the text report has what the recording program did: samples, ftrace events + missed,
 #    AUX bytes, the truncated AUX stretch at its time, lanes; a trace.dat alone reads too;
 #  - report -D shows every record perf report -D shows (same offsets, sizes, types, names),
 #    PT packets as many as perf decodes, on both recordings;
-#  - the page (--html) in headless Chromium shows the text report's numbers and marks, with
-#    no console error and no request; its screenshot stays in $B/report-recording/;
+#  - the page (--html) in headless Chromium shows the text report's numbers, marks and
+#    snapshots, with no console error and no request; screenshots stay in $B/report-recording/;
 #  - a missing or damaged input gives the same error from the text report and --html, a
 #    non-zero exit and no page.
 set -u
@@ -106,6 +106,22 @@ check "chromium finds the text report's numbers and marks on the page" [ $? -eq 
 check "a screenshot in $out/real.png" [ -s "$out/real.png" ]
 "$AUXREC" report --html -o "$out/elsewhere.html" "$rec" >/dev/null
 check "-o puts the page where it says" [ -s "$out/elsewhere.html" ]
+
+# ---- snapshot mode: each snapshot at its moment, on the page too ----
+snap=$out/snap
+mkdir -p "$snap"
+timeout 120 "$B/tests/progs/report-recording" "$snap" snapshot 2>>"$out/recording.log"
+check "report-recording makes a snapshot recording" [ $? -eq 0 ]
+want=$(python3 -c "import json; print(json.load(open('$snap/truth.json'))['snapshots'])")
+"$AUXREC" report "$snap" >"$out/snapshot.txt"
+check "the text report counts the $want snapshots" grep -q "^  snapshots    $want\$" "$out/snapshot.txt"
+check "... and lists their moments" \
+	[ "$(sed -n '/^snapshots (s from the start)/,/^$/p' "$out/snapshot.txt" | grep -c '^  [0-9]')" = "$want" ]
+check "one AUX buffer per snapshot" grep -q "^AUX trace *[0-9]* *$want " "$out/snapshot.txt"
+"$AUXREC" report --html "$snap" >/dev/null
+timeout -k 10 180 python3 tests/scripts/report-html-check.py --chromium "$chromium" \
+	--shots "$out" "$snap/report.html" "$out/snapshot.txt"
+check "chromium finds the snapshot markers where the text report puts them" [ $? -eq 0 ]
 
 # ---- bad input: the same error from both reports, no page ----
 same_error() {	# same_error WHAT DIR PATTERN
