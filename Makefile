@@ -170,6 +170,13 @@ $(B)/tests/test-report-model $(B)/tests/test-report-page: $(REPORT_SRCS)
 $(B)/tests/progs/report-html-demo: $(REPORT_SRCS)
 $(B)/tests/progs/report-html-demo: BASE_CFLAGS += -Itools/auxrec
 
+# The recording the report tests read: the AUX test producer of the test-support library
+# stands in for AUX hardware.
+$(B)/tests/progs/report-recording: tests/progs/report-recording.c $(TESTSUPPORT) $(PUB_HDRS) $(STATICS)
+	@mkdir -p $(@D)
+	$(CC) $(TEST_CFLAGS) -o $@ $< $(TESTSUPPORT) $(STATICS) $(LDFLAGS) \
+		$(shell pkg-config --libs check) $(DEP_LIBS)
+
 # Benchmarks see the public headers, the kernel ABI copies in internal/ (for their bare
 # loops) and the test-support library (bench-aux drives the AUX test producer).
 $(B)/bench-%: tools/bench/bench-%.c $(BENCH_LIBS) $(wildcard tools/bench/*.h) $(TESTSUPPORT) $(STATICS)

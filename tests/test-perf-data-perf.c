@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +34,6 @@
 #include "lib/perf-data-testlib.h"
 #include "lib/testlib.h"
 
-#define PMU "bus/event_source/devices/"
 #define SAMPLE_PERIOD_NS 50000
 #define LOOPS "400000"
 
@@ -252,21 +250,6 @@ struct aux_session {
 	int fd;
 };
 
-/*
- * The kernel's TSC conversion from the control page when it publishes one; VMs often do
- * not (time_mult 0, which the backend refuses), so then one that a kernel with a 1 GHz
- * TSC would publish.
- */
-static int time_conv_or_stand_in(struct auxtrace_backend *be, struct evlist *evlist,
-				 struct auxtrace_time_conv *tc)
-{
-	if (auxtrace_backend__time_conv(be, evlist, tc) == 0)
-		return 0;
-	*tc = (struct auxtrace_time_conv){ .time_shift = 10, .time_mult = 1 << 10,
-					   .cap_user_time_zero = true };
-	return 0;
-}
-
 static void aux_session__start(struct aux_session *s, const char *pmu, bool snapshot,
 			       const char *file)
 {
@@ -282,15 +265,9 @@ static void aux_session__start(struct aux_session *s, const char *pmu, bool snap
 	struct perf_data_writer_opts wopts = { .sz = sizeof(wopts) };
 	struct perf_thread_map *threads = perf_thread_map__new_tid(getpid());
 	struct perf_cpu_map *cpus = perf_cpu_map__new_any_cpu();
-	char path[256];
 	int err;
 
-	ck_assert_int_eq(fake_sysfs__standard(&s->fs), 0);
-	snprintf(path, sizeof(path), "%s/" PMU "software", s->fs.root);
-	ck_assert_int_eq(unlink(strcat(path, "/type")), 0);
-	ck_assert_int_eq(rmdir(dirname(path)), 0);
-	snprintf(path, sizeof(path), PMU "%s/type", pmu);
-	ck_assert_int_eq(fake_sysfs__write(&s->fs, path, "1\n"), 0);
+	ck_assert_int_eq(fake_sysfs__aux_as_software(&s->fs, pmu), 0);
 
 	s->evlist = evlist__new();
 	ck_assert_int_eq(evlist__add(s->evlist, evsel__new(&attr)), 0);
@@ -299,7 +276,7 @@ static void aux_session__start(struct aux_session *s, const char *pmu, bool snap
 	perf_thread_map__put(threads);
 	s->itr = auxtrace_record__init(s->evlist, s->fs.root, &err);
 	ck_assert_ptr_nonnull(s->itr);
-	auxtrace_backend(s->itr)->time_conv = time_conv_or_stand_in;
+	auxtrace_backend(s->itr)->time_conv = aux_time_conv__or_stand_in;
 	auxtrace_opts__init(&opts);
 	opts.privileged = true;
 	if (snapshot)

@@ -7,6 +7,7 @@
 #include <intel-pt.h>
 
 #include <internal/auxtrace-mmap.h>
+#include <internal/auxtrace-record.h>
 #include "aux-payload.h"
 #include "aux-producer.h"
 
@@ -175,4 +176,14 @@ out:
 	aux_producer__delete(p);
 	close(fd);
 	return err;
+}
+
+int aux_time_conv__or_stand_in(struct auxtrace_backend *be, struct evlist *evlist,
+			       struct auxtrace_time_conv *tc)
+{
+	if (auxtrace_backend__time_conv(be, evlist, tc) == 0)
+		return 0;
+	*tc = (struct auxtrace_time_conv){ .time_shift = 10, .time_mult = 1 << 10,
+					   .cap_user_time_zero = true };
+	return 0;
 }

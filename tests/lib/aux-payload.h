@@ -63,4 +63,16 @@ int pt_payload__count_psb(const void *buf, size_t size);
 int aux_payload__write_framed(const char *path, const void *payload, size_t size,
 			      unsigned int aux_pages, struct auxtrace_record *itr);
 
+struct auxtrace_backend;
+struct auxtrace_time_conv;
+struct evlist;
+
+/*
+ * A backend's time_conv hook: the kernel's TSC conversion from the control page when it
+ * publishes one; VMs often do not (time_mult 0, which the backend refuses), so then the one
+ * a kernel with a 1 GHz TSC would publish.
+ */
+int aux_time_conv__or_stand_in(struct auxtrace_backend *be, struct evlist *evlist,
+			       struct auxtrace_time_conv *tc);
+
 #endif

@@ -146,3 +146,20 @@ int fake_sysfs__standard(struct fake_sysfs *fs)
 		fake_sysfs__remove(fs);
 	return err;
 }
+
+int fake_sysfs__aux_as_software(struct fake_sysfs *fs, const char *pmu)
+{
+	char path[256];
+	int err = fake_sysfs__standard(fs);
+
+	if (err)
+		return err;
+	snprintf(path, sizeof(path), "%s/bus/event_source/devices/software/type", fs->root);
+	if (unlink(path))
+		return -errno;
+	*strrchr(path, '/') = '\0';
+	if (rmdir(path))
+		return -errno;
+	snprintf(path, sizeof(path), "bus/event_source/devices/%s/type", pmu);
+	return fake_sysfs__write(fs, path, "1\n");
+}

@@ -35,4 +35,11 @@ void fake_sysfs__remove(struct fake_sysfs *fs);
  */
 int fake_sysfs__standard(struct fake_sysfs *fs);
 
+/*
+ * The standard machine where pmu (intel_pt, intel_bts, ...) has the software PMU's type 1
+ * and the software PMU is gone: a cpu-clock event is then that PMU's event, whose real ring
+ * can get the AUX test producer as its AUX area. 0 or -errno.
+ */
+int fake_sysfs__aux_as_software(struct fake_sysfs *fs, const char *pmu);
+
 #endif

@@ -28,7 +28,7 @@
 
 static const char *const source_keys[REPORT_SRC__NR] = { "samples", "sideband", "aux", "ftrace" };
 static const char *const loss_keys[REPORT_LOSS__NR] = {
-	"lost", "aux-truncated", "aux-partial", "aux-collision", "ftrace-missed",
+	"lost", "aux-truncated", "aux-partial", "aux-collision", "ftrace-missed", "lost-samples",
 };
 
 struct demo {

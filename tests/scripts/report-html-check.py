@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Check auxrec report pages in headless Chromium, driven over the DevTools protocol.
 
-    report-html-check.py --shots DIR PAGE.html TRUTH.json [PAGE.html TRUTH.json ...]
+    report-html-check.py --shots DIR PAGE.html TRUTH [PAGE.html TRUTH ...]
 
-Each page is opened from disk (file://) in a fresh tab; TRUTH.json (from report-html-demo) says
-what its data was. The checks: the page's script ran, no console error and no JS exception, no
+Each page is opened from disk (file://) in a fresh tab; TRUTH says what its data was: a .json
+from report-html-demo, or the text of `auxrec report` for the same recording (.txt), whose
+numbers the page must show: the totals, the loss totals, the lanes, and a mark for each line
+of its "losses over time". The checks: the page's script ran, no console error and no JS exception, no
 request but the page itself, the lanes, loss marks and snapshot markers in the DOM where the
 data puts them (lane, time within a bin, kind, count, and on screen at that time), the totals,
 the tooltip of a hovered bin, zoom by dragging and reset by double-click. A screenshot of each
@@ -273,8 +275,56 @@ def check_marks(c, g, truth, bins):
                 m['shape'] == 'rgb(213, 94, 0)')
 
 
+SOURCE_KEYS = {'perf samples': 'samples', 'side-band': 'sideband', 'AUX trace': 'aux',
+               'ftrace events': 'ftrace'}
+LOSS_KEYS = {'PERF_RECORD_LOST': 'lost', 'AUX truncated': 'aux-truncated',
+             'AUX partial': 'aux-partial', 'AUX collision': 'aux-collision',
+             'ftrace missed events': 'ftrace-missed', 'PERF_RECORD_LOST_SAMPLES': 'lost-samples'}
+
+
+def ns(secs):
+    """'12.000345678' (9 decimals, as auxrec report prints) to integer ns."""
+    neg = secs.startswith('-')
+    whole, frac = secs.lstrip('-').split('.')
+    v = int(whole) * 1000000000 + int(frac.ljust(9, '0')[:9])
+    return -v if neg else v
+
+
+def truth_from_report(path):
+    """The truth a page must show, from the text `auxrec report` printed for its recording."""
+    text = open(path, encoding='utf-8').read()
+    lane_kind = 'thread' if re.search(r'^per thread ', text, re.M) else 'cpu'
+    truth = {'kind': os.path.splitext(os.path.basename(path))[0],
+             'laneAttr': 'tid' if lane_kind == 'thread' else 'cpu',
+             'totals': {}, 'lossTotals': {}, 'losses': [], 'snapshots': [], 'probe': None}
+    for name, key in SOURCE_KEYS.items():
+        m = re.search(r'^%s +(\d+) +(\d+) ' % re.escape(name), text, re.M)
+        truth['totals'][key] = [int(m.group(1)), int(m.group(2))]
+    for name, key in LOSS_KEYS.items():
+        m = re.search(r'^%s +(\d+) +(\d+) ' % re.escape(name), text, re.M)
+        truth['lossTotals'][key] = [int(m.group(2)), int(m.group(1))]
+    lanes = re.findall(r'^  (?:CPU|thread) (-?\d+)  \d+/\d+', text, re.M)
+    if re.search(r'^  no (?:CPU|thread)  \d+/\d+', text, re.M):
+        lanes.insert(0, '-1')
+    truth['lanes'] = [int(l) for l in lanes]
+    section = text.split('\nlosses over time', 1)
+    if len(section) == 2:
+        for line in section[1].split('\n\n')[0].splitlines()[1:]:
+            m = re.match(r'^  (-?\d+\.\d+)  (?:CPU|thread) (-?\d+)  (.+?)  (\d+) ', line)
+            truth['losses'].append([int(m.group(2)), ns(m.group(1)), LOSS_KEYS[m.group(3)],
+                                    int(m.group(4))])
+    section = text.split('\nsnapshots (s from the start)', 1)
+    if len(section) == 2:
+        truth['snapshots'] = [ns(l.strip()) for l in section[1].split('\n\n')[0].splitlines()
+                              if l.strip()]
+    truth['mode'] = ('empty' if not truth['lanes'] else
+                     'heatmap' if len(truth['lanes']) > 64 else 'lanes')
+    return truth
+
+
 def check_page(b, page_path, truth_path, shots):
-    truth = json.load(open(truth_path))
+    truth = (truth_from_report(truth_path) if truth_path.endswith('.txt')
+             else json.load(open(truth_path)))
     c = Checker(truth['kind'])
     html = open(page_path, encoding='utf-8').read()
     for pat in (r'\b(src|href)\s*=', r'url\(', r'@import', r'<(link|img|iframe|object|embed)\b',

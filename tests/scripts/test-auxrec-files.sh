@@ -69,8 +69,9 @@ check "auxrec's summary counts as many loss reports ($reports)" [ "${reports:-x}
 check "... and as many lost events as trace-cmd's counts ($lost vs $dropped)" \
 	[ "${lost:-x}" = "$dropped" ]
 kept=$(grep -c 'auxtrace-marker' "$tmp/lost.report")
+# (other programs' trace_marker writes are copied in and may be among the lost: at least)
 check "every marker is either in the file or counted lost ($kept + $lost of 20000)" \
-	[ $((kept + ${lost:-0})) -eq 20000 ]
+	[ $((kept + ${lost:-0})) -ge 20000 ]
 
 # --- perf: samples of a workload, with its comm and its binary's symbols ---
 timeout 60 "$auxrec" record -o "$tmp/pd" -e cpu-clock -- "$loop" 5000000 >"$tmp/pd.log" 2>&1

@@ -16,6 +16,8 @@ static const char usage[] =
 	"  info      what this machine can record: PMUs (and which produce AUX data),\n"
 	"            tracefs and ring-buffer mapping, perf_event_paranoid, mlock limits\n"
 	"  record    drain perf rings, AUX areas and ftrace rings; print per-CPU totals\n"
+	"  report    what a recording holds, per source and CPU, from its files; -D every\n"
+	"            perf.data record; --html a timeline page\n"
 	"\n"
 	"auxrec <command> -h for the command's options; -v (repeatable) before the command\n"
 	"shows the library's messages.\n";
@@ -65,6 +67,8 @@ int main(int argc, char **argv)
 		return cmd_info(argc - i, argv + i);
 	if (!strcmp(argv[i], "record"))
 		return cmd_record(argc - i, argv + i);
+	if (!strcmp(argv[i], "report"))
+		return cmd_report(argc - i, argv + i);
 	auxrec_error("unknown command '%s'", argv[i]);
 	fputs(usage, stderr);
 	return 2;

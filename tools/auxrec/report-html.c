@@ -37,6 +37,7 @@ static const char *const loss_keys[REPORT_LOSS__NR] = {
 	[REPORT_LOSS_AUX_PARTIAL] = "aux-partial",
 	[REPORT_LOSS_AUX_COLLISION] = "aux-collision",
 	[REPORT_LOSS_FTRACE_MISSED] = "ftrace-missed",
+	[REPORT_LOSS_LOST_SAMPLES] = "lost-samples",
 };
 
 static void html__puts(FILE *f, const char *s)

@@ -31,6 +31,7 @@ static const char *const loss_names[REPORT_LOSS__NR] = {
 	[REPORT_LOSS_AUX_PARTIAL] = "AUX partial",
 	[REPORT_LOSS_AUX_COLLISION] = "AUX collision",
 	[REPORT_LOSS_FTRACE_MISSED] = "ftrace missed events",
+	[REPORT_LOSS_LOST_SAMPLES] = "PERF_RECORD_LOST_SAMPLES",
 };
 
 static const char *const loss_units[REPORT_LOSS__NR] = {
@@ -39,6 +40,7 @@ static const char *const loss_units[REPORT_LOSS__NR] = {
 	[REPORT_LOSS_AUX_PARTIAL] = "records flagged",
 	[REPORT_LOSS_AUX_COLLISION] = "records flagged",
 	[REPORT_LOSS_FTRACE_MISSED] = "events missed",
+	[REPORT_LOSS_LOST_SAMPLES] = "samples lost",
 };
 
 const char *report_source__name(enum report_source src)

@@ -37,6 +37,7 @@ enum report_loss_kind {
 	REPORT_LOSS_AUX_PARTIAL,
 	REPORT_LOSS_AUX_COLLISION,
 	REPORT_LOSS_FTRACE_MISSED,	/* missed events: count = events, 0 when the ring kept none */
+	REPORT_LOSS_LOST_SAMPLES,	/* PERF_RECORD_LOST_SAMPLES: count = samples lost */
 	REPORT_LOSS__NR,
 };
 

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * auxrec report: the files of a recording read into a report model (report-read.c), printed
+ * as text (report-text.c) or as the HTML page (report-html.c), or dumped record by record
+ * (report-dump.c). Every number printed comes from the model, so the text and the page agree
+ * by construction.
+ */
+#ifndef AUXREC_REPORT_H
+#define AUXREC_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "report-model.h"
+
+/* The files of a recording: a directory's perf.data and trace.dat, or one file of either. */
+struct report_input {
+	char *where;		/* what the user named: the directory or the file */
+	char *perf_path;	/* NULL: none */
+	char *trace_path;	/* NULL: none */
+};
+
+/*
+ * From DIR (perf.data required, trace.dat when there) or FILE (perf.data or trace.dat, told
+ * by its magic). NULL arg: "auxrec.data". 0, or -errno with the error printed.
+ */
+int report_input__init(struct report_input *in, const char *arg);
+void report_input__exit(struct report_input *in);
+
+/* One AUX queue (mmap idx) of perf.data: its PERF_RECORD_AUXTRACE buffers. */
+struct report_aux_queue {
+	uint32_t idx;
+	int cpu;		/* -1: a per-thread ring */
+	int tid;
+	uint64_t bytes, buffers;
+};
+
+/* What the report shows besides the model: per-queue AUX totals, the files. */
+struct report_data {
+	struct report_model *m;
+	struct report_aux_queue *queues;	/* by idx */
+	size_t nr_queues;
+	char *trace_clock;			/* trace.dat's clock, NULL without one */
+	uint64_t perf_size, trace_size;		/* bytes of the files, 0 when absent */
+	uint64_t perf_unknown;			/* records skipped by the reader */
+	uint64_t aux_errors;			/* PERF_RECORD_AUXTRACE_ERROR records */
+};
+
+/*
+ * Read every file of in into d (the model made here). Nothing is half done: 0, or -errno
+ * with the error printed (which file, what, where) and d empty.
+ */
+int report_data__read(struct report_data *d, const struct report_input *in);
+void report_data__exit(struct report_data *d);
+
+/*
+ * "PATH: WHAT: <errno's text>", and when the library explained an EINVAL (a damaged file),
+ * that its message above says where.
+ */
+void report_error(const char *path, const char *what, int err);
+
+/* The text report. */
+void report_text__print(FILE *f, const struct report_data *d);
+
+/* auxrec report -D: every record of perf.data, perf report -D style. 0 or -errno. */
+int report_dump__print(FILE *f, const char *perf_path);
+
+#endif

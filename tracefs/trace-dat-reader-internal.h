@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * Private to the trace.dat reader (trace-dat-reader.c: the file's description;
+ * trace-dat-format.c: event formats held to the kernel's layout; trace-dat-cursor.c: the walk
+ * over the CPUs' sub-buffers).
+ */
+#ifndef AUXTRACE_TRACEFS_TRACE_DAT_READER_INTERNAL_H
+#define AUXTRACE_TRACEFS_TRACE_DAT_READER_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <tracefs/trace-dat-reader.h>
+#include "tracefs-internal.h"
+
+struct trace_dat_reader {
+	char *path;
+	const unsigned char *map;	/* the whole file, read-only */
+	uint64_t size;
+	struct tep_handle *tep;
+	struct rb_layout layout;	/* of the file's header_page, sub-buffers of page size */
+	int nr_cpus;
+	struct trace_dat_cpu_data *cpus;	/* [nr_cpus] */
+	char **cpustat;			/* [nr_cpus], NULL where the file has none */
+	char *clock, *uname, *version;
+	char **events;			/* "system:event" of the event formats section */
+	size_t nr_events;
+	int64_t ts_offset;		/* the DATE and OFFSET options, added as trace-cmd does */
+	unsigned int type_offset;	/* common_type in every payload */
+	unsigned int type_size;		/* 0: no format says where it is */
+};
+
+/*
+ * Whether an event format's text has the kernel's layout, so that libtraceevent can be
+ * given it: NULL, or what is wrong with it.
+ */
+const char *td_format__check(const char *text, size_t len);
+/* The same for the printk formats section. */
+const char *td_printk__check(const char *text, size_t len);
+
+#endif

@@ -1,0 +1,689 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The trace.dat reader: the file's description, section by section in the order a version 6
+ * file has them (the writer's order, trace-dat-meta.c), each size checked against what is
+ * left of the file before anything is read from it.
+ */
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <internal/lib.h>
+#include "trace-dat-reader-internal.h"
+
+/* Option ids of trace-cmd's format that the reader uses or names. */
+enum {
+	TD_OPT_DONE		= 0,
+	TD_OPT_DATE		= 1,
+	TD_OPT_CPUSTAT		= 2,
+	TD_OPT_BUFFER		= 3,
+	TD_OPT_UNAME		= 5,
+	TD_OPT_OFFSET		= 7,
+	TD_OPT_CPUCOUNT		= 8,
+	TD_OPT_VERSION		= 9,
+};
+
+/* More CPUs than any kernel has (CONFIG_NR_CPUS tops out at 8192): a damaged count. */
+#define TD_MAX_CPUS	65536
+#define TD_LABEL_LEN	10	/* "options  ", "flyrecord", "latency  ", NUL included */
+/* Where the page size is: after the magic, "6", the endianness and the long size. */
+#define TD_PAGE_SIZE_AT	14
+
+/* The file, read front to back: every read checks that the file has the bytes. */
+struct td_in {
+	const struct trace_dat_reader *r;
+	uint64_t pos;
+};
+
+static int __printf(3, 4) td_in__corrupt(const struct td_in *in, uint64_t at, const char *fmt,
+					  ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	pr_err("%s: at offset 0x%llx: %s: the file is damaged or not a trace.dat of version 6\n",
+	       in->r->path, (unsigned long long)at, msg);
+	return libauxtrace__err(-EINVAL);
+}
+
+/* len bytes of what at pos, or NULL (logged) when the file ends first. */
+static const void *td_in__bytes(struct td_in *in, uint64_t len, const char *what)
+{
+	const void *p;
+
+	if (len > in->r->size - in->pos) {
+		td_in__corrupt(in, in->pos, "%s needs %llu bytes, the file has %llu left", what,
+			       (unsigned long long)len,
+			       (unsigned long long)(in->r->size - in->pos));
+		return NULL;
+	}
+	p = in->r->map + in->pos;
+	in->pos += len;
+	return p;
+}
+
+static int td_in__read(struct td_in *in, void *dst, size_t len, const char *what)
+{
+	const void *p = td_in__bytes(in, len, what);
+
+	if (!p)
+		return -EINVAL;
+	memcpy(dst, p, len);
+	return 0;
+}
+
+static int td_in__u16(struct td_in *in, uint16_t *v, const char *what)
+{
+	return td_in__read(in, v, sizeof(*v), what);
+}
+
+static int td_in__u32(struct td_in *in, uint32_t *v, const char *what)
+{
+	return td_in__read(in, v, sizeof(*v), what);
+}
+
+static int td_in__u64(struct td_in *in, uint64_t *v, const char *what)
+{
+	return td_in__read(in, v, sizeof(*v), what);
+}
+
+/* A NUL-terminated string in place, or NULL (logged) when the file ends first. */
+static const char *td_in__str(struct td_in *in, const char *what)
+{
+	const char *s = (const char *)in->r->map + in->pos;
+	const char *nul = memchr(s, 0, in->r->size - in->pos);
+
+	if (!nul) {
+		td_in__corrupt(in, in->pos, "%s has no terminating NUL before the end of the file",
+			       what);
+		return NULL;
+	}
+	in->pos += (uint64_t)(nul - s) + 1;
+	return s;
+}
+
+/*
+ * A section of width-byte length (4 or 8) and its content: a NUL-terminated copy in *copy
+ * (for the text parsers, which want strings) and its length. 0 or -errno.
+ */
+static int td_in__section(struct td_in *in, int width, const char *what, char **copy,
+			  uint64_t *len)
+{
+	uint32_t len32;
+	const void *p;
+	int err;
+
+	if (width == 4) {
+		err = td_in__u32(in, &len32, what);
+		*len = len32;
+	} else {
+		err = td_in__u64(in, len, what);
+	}
+	if (err)
+		return err;
+	p = td_in__bytes(in, *len, what);
+	if (!p)
+		return -EINVAL;
+	*copy = malloc(*len + 1);
+	if (!*copy)
+		return -ENOMEM;
+	memcpy(*copy, p, *len);
+	(*copy)[*len] = '\0';
+	return 0;
+}
+
+static int td_reader__head(struct trace_dat_reader *r, struct td_in *in)
+{
+	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	const char host_big = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+	unsigned char endian, long_size;
+	const void *head = td_in__bytes(in, sizeof(magic), "the magic");
+	const char *version;
+	uint32_t page_size;
+
+	if (!head || memcmp(head, magic, sizeof(magic)))
+		return head ? td_in__corrupt(in, 0, "no trace.dat magic (\\x17\\x08\\x44tracing)")
+			    : -EINVAL;
+	version = td_in__str(in, "the version");
+	if (!version)
+		return -EINVAL;
+	if (strcmp(version, "6")) {
+		pr_err("%s: trace.dat version '%.16s': this reader reads version 6 (trace-cmd record writes it unless asked for -v7 or compression)\n",
+		       r->path, version);
+		return libauxtrace__err(strcmp(version, "7") ? -EINVAL : -EOPNOTSUPP);
+	}
+	if (td_in__read(in, &endian, 1, "the endianness") ||
+	    td_in__read(in, &long_size, 1, "the long size") ||
+	    td_in__u32(in, &page_size, "the page size"))
+		return -EINVAL;
+	if (endian > 1 || (long_size != 4 && long_size != 8))
+		return td_in__corrupt(in, in->pos - 6, "endianness %u and long size %u (0 or 1, and 4 or 8 expected)",
+				      endian, long_size);
+	if (endian != host_big) {
+		pr_err("%s: written on a %s-endian machine: this reader reads files of its own machine's byte order only\n",
+		       r->path, endian ? "big" : "little");
+		return libauxtrace__err(-EOPNOTSUPP);
+	}
+	/* rb_layout__set_subbuf_size below takes it once header_page says where data starts */
+	r->layout.subbuf_size = page_size;
+	tep_set_file_bigendian(r->tep, endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(r->tep, host_big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(r->tep, long_size);
+	tep_set_page_size(r->tep, (int)page_size);
+	return 0;
+}
+
+/* header_page: the sub-buffer layout (as the tracefs layer reads it from the kernel). */
+static int td_reader__header_page(struct trace_dat_reader *r, struct td_in *in)
+{
+	uint64_t at, len;
+	const char *label;
+	unsigned int page_size = r->layout.subbuf_size;
+	char *text;
+	int err;
+
+	at = in->pos;
+	label = td_in__str(in, "the header_page label");
+	if (!label)
+		return -EINVAL;
+	if (strcmp(label, "header_page"))
+		return td_in__corrupt(in, at, "'header_page' expected, found '%.20s'", label);
+	at = in->pos;
+	err = td_in__section(in, 8, "header_page", &text, &len);
+	if (err)
+		return err;
+	err = rb_layout__parse(&r->layout, text);
+	if (!err && rb_layout__set_subbuf_size(&r->layout, page_size))
+		err = td_in__corrupt(in, TD_PAGE_SIZE_AT, "page size %u: a power of two from %u to %u bytes, above the %u-byte sub-buffer header, expected",
+				     page_size, RB_SUBBUF_MIN, RB_SUBBUF_MAX, r->layout.data_off);
+	else if (err)
+		err = td_in__corrupt(in, at, "header_page describes no sub-buffer layout");
+	else if (tep_parse_header_page(r->tep, text, (unsigned long)len, (int)r->layout.long_size))
+		err = td_in__corrupt(in, at, "libtraceevent cannot parse header_page");
+	free(text);
+	return err;
+}
+
+static int td_reader__header_event(struct td_in *in)
+{
+	uint64_t at = in->pos, len;
+	const char *label = td_in__str(in, "the header_event label");
+
+	if (!label)
+		return -EINVAL;
+	if (strcmp(label, "header_event"))
+		return td_in__corrupt(in, at, "'header_event' expected, found '%.20s'", label);
+	/* its content is the old event header, which no version 6 reader needs */
+	if (td_in__u64(in, &len, "the header_event size") ||
+	    !td_in__bytes(in, len, "header_event"))
+		return -EINVAL;
+	return 0;
+}
+
+/* Remember "system:event" of a recorded event, and where common_type is in payloads. */
+static int td_reader__add_event(struct trace_dat_reader *r, const struct tep_event *ev,
+				bool recorded)
+{
+	struct tep_format_field *type = tep_find_common_field((struct tep_event *)ev,
+							       "common_type");
+	char **events, *name;
+
+	if (!r->type_size && type && (type->size == 1 || type->size == 2 || type->size == 4)) {
+		r->type_offset = (unsigned int)type->offset;
+		r->type_size = (unsigned int)type->size;
+	}
+	if (!recorded)
+		return 0;
+	events = reallocarray(r->events, r->nr_events + 1, sizeof(*events));
+	if (!events)
+		return -ENOMEM;
+	r->events = events;
+	if (asprintf(&name, "%s:%s", ev->system, ev->name) < 0)
+		return -ENOMEM;
+	r->events[r->nr_events++] = name;
+	return 0;
+}
+
+/* count formats of system: each a u64 size and the text of a tracefs format file. */
+static int td_reader__formats(struct trace_dat_reader *r, struct td_in *in, const char *system,
+			      bool recorded)
+{
+	uint32_t count;
+	int err;
+
+	if (td_in__u32(in, &count, "a format count"))
+		return -EINVAL;
+	/* each one takes at least its 8-byte size */
+	if (count > (r->size - in->pos) / 8)
+		return td_in__corrupt(in, in->pos - 4, "%u formats of system '%s' cannot fit in the %llu bytes left",
+				      count, system, (unsigned long long)(r->size - in->pos));
+	for (uint32_t i = 0; i < count; i++) {
+		uint64_t at = in->pos, len;
+		struct tep_event *ev = NULL;
+		const char *text, *why;
+
+		if (td_in__u64(in, &len, "a format's size"))
+			return -EINVAL;
+		text = td_in__bytes(in, len, "an event format");
+		if (!text)
+			return -EINVAL;
+		why = td_format__check(text, (size_t)len);
+		if (why) {
+			pr_warn("%s: at offset 0x%llx: a format of system '%s' has %s: left out, its events have no name\n",
+				r->path, (unsigned long long)at, system, why);
+			continue;
+		}
+		if (tep_parse_format(r->tep, &ev, text, (unsigned long)len, system) || !ev) {
+			/* trace-cmd goes on without it too: its events show as unknown */
+			pr_warn("%s: at offset 0x%llx: libtraceevent cannot parse a format of system '%s': its events have no name\n",
+				r->path, (unsigned long long)at, system);
+			continue;
+		}
+		err = td_reader__add_event(r, ev, recorded);
+		if (err)
+			return libauxtrace__err(err);
+	}
+	return 0;
+}
+
+static int td_reader__event_systems(struct trace_dat_reader *r, struct td_in *in)
+{
+	uint32_t nr;
+
+	if (td_in__u32(in, &nr, "the system count"))
+		return -EINVAL;
+	if (nr > (r->size - in->pos) / 6)	/* a name, its NUL and a count at least */
+		return td_in__corrupt(in, in->pos - 4, "%u event systems cannot fit in the %llu bytes left",
+				      nr, (unsigned long long)(r->size - in->pos));
+	for (uint32_t i = 0; i < nr; i++) {
+		const char *system = td_in__str(in, "a system name");
+		int err;
+
+		if (!system)
+			return -EINVAL;
+		err = td_reader__formats(r, in, system, true);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * kallsyms, printk formats, saved cmdlines: text that names addresses and pids. A parser
+ * that refuses it costs names in printed events, not events: a warning.
+ */
+static int td_reader__symbols(struct trace_dat_reader *r, struct td_in *in)
+{
+	static const struct {
+		const char *what;
+		int width;
+		int (*parse)(struct tep_handle *tep, const char *text);
+		const char *(*check)(const char *text, size_t len);
+	} sections[] = {
+		{ "kallsyms", 4, tep_parse_kallsyms, NULL },
+		{ "printk formats", 4, tep_parse_printk_formats, td_printk__check },
+		{ "saved cmdlines", 8, tep_parse_saved_cmdlines, NULL },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(sections); i++) {
+		uint64_t at = in->pos, len;
+		const char *why;
+		char *text;
+		int err = td_in__section(in, sections[i].width, sections[i].what, &text, &len);
+
+		if (err)
+			return libauxtrace__err(err);
+		why = sections[i].check ? sections[i].check(text, (size_t)len) : NULL;
+		if (!why && len && sections[i].parse(r->tep, text))
+			why = "text libtraceevent cannot parse";
+		if (why)
+			pr_warn("%s: at offset 0x%llx: the %s have %s: events print without them\n",
+				r->path, (unsigned long long)at, sections[i].what, why);
+		free(text);
+	}
+	return 0;
+}
+
+/* An option's text as a string of its own (the file's may lack the NUL). */
+static int td_reader__option_text(char **dst, const void *data, uint32_t size)
+{
+	char *s = strndup(data, size);
+
+	if (!s)
+		return -ENOMEM;
+	free(*dst);
+	*dst = s;
+	return 0;
+}
+
+/* "CPU: 3\nentries: ..." : the text after the first line goes to CPU 3. */
+static int td_reader__cpustat(struct trace_dat_reader *r, struct td_in *in, uint64_t at,
+			      const char *data, uint32_t size)
+{
+	const char *nl = memchr(data, '\n', size);
+	int cpu;
+
+	if (!nl || sscanf(data, "CPU: %d", &cpu) != 1 || cpu < 0 || cpu >= r->nr_cpus)
+		return td_in__corrupt(in, at, "a CPUSTAT option that names no CPU of the file's %d",
+				      r->nr_cpus);
+	return td_reader__option_text(&r->cpustat[cpu], nl + 1, size - (uint32_t)(nl + 1 - data));
+}
+
+static int td_reader__option(struct trace_dat_reader *r, struct td_in *in, uint16_t id,
+			     uint64_t at, const char *data, uint32_t size)
+{
+	uint32_t cpus;
+	char *text;
+
+	switch (id) {
+	case TD_OPT_CPUSTAT:
+		return td_reader__cpustat(r, in, at, data, size);
+	case TD_OPT_UNAME:
+		return td_reader__option_text(&r->uname, data, size);
+	case TD_OPT_VERSION:
+		return td_reader__option_text(&r->version, data, size);
+	case TD_OPT_CPUCOUNT:
+		if (size < sizeof(cpus))
+			return td_in__corrupt(in, at, "a CPUCOUNT option of %u bytes", size);
+		memcpy(&cpus, data, sizeof(cpus));
+		if ((int)cpus != r->nr_cpus)
+			return td_in__corrupt(in, at, "the CPUCOUNT option says %u CPUs, the header %d",
+					      cpus, r->nr_cpus);
+		return 0;
+	case TD_OPT_DATE:
+	case TD_OPT_OFFSET:
+		/* a shift of every timestamp, as text: trace-cmd report adds them */
+		text = strndup(data, size);
+		if (!text)
+			return -ENOMEM;
+		r->ts_offset += strtoll(text, NULL, 0);
+		free(text);
+		return 0;
+	case TD_OPT_BUFFER:
+		pr_warn("%s: the file also holds the buffer of instance '%.*s': only the top buffer is read\n",
+			r->path, size > 8 ? (int)strnlen(data + 8, size - 8) : 0,
+			size > 8 ? data + 8 : "");
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static int td_reader__options(struct trace_dat_reader *r, struct td_in *in)
+{
+	for (;;) {
+		uint64_t at = in->pos;
+		const char *data;
+		uint16_t id;
+		uint32_t size;
+		int err;
+
+		if (td_in__u16(in, &id, "an option id"))
+			return -EINVAL;
+		if (id == TD_OPT_DONE)
+			return 0;
+		if (td_in__u32(in, &size, "an option size"))
+			return -EINVAL;
+		data = td_in__bytes(in, size, "an option");
+		if (!data)
+			return -EINVAL;
+		err = td_reader__option(r, in, id, at, data, size);
+		if (err)
+			return libauxtrace__err(err);
+	}
+}
+
+/* "[local] global counter": the selected clock, malloc'ed; the whole word when none is. */
+static char *clock__selected(const char *text, size_t len)
+{
+	const char *open = memchr(text, '[', len), *close;
+
+	if (open && (close = memchr(open, ']', len - (size_t)(open - text))))
+		return strndup(open + 1, (size_t)(close - open - 1));
+	return strndup(text, strcspn(text, " \n"));
+}
+
+static int td_reader__flyrecord(struct trace_dat_reader *r, struct td_in *in)
+{
+	unsigned int page = r->layout.subbuf_size;
+	uint64_t len;
+	const char *clock;
+
+	for (int cpu = 0; cpu < r->nr_cpus; cpu++) {
+		struct trace_dat_cpu_data *d = &r->cpus[cpu];
+		uint64_t at = in->pos;
+
+		if (td_in__u64(in, &d->offset, "the flyrecord table") ||
+		    td_in__u64(in, &d->size, "the flyrecord table"))
+			return -EINVAL;
+		if (!d->size)
+			continue;
+		if (d->offset > r->size || d->size > r->size - d->offset)
+			return td_in__corrupt(in, at, "CPU %d's data, %llu bytes at 0x%llx, runs past the end of the file (%llu bytes)",
+					      cpu, (unsigned long long)d->size,
+					      (unsigned long long)d->offset,
+					      (unsigned long long)r->size);
+		if (d->size % page || d->offset % 8)
+			return td_in__corrupt(in, at, "CPU %d's data, %llu bytes at 0x%llx, is not whole %u-byte sub-buffers at an 8-byte boundary",
+					      cpu, (unsigned long long)d->size,
+					      (unsigned long long)d->offset, page);
+	}
+	/* the clock follows the table; a file cut right after it just names none */
+	if (in->pos == r->size)
+		return 0;
+	if (td_in__u64(in, &len, "the trace clock's size"))
+		return -EINVAL;
+	clock = td_in__bytes(in, len, "the trace clock");
+	if (!clock)
+		return -EINVAL;
+	r->clock = clock__selected(clock, (size_t)len);
+	return r->clock ? 0 : libauxtrace__err(-ENOMEM);
+}
+
+/* CPU count, options, and the flyrecord table: what says where the CPUs' data is. */
+static int td_reader__data_sections(struct trace_dat_reader *r, struct td_in *in)
+{
+	uint32_t cpus;
+
+	if (td_in__u32(in, &cpus, "the CPU count"))
+		return -EINVAL;
+	if (!cpus || cpus > TD_MAX_CPUS || cpus > (r->size - in->pos) / 16)
+		return td_in__corrupt(in, in->pos - 4, "a CPU count of %u (1 to %d, 16 bytes of table each)",
+				      cpus, TD_MAX_CPUS);
+	r->nr_cpus = (int)cpus;
+	r->cpus = calloc(cpus, sizeof(*r->cpus));
+	r->cpustat = calloc(cpus, sizeof(*r->cpustat));
+	if (!r->cpus || !r->cpustat)
+		return libauxtrace__err(-ENOMEM);
+	for (;;) {
+		uint64_t at = in->pos;
+		const char *label = td_in__bytes(in, TD_LABEL_LEN, "a section label");
+		int err;
+
+		if (!label)
+			return -EINVAL;
+		if (!memcmp(label, "flyrecord", TD_LABEL_LEN))
+			return td_reader__flyrecord(r, in);
+		if (!memcmp(label, "latency  ", TD_LABEL_LEN)) {
+			pr_err("%s: a latency trace (trace-cmd record of a latency tracer): this reader reads flyrecord data only\n",
+			       r->path);
+			return libauxtrace__err(-EOPNOTSUPP);
+		}
+		if (memcmp(label, "options  ", TD_LABEL_LEN))
+			return td_in__corrupt(in, at, "'options', 'flyrecord' or 'latency' expected, found '%.9s'",
+					      label);
+		err = td_reader__options(r, in);
+		if (err)
+			return err;
+	}
+}
+
+static int td_reader__read(struct trace_dat_reader *r)
+{
+	struct td_in in = { .r = r, .pos = 0 };
+	int err;
+
+	err = td_reader__head(r, &in);
+	if (!err)
+		err = td_reader__header_page(r, &in);
+	if (!err)
+		err = td_reader__header_event(&in);
+	if (!err)
+		err = td_reader__formats(r, &in, "ftrace", false);
+	if (!err)
+		err = td_reader__event_systems(r, &in);
+	if (!err)
+		err = td_reader__symbols(r, &in);
+	if (!err)
+		err = td_reader__data_sections(r, &in);
+	return err;
+}
+
+static int td_reader__map(struct trace_dat_reader *r)
+{
+	int fd = open(r->path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	int err = 0;
+
+	if (fd < 0) {
+		err = -errno;
+		pr_err("cannot open %s: %s\n", r->path, strerror(errno));
+		return libauxtrace__err(err);
+	}
+	if (fstat(fd, &st)) {
+		err = -errno;
+	} else if (!S_ISREG(st.st_mode)) {
+		pr_err("%s is not a regular file: a trace.dat is read through a mapping\n", r->path);
+		err = -EINVAL;
+	} else if (!st.st_size) {
+		pr_err("%s is empty: not a trace.dat (was the recording cut short?)\n", r->path);
+		err = -EINVAL;
+	} else {
+		void *map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+
+		if (map == MAP_FAILED) {
+			err = -errno;
+			pr_err("cannot map %s: %s\n", r->path, strerror(errno));
+		} else {
+			r->map = map;
+			r->size = (uint64_t)st.st_size;
+		}
+	}
+	close(fd);
+	return libauxtrace__err(err);
+}
+
+struct trace_dat_reader *trace_dat_reader__open(const char *path)
+{
+	struct trace_dat_reader *r;
+	int err;
+
+	if (!path)
+		return libauxtrace__ptr_err(EINVAL);
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->path = strdup(path);
+	r->tep = tep_alloc();
+	if (!r->path || !r->tep)
+		err = -ENOMEM;
+	else
+		err = td_reader__map(r);
+	if (!err)
+		err = td_reader__read(r);
+	if (err) {
+		trace_dat_reader__close(r);
+		return libauxtrace__ptr_err(err);
+	}
+	return r;
+}
+
+void trace_dat_reader__close(struct trace_dat_reader *r)
+{
+	if (!r)
+		return;
+	if (r->map)
+		munmap((void *)r->map, (size_t)r->size);
+	if (r->tep)
+		tep_free(r->tep);
+	for (int cpu = 0; r->cpustat && cpu < r->nr_cpus; cpu++)
+		free(r->cpustat[cpu]);
+	for (size_t i = 0; i < r->nr_events; i++)
+		free(r->events[i]);
+	free(r->events);
+	free(r->cpustat);
+	free(r->cpus);
+	free(r->clock);
+	free(r->uname);
+	free(r->version);
+	free(r->path);
+	free(r);
+}
+
+const char *trace_dat_reader__path(const struct trace_dat_reader *r)
+{
+	return r->path;
+}
+
+uint64_t trace_dat_reader__size(const struct trace_dat_reader *r)
+{
+	return r->size;
+}
+
+int trace_dat_reader__nr_cpus(const struct trace_dat_reader *r)
+{
+	return r->nr_cpus;
+}
+
+unsigned int trace_dat_reader__page_size(const struct trace_dat_reader *r)
+{
+	return r->layout.subbuf_size;
+}
+
+const struct trace_dat_cpu_data *trace_dat_reader__cpu_data(const struct trace_dat_reader *r,
+							      int cpu)
+{
+	if (cpu < 0 || cpu >= r->nr_cpus)
+		return libauxtrace__ptr_err(EINVAL);
+	return &r->cpus[cpu];
+}
+
+const char *trace_dat_reader__clock(const struct trace_dat_reader *r)
+{
+	return r->clock;
+}
+
+const char *trace_dat_reader__uname(const struct trace_dat_reader *r)
+{
+	return r->uname;
+}
+
+const char *trace_dat_reader__version(const struct trace_dat_reader *r)
+{
+	return r->version;
+}
+
+const char *trace_dat_reader__cpustat(const struct trace_dat_reader *r, int cpu)
+{
+	return cpu >= 0 && cpu < r->nr_cpus ? r->cpustat[cpu] : NULL;
+}
+
+const char *const *trace_dat_reader__events(const struct trace_dat_reader *r, size_t *nr)
+{
+	*nr = r->nr_events;
+	return (const char *const *)r->events;
+}
+
+struct tep_handle *trace_dat_reader__tep(const struct trace_dat_reader *r)
+{
+	return r->tep;
+}
