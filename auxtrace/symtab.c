@@ -1,0 +1,418 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Symbol tables for naming code as perf script does (internal/symtab.h): perf's choice of
+ * symbol file, of symbols, of one symbol among aliases, and of the end of unsized ones.
+ */
+#include <ctype.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <internal/addr-filter.h>
+#include <internal/lib.h>
+#include <internal/symtab.h>
+
+/* A symbol as read, before aliases are settled and ends fixed. */
+struct symtab_entry {
+	uint64_t start;
+	uint64_t size;
+	const char *name;
+	unsigned char bind;
+	size_t seq;		/* order in the table: perf keeps the first of equals */
+};
+
+struct symtab_entries {
+	struct symtab_entry *e;
+	size_t nr, alloc;
+};
+
+static int symtab_entries__add(struct symtab_entries *es, uint64_t start, uint64_t size,
+			       const char *name, unsigned char bind)
+{
+	if (es->nr == es->alloc) {
+		size_t alloc = es->alloc ? es->alloc * 2 : 1024;
+		struct symtab_entry *e = reallocarray(es->e, alloc, sizeof(*e));
+
+		if (!e)
+			return -ENOMEM;
+		es->e = e;
+		es->alloc = alloc;
+	}
+	es->e[es->nr] = (struct symtab_entry){ start, size, name, bind, es->nr };
+	es->nr++;
+	return 0;
+}
+
+static int symtab_entry__cmp(const void *a, const void *b)
+{
+	const struct symtab_entry *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static size_t symtab__underscores(const char *name)
+{
+	return strspn(name, "_");
+}
+
+/* perf's preference among symbols at one address: true when b beats a. */
+static bool symtab_entry__better(const struct symtab_entry *a, const struct symtab_entry *b)
+{
+	size_t la, lb;
+
+	if (!a->size != !b->size)
+		return !a->size;
+	if ((a->bind == STB_WEAK) != (b->bind == STB_WEAK))
+		return a->bind == STB_WEAK;
+	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
+		return b->bind == STB_GLOBAL;
+	la = symtab__underscores(a->name);
+	lb = symtab__underscores(b->name);
+	if (la != lb)
+		return lb < la;
+	la = strlen(a->name);
+	lb = strlen(b->name);
+	if (la != lb)
+		return lb > la;
+	/* the kernel's syscall aliases lose to their real names */
+	return !strncmp(a->name, "SyS", 3) || !strncmp(a->name, "compat_SyS", 10);
+}
+
+/* One symbol per address, unsized ones running to the next (the last to the next page). */
+static int symtab__finish(struct symtab *st, struct symtab_entries *es)
+{
+	size_t i, n = 0;
+
+	if (es->nr)
+		qsort(es->e, es->nr, sizeof(*es->e), symtab_entry__cmp);
+	st->syms = calloc(es->nr ? es->nr : 1, sizeof(*st->syms));
+	if (!st->syms)
+		return -ENOMEM;
+	for (i = 0; i < es->nr; i++) {
+		const struct symtab_entry *best = &es->e[i];
+
+		while (i + 1 < es->nr && es->e[i + 1].start == best->start) {
+			i++;
+			if (symtab_entry__better(best, &es->e[i]))
+				best = &es->e[i];
+		}
+		st->syms[n++] = (struct symtab_sym){ best->start, best->start + best->size,
+						     best->name };
+	}
+	for (i = 0; i < n; i++) {
+		struct symtab_sym *s = &st->syms[i];
+
+		if (s->end != s->start)
+			continue;
+		s->end = i + 1 < n ? st->syms[i + 1].start : (s->start | 4095) + 1 + 4096;
+	}
+	st->nr = n;
+	return 0;
+}
+
+const struct symtab_sym *symtab__find(const struct symtab *st, uint64_t addr)
+{
+	size_t lo = 0, hi = st->nr, i;
+
+	while (lo < hi) {	/* the first symbol starting after addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->syms[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* A sized symbol may hold later ones (a label inside a function): look back a little. */
+	for (i = lo; i-- > 0 && lo - i <= 16;) {
+		const struct symtab_sym *s = &st->syms[i];
+
+		if (addr < s->end || addr == s->start)
+			return s;
+	}
+	return NULL;
+}
+
+bool symtab__offset_to_vaddr(const struct symtab *st, uint64_t off, uint64_t *vaddr)
+{
+	for (size_t i = 0; i < st->nr_segs; i++) {
+		const struct symtab_seg *seg = &st->segs[i];
+
+		if (off >= seg->offset && off - seg->offset < seg->filesz) {
+			*vaddr = off - seg->offset + seg->vaddr;
+			return true;
+		}
+	}
+	return false;
+}
+
+void symtab__exit(struct symtab *st)
+{
+	free(st->syms);
+	free(st->strings);
+	free(st->segs);
+	*st = (struct symtab){ 0 };
+}
+
+/* ---- ELF ---- */
+
+struct elf_file {
+	int fd;
+	Elf *elf;
+};
+
+static int elf_file__open(struct elf_file *f, const char *path)
+{
+	f->elf = NULL;
+	f->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (f->fd < 0)
+		return -errno;
+	if (elf_version(EV_CURRENT) != EV_NONE)
+		f->elf = elf_begin(f->fd, ELF_C_READ_MMAP, NULL);
+	if (!f->elf || elf_kind(f->elf) != ELF_K_ELF) {
+		elf_end(f->elf);
+		close(f->fd);
+		f->elf = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void elf_file__close(struct elf_file *f)
+{
+	if (!f->elf)
+		return;
+	elf_end(f->elf);
+	close(f->fd);
+	f->elf = NULL;
+}
+
+static Elf_Scn *elf_file__section(const struct elf_file *f, uint32_t type, GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(f->elf, scn)) != NULL)
+		if (gelf_getshdr(scn, shdr) && shdr->sh_type == type)
+			return scn;
+	return NULL;
+}
+
+/* The GNU build ID as hex, false when the file has none. */
+static bool elf_file__build_id(const struct elf_file *f, char *hex, size_t size)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr shdr;
+
+	while ((scn = elf_nextscn(f->elf, scn)) != NULL) {
+		Elf_Data *data;
+		GElf_Nhdr nhdr;
+		size_t off = 0, name_off, desc_off;
+
+		if (!gelf_getshdr(scn, &shdr) || shdr.sh_type != SHT_NOTE ||
+		    !(data = elf_getdata(scn, NULL)))
+			continue;
+		while ((off = gelf_getnote(data, off, &nhdr, &name_off, &desc_off)) > 0) {
+			const unsigned char *desc = (const unsigned char *)data->d_buf + desc_off;
+
+			if (nhdr.n_type != NT_GNU_BUILD_ID || nhdr.n_namesz != 4 ||
+			    memcmp((const char *)data->d_buf + name_off, "GNU", 4) ||
+			    nhdr.n_descsz * 2 + 1 > size || nhdr.n_descsz < 2)
+				continue;
+			for (size_t i = 0; i < nhdr.n_descsz; i++)
+				snprintf(hex + 2 * i, 3, "%02x", desc[i]);
+			return true;
+		}
+	}
+	return false;
+}
+
+static int symtab__read_segments(struct symtab *st, const struct elf_file *f)
+{
+	size_t nr, i;
+	GElf_Phdr ph;
+
+	if (elf_getphdrnum(f->elf, &nr))
+		return -EINVAL;
+	st->segs = calloc(nr ? nr : 1, sizeof(*st->segs));
+	if (!st->segs)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++)
+		if (gelf_getphdr(f->elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+			st->segs[st->nr_segs++] = (struct symtab_seg){ ph.p_offset, ph.p_vaddr,
+								       ph.p_filesz };
+	return 0;
+}
+
+/* Does the symbol name code or data perf would show? Labels only in text sections. */
+static bool symtab__elf_keeps(const struct elf_file *f, size_t shstrndx, const GElf_Sym *sym,
+			      const char *name)
+{
+	unsigned char type = GELF_ST_TYPE(sym->st_info);
+	const char *secname;
+	GElf_Shdr shdr;
+	Elf_Scn *scn;
+
+	if (!*name || sym->st_shndx == SHN_UNDEF || sym->st_shndx >= SHN_LORESERVE)
+		return false;
+	if (type == STT_FUNC || type == STT_GNU_IFUNC || type == STT_OBJECT)
+		return true;
+	if (type != STT_NOTYPE)
+		return false;
+	scn = elf_getscn(f->elf, sym->st_shndx);
+	secname = scn && gelf_getshdr(scn, &shdr) ? elf_strptr(f->elf, shstrndx, shdr.sh_name)
+						   : NULL;
+	return secname && strstr(secname, "text");
+}
+
+static int symtab__read_elf_symbols(struct symtab *st, const struct elf_file *f,
+				    Elf_Scn *scn, const GElf_Shdr *shdr)
+{
+	struct symtab_entries es = { 0 };
+	Elf_Data *data = elf_getdata(scn, NULL), *strs;
+	Elf_Scn *strscn = elf_getscn(f->elf, shdr->sh_link);
+	size_t shstrndx, nr, i;
+	GElf_Sym sym;
+	int err = 0;
+
+	strs = strscn ? elf_getdata(strscn, NULL) : NULL;
+	if (!data || !strs || !strs->d_buf || !shdr->sh_entsize ||
+	    elf_getshdrstrndx(f->elf, &shstrndx))
+		return -EINVAL;
+	st->strings = malloc(strs->d_size + 1);
+	if (!st->strings)
+		return -ENOMEM;
+	memcpy(st->strings, strs->d_buf, strs->d_size);
+	st->strings[strs->d_size] = '\0';
+	nr = shdr->sh_size / shdr->sh_entsize;
+	for (i = 0; i < nr && !err && gelf_getsym(data, (int)i, &sym); i++) {
+		const char *name = sym.st_name < strs->d_size ? st->strings + sym.st_name : "";
+
+		if (symtab__elf_keeps(f, shstrndx, &sym, name))
+			err = symtab_entries__add(&es, sym.st_value, sym.st_size, name,
+						  GELF_ST_BIND(sym.st_info));
+	}
+	if (!err)
+		err = symtab__finish(st, &es);
+	free(es.e);
+	return err;
+}
+
+/* <debug_dir>/.build-id/xx/yyyy.debug, when it exists and has a .symtab. */
+static int symtab__open_debug_file(const struct elf_file *f, const char *debug_dir,
+				   struct elf_file *dbg)
+{
+	char id[2 * 64 + 1], path[4096];
+	GElf_Shdr shdr;
+	int err;
+
+	if (!debug_dir || !*debug_dir || !elf_file__build_id(f, id, sizeof(id)))
+		return -ENOENT;
+	snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", debug_dir, id, id + 2);
+	err = elf_file__open(dbg, path);
+	if (!err && !elf_file__section(dbg, SHT_SYMTAB, &shdr)) {
+		elf_file__close(dbg);
+		err = -ENOENT;
+	}
+	return err;
+}
+
+int symtab__load_elf(struct symtab *st, const char *path, const char *debug_dir)
+{
+	struct elf_file f, dbg = { .elf = NULL };
+	const struct elf_file *src = &f;
+	Elf_Scn *scn;
+	GElf_Shdr shdr;
+	int err;
+
+	*st = (struct symtab){ 0 };
+	err = elf_file__open(&f, path);
+	if (err) {
+		pr_debug("symbols: cannot read %s as ELF (%s)\n", path, strerror(-err));
+		return err;
+	}
+	err = symtab__read_segments(st, &f);
+	if (!err && !symtab__open_debug_file(&f, debug_dir, &dbg))
+		src = &dbg;
+	scn = err ? NULL : elf_file__section(src, SHT_SYMTAB, &shdr);
+	if (!err && !scn)
+		scn = elf_file__section(src, SHT_DYNSYM, &shdr);
+	if (!err && !scn)
+		err = -ENOENT;
+	if (!err)
+		err = symtab__read_elf_symbols(st, src, scn, &shdr);
+	elf_file__close(&dbg);
+	elf_file__close(&f);
+	if (err) {
+		pr_debug("symbols: none from %s (%s)\n", path, strerror(-err));
+		symtab__exit(st);
+	}
+	return err;
+}
+
+/* ---- kallsyms ---- */
+
+static bool kallsyms__keeps(char type)
+{
+	type = (char)toupper((unsigned char)type);
+	return type == 'T' || type == 'W' || type == 'D' || type == 'B';
+}
+
+static unsigned char kallsyms__bind(char type)
+{
+	if (type == 'W')
+		return STB_WEAK;
+	return isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
+}
+
+/* A kallsyms line's module, "[xfs]" after the name, is module ("xfs"); NULL: the kernel's. */
+static bool kallsyms__in_module(const char *origin, const char *module)
+{
+	size_t len;
+
+	if (!module || !origin)
+		return !module && !origin;
+	len = strlen(module);
+	return origin[0] == '[' && !strncmp(origin + 1, module, len) && origin[len + 1] == ']';
+}
+
+int symtab__load_kallsyms(struct symtab *st, const char *path, const char *module)
+{
+	struct symtab_entries es = { 0 };
+	struct addr_syms syms;
+	size_t i, len = 0;
+	int err;
+
+	*st = (struct symtab){ 0 };
+	err = addr_syms__load_kallsyms(&syms, path);
+	if (err)
+		return err;
+	for (i = 0; i < syms.nr && !err; i++) {
+		const struct addr_sym *s = &syms.sym[i];
+
+		if (!kallsyms__keeps(s->type) || !kallsyms__in_module(s->origin, module))
+			continue;
+		err = symtab_entries__add(&es, s->value, 0, s->name, kallsyms__bind(s->type));
+		len += strlen(s->name) + 1;
+	}
+	/* The names move to a table of their own: the file's text is freed below. */
+	if (!err && !(st->strings = malloc(len ? len : 1)))
+		err = -ENOMEM;
+	for (i = 0, len = 0; !err && i < es.nr; i++) {
+		size_t n = strlen(es.e[i].name) + 1;
+
+		memcpy(st->strings + len, es.e[i].name, n);
+		es.e[i].name = st->strings + len;
+		len += n;
+	}
+	if (!err)
+		err = symtab__finish(st, &es);
+	free(es.e);
+	addr_syms__exit(&syms);
+	if (err)
+		symtab__exit(st);
+	return err;
+}
