@@ -72,6 +72,7 @@ enum auxtrace_decode_error_kind {
 	AUXTRACE_DECODE_ERR_TRACE = 1,	/* the trace itself is bad or out of sync */
 	AUXTRACE_DECODE_ERR_NOINSN,	/* no code at ip in the image: flags are unknown */
 	AUXTRACE_DECODE_ERR_OVERFLOW,	/* the hardware dropped trace (Intel PT OVF) */
+	AUXTRACE_DECODE_ERR_LOST,	/* the kernel lost AUX data (PERF_RECORD_AUX truncated) */
 };
 
 /* What perf's PERF_RECORD_AUXTRACE_ERROR carries, plus where in the buffer. */
