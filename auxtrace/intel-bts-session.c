@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Intel BTS in a perf_session, as perf 6.1's intel-bts.c: a queue per traced thread, one
+ * buffer decoded whole at a time, queues ordered by their buffers' references (TSC), the
+ * samples without time or CPU.
+ */
+#include <stdlib.h>
+
+#include <auxtrace/intel-bts-decode.h>
+
+#include <internal/auxtrace-info.h>
+#include <internal/decode-session.h>
+#include <internal/decode-synth.h>
+#include <internal/lib.h>
+
+static void *intel_bts_session__dec_new(struct decode_queue *q,
+					const struct auxtrace_decode_opts *opts)
+{
+	(void)q;
+	return intel_bts_decoder__new(opts);
+}
+
+static void intel_bts_session__dec_free(void *dec)
+{
+	intel_bts_decoder__delete(dec);
+}
+
+static uint64_t intel_bts_session__buffer_time(const struct decode_queue *q,
+					       const struct auxtrace_buffer *b)
+{
+	return auxtrace_tsc_conv__time(&q->ds->tc, b->reference);
+}
+
+static uint64_t intel_bts_session__start_time(struct decode_queue *q)
+{
+	return intel_bts_session__buffer_time(q, auxtrace_buffer__next(q->queue, q->buffer));
+}
+
+/* The next buffer, whatever until says: a buffer's branches carry no time of their own. */
+static int intel_bts_session__run(struct decode_queue *q, uint64_t until, uint64_t *next)
+{
+	struct auxtrace_aux_data data;
+	struct auxtrace_buffer *b, *after;
+	bool final;
+	int err;
+
+	(void)until;
+	if (!decode_queue__image(q))	/* up to date with the side-band so far */
+		return -errno;
+	b = decode_queue__next_buffer(q, &data, &final);
+	if (!b) {
+		q->done = !errno && final;
+		return errno ? -errno : 0;
+	}
+	err = intel_bts_decoder__decode(q->dec, &data);
+	auxtrace_buffer__drop_data(b);
+	if (err)
+		return err;
+	after = auxtrace_buffer__next(q->queue, b);
+	if (!after)
+		return 0;
+	*next = intel_bts_session__buffer_time(q, after);
+	return 1;
+}
+
+static const struct decode_session_ops intel_bts_session_ops = {
+	.name = "intel_bts",
+	.dec_new = intel_bts_session__dec_new,
+	.dec_free = intel_bts_session__dec_free,
+	.run = intel_bts_session__run,
+	.start_time = intel_bts_session__start_time,
+};
+
+static struct auxtrace *intel_bts_session__new(struct perf_session *session,
+					       const struct perf_record_auxtrace_info *info)
+{
+	size_t nr = (info->header.size - sizeof(*info)) / sizeof(uint64_t);
+	struct decode_session *ds;
+	int err;
+
+	if (nr < INTEL_BTS_SNAPSHOT_MODE) {
+		pr_err("intel_bts decoder: AUXTRACE_INFO has %zu words of parameters, perf writes "
+		       "at least %d: the file is damaged\n", nr, INTEL_BTS_SNAPSHOT_MODE);
+		return libauxtrace__ptr_err(EINVAL);
+	}
+	ds = calloc(1, sizeof(*ds));
+	if (!ds)
+		return libauxtrace__ptr_err(ENOMEM);
+	ds->ops = &intel_bts_session_ops;
+	ds->pmu_type = (uint32_t)info->priv[INTEL_BTS_PMU_TYPE];
+	ds->tc = (struct auxtrace_tsc_conv){
+		.time_shift = (uint16_t)info->priv[INTEL_BTS_TIME_SHIFT],
+		.time_mult = (uint32_t)info->priv[INTEL_BTS_TIME_MULT],
+		.time_zero = info->priv[INTEL_BTS_TIME_ZERO],
+	};
+	err = decode_session__init(ds, session, info);
+	if (err) {
+		ds->aux.free(&ds->aux, session);
+		return libauxtrace__ptr_err(err);
+	}
+	return &ds->aux;
+}
+
+const struct auxtrace_decoder intel_bts_auxtrace_decoder = {
+	.sz = sizeof(struct auxtrace_decoder),
+	.name = "intel_bts",
+	.type = PERF_AUXTRACE_INTEL_BTS,
+	.new = intel_bts_session__new,
+};
