@@ -90,7 +90,7 @@ static struct evsel *decode_session__synth_evsel(struct decode_session *ds, uint
 	attr.sample_type = (aux->sample_type & DECODE_SAMPLE_MASK) | PERF_SAMPLE_IP |
 			   PERF_SAMPLE_TID | PERF_SAMPLE_PERIOD | extra_type;
 	attr.sample_type &= ~(uint64_t)(PERF_SAMPLE_TIME | PERF_SAMPLE_CPU);
-	attr.sample_type |= (ds->timeless ? 0 : PERF_SAMPLE_TIME) |
+	attr.sample_type |= (ds->timeless || ds->untimed_samples ? 0 : PERF_SAMPLE_TIME) |
 			    (ds->per_cpu ? PERF_SAMPLE_CPU : 0);
 	decode_session__modifiers(&attr, mods, sizeof(mods));
 	snprintf(full, sizeof(full), "%s%s", name, mods);
@@ -416,6 +416,7 @@ static int decode_session__lost(struct decode_session *ds, const struct perf_sam
 	struct perf_session *s = ds->session;
 	struct auxtrace_decode_error e = {
 		.kind = AUXTRACE_DECODE_ERR_LOST, .msg = "Lost trace data",
+		.perf_code = ds->ops->perf_codes[AUXTRACE_DECODE_ERR_LOST],
 		.time = sample->time == (uint64_t)-1 ? 0 : sample->time,
 		.cpu = (int)sample->cpu, .pid = (int)sample->pid, .tid = (int)sample->tid,
 	};
@@ -504,6 +505,8 @@ static int decode_queue__error(void *ctx, const struct auxtrace_decode_error *er
 		return 0;
 	out.pid = q->pid;
 	out.tid = q->tid;
+	if ((unsigned int)err->kind < ARRAY_SIZE(ds->ops->perf_codes))
+		out.perf_code = ds->ops->perf_codes[err->kind];
 	if (!s->tool_ops.auxtrace_error)
 		return 0;
 	return s->tool_ops.auxtrace_error(s->tool, s, &out, ds->aux_evsel);

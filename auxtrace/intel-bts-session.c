@@ -69,6 +69,8 @@ static const struct decode_session_ops intel_bts_session_ops = {
 	.dec_free = intel_bts_session__dec_free,
 	.run = intel_bts_session__run,
 	.start_time = intel_bts_session__start_time,
+	/* perf's intel-bts.c has only these two */
+	.perf_codes = { [AUXTRACE_DECODE_ERR_NOINSN] = 5, [AUXTRACE_DECODE_ERR_LOST] = 9 },
 };
 
 static struct auxtrace *intel_bts_session__new(struct perf_session *session,
@@ -87,6 +89,7 @@ static struct auxtrace *intel_bts_session__new(struct perf_session *session,
 	if (!ds)
 		return libauxtrace__ptr_err(ENOMEM);
 	ds->ops = &intel_bts_session_ops;
+	ds->untimed_samples = true;
 	ds->pmu_type = (uint32_t)info->priv[INTEL_BTS_PMU_TYPE];
 	ds->tc = (struct auxtrace_tsc_conv){
 		.time_shift = (uint16_t)info->priv[INTEL_BTS_TIME_SHIFT],

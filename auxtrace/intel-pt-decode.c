@@ -27,6 +27,7 @@
 /* Trace after a stream's last PSB waits for the next payload, up to this much; beyond it
  * (a payload without any PSB), it is decoded alone. */
 #define INTEL_PT_MAX_PENDING	(16u << 20)
+#define INTEL_PT_PSB_LEN	16
 
 /* Bytes that start at a PSB, decoded as one libipt buffer. */
 struct intel_pt_region {
@@ -62,6 +63,8 @@ struct intel_pt_decoder {
 	size_t pending_len, pending_alloc;
 	uint64_t pending_offset;
 	struct auxtrace_aux_data pending_of;	/* cpu, pid, tid of the payload it came from */
+	uint8_t fragment[INTEL_PT_PSB_LEN - 1];	/* the end of a stream without a PSB yet */
+	size_t fragment_len;
 	uint8_t *join;			/* a region of pending and the next payload's head */
 	size_t join_alloc;
 };
@@ -492,9 +495,80 @@ static int intel_pt_decoder__add_join(struct intel_pt_decoder *dec,
 	return 0;
 }
 
+/*
+ * A stream's first PSB may begin in one payload and end in a later one: the bytes that
+ * could be its start were kept; if they are, they become the pending trace.
+ */
+static int intel_pt_decoder__complete_psb(struct intel_pt_decoder *dec,
+					  const struct auxtrace_aux_data *data)
+{
+	uint8_t both[2 * INTEL_PT_PSB_LEN];
+	size_t head = data->size < INTEL_PT_PSB_LEN ? data->size : INTEL_PT_PSB_LEN;
+	size_t at, len = dec->fragment_len;
+
+	memcpy(both, dec->fragment, len);
+	memcpy(both + len, data->data, head);
+	at = intel_pt__psb_offset(both, len + head, false);
+	if (at >= len)
+		return 0;	/* not yet, or never: keep_tail keeps what may still be one */
+	dec->fragment_len = 0;
+	dec->pending_offset = data->offset - (len - at);
+	dec->pending_of = *data;
+	return intel_pt__append(&dec->pending, &dec->pending_len, &dec->pending_alloc,
+				dec->fragment + at, len - at);
+}
+
+/*
+ * Keep what the payload ends with after its last PSB; without one, the stream's last bytes
+ * that may begin a PSB.
+ */
+static int intel_pt_decoder__keep_tail(struct intel_pt_decoder *dec,
+				       const struct auxtrace_aux_data *data, size_t last)
+{
+	const uint8_t *p = data->data;
+	size_t keep = sizeof(dec->fragment), old;
+
+	if (last < data->size) {
+		dec->fragment_len = 0;
+		dec->pending_offset = data->offset + last;
+		dec->pending_of = *data;
+		return intel_pt__append(&dec->pending, &dec->pending_len, &dec->pending_alloc,
+					p + last, data->size - last);
+	}
+	if (dec->pending_len)
+		return 0;
+	if (data->size >= keep) {
+		memcpy(dec->fragment, p + data->size - keep, keep);
+		dec->fragment_len = keep;
+		return 0;
+	}
+	old = dec->fragment_len + data->size > keep ? keep - data->size : dec->fragment_len;
+	memmove(dec->fragment, dec->fragment + dec->fragment_len - old, old);
+	memcpy(dec->fragment + old, p, data->size);
+	dec->fragment_len = old + data->size;
+	return 0;
+}
+
+/*
+ * Does data continue the stream? perf's AUXTRACE framing pads each payload to 8 bytes with
+ * zeros and gives the next one the offset where the trace really went on: the padding is
+ * not trace, and is cut from what was kept.
+ */
+static bool intel_pt_decoder__continues(struct intel_pt_decoder *dec,
+					const struct auxtrace_aux_data *data)
+{
+	uint64_t pad = dec->stream_end - data->offset;
+
+	if (!dec->fed || data->offset > dec->stream_end || pad >= 8)
+		return false;
+	dec->pending_len -= pad < dec->pending_len ? pad : dec->pending_len;
+	dec->fragment_len -= pad < dec->fragment_len ? pad : dec->fragment_len;
+	return true;
+}
+
 int intel_pt_decoder__feed(struct intel_pt_decoder *dec, const struct auxtrace_aux_data *data)
 {
-	bool continues = dec->fed && data->offset == dec->stream_end;
+	bool continues = intel_pt_decoder__continues(dec, data);
 	size_t first, last;
 	int err = 0;
 
@@ -509,6 +583,10 @@ int intel_pt_decoder__feed(struct intel_pt_decoder *dec, const struct auxtrace_a
 	dec->stream_end = data->offset + data->size;
 	if (intel_pt_decoder__wants_nothing(dec))
 		return 0;
+	if (!continues)
+		dec->fragment_len = 0;
+	else if (dec->fragment_len && (err = intel_pt_decoder__complete_psb(dec, data)))
+		return libauxtrace__err(err);
 	first = intel_pt__psb_offset(data->data, data->size, false);
 	if (dec->pending_len && continues && first == data->size &&
 	    dec->pending_len + data->size <= INTEL_PT_MAX_PENDING)
@@ -518,10 +596,8 @@ int intel_pt_decoder__feed(struct intel_pt_decoder *dec, const struct auxtrace_a
 	continues = continues && dec->pending_len + first <= INTEL_PT_MAX_PENDING;
 	if (dec->pending_len)
 		err = intel_pt_decoder__add_join(dec, data, continues ? first : 0);
-	if (err || first == data->size)
-		return libauxtrace__err(err);
-	last = intel_pt__psb_offset(data->data, data->size, true);
-	if (last > first) {
+	last = first == data->size ? first : intel_pt__psb_offset(data->data, data->size, true);
+	if (!err && last > first) {
 		struct intel_pt_region *r = &dec->regions[dec->nr_regions++];
 
 		*r = (struct intel_pt_region){ .buf = (const uint8_t *)data->data + first,
@@ -531,12 +607,9 @@ int intel_pt_decoder__feed(struct intel_pt_decoder *dec, const struct auxtrace_a
 		r->data.size = r->size;
 		r->data.offset = data->offset + first;
 	}
-	dec->pending_offset = data->offset + last;
-	dec->pending_of = *data;
-	return libauxtrace__err(intel_pt__append(&dec->pending, &dec->pending_len,
-						 &dec->pending_alloc,
-						 (const uint8_t *)data->data + last,
-						 data->size - last));
+	if (!err)
+		err = intel_pt_decoder__keep_tail(dec, data, last);
+	return libauxtrace__err(err);
 }
 
 int intel_pt_decoder__end(struct intel_pt_decoder *dec)
@@ -550,6 +623,7 @@ int intel_pt_decoder__end(struct intel_pt_decoder *dec)
 	}
 	dec->nr_regions = dec->next_region = 0;
 	dec->fed = false;
+	dec->fragment_len = 0;
 	if (!dec->pending_len)
 		return 0;
 	return libauxtrace__err(intel_pt_decoder__add_join(dec, &data, 0));

@@ -113,6 +113,9 @@ static const struct decode_session_ops intel_pt_session_ops = {
 	.dec_free = intel_pt_session__dec_free,
 	.run = intel_pt_session__run,
 	.start_time = intel_pt_session__start_time,
+	/* perf's INTEL_PT_ERR_BADPKT, _NOINSN, _OVR and _LOST */
+	.perf_codes = { [AUXTRACE_DECODE_ERR_TRACE] = 3, [AUXTRACE_DECODE_ERR_NOINSN] = 5,
+			[AUXTRACE_DECODE_ERR_OVERFLOW] = 7, [AUXTRACE_DECODE_ERR_LOST] = 8 },
 };
 
 /*

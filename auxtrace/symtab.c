@@ -83,13 +83,27 @@ static bool symtab_entry__better(const struct symtab_entry *a, const struct symt
 	return !strncmp(a->name, "SyS", 3) || !strncmp(a->name, "compat_SyS", 10);
 }
 
-/* One symbol per address, unsized ones running to the next (the last to the next page). */
+/*
+ * perf's order of fixing up: an unsized symbol first runs to the next address (the last
+ * one to the page after its own), so of several aliases only the last has a size; then one
+ * symbol per address is kept, by size, binding, underscores and name length.
+ */
 static int symtab__finish(struct symtab *st, struct symtab_entries *es)
 {
 	size_t i, n = 0;
 
 	if (es->nr)
 		qsort(es->e, es->nr, sizeof(*es->e), symtab_entry__cmp);
+	for (i = 0; i < es->nr; i++) {
+		struct symtab_entry *e = &es->e[i];
+
+		if (e->size)
+			continue;
+		if (i + 1 < es->nr)
+			e->size = es->e[i + 1].start - e->start;
+		else
+			e->size = ((e->start + 4095) & ~4095ULL) + 4096 - e->start;
+	}
 	st->syms = calloc(es->nr ? es->nr : 1, sizeof(*st->syms));
 	if (!st->syms)
 		return -ENOMEM;
@@ -103,13 +117,6 @@ static int symtab__finish(struct symtab *st, struct symtab_entries *es)
 		}
 		st->syms[n++] = (struct symtab_sym){ best->start, best->start + best->size,
 						     best->name };
-	}
-	for (i = 0; i < n; i++) {
-		struct symtab_sym *s = &st->syms[i];
-
-		if (s->end != s->start)
-			continue;
-		s->end = i + 1 < n ? st->syms[i + 1].start : (s->start | 4095) + 1 + 4096;
 	}
 	st->nr = n;
 	return 0;
@@ -154,6 +161,7 @@ void symtab__exit(struct symtab *st)
 {
 	free(st->syms);
 	free(st->strings);
+	free(st->plt_strings);
 	free(st->segs);
 	*st = (struct symtab){ 0 };
 }
@@ -269,9 +277,9 @@ static bool symtab__elf_keeps(const struct elf_file *f, size_t shstrndx, const G
 }
 
 static int symtab__read_elf_symbols(struct symtab *st, const struct elf_file *f,
-				    Elf_Scn *scn, const GElf_Shdr *shdr)
+				    Elf_Scn *scn, const GElf_Shdr *shdr,
+				    struct symtab_entries *es)
 {
-	struct symtab_entries es = { 0 };
 	Elf_Data *data = elf_getdata(scn, NULL), *strs;
 	Elf_Scn *strscn = elf_getscn(f->elf, shdr->sh_link);
 	size_t shstrndx, nr, i;
@@ -292,12 +300,85 @@ static int symtab__read_elf_symbols(struct symtab *st, const struct elf_file *f,
 		const char *name = sym.st_name < strs->d_size ? st->strings + sym.st_name : "";
 
 		if (symtab__elf_keeps(f, shstrndx, &sym, name))
-			err = symtab_entries__add(&es, sym.st_value, sym.st_size, name,
+			err = symtab_entries__add(es, sym.st_value, sym.st_size, name,
 						  GELF_ST_BIND(sym.st_info));
 	}
-	if (!err)
-		err = symtab__finish(st, &es);
-	free(es.e);
+	return err;
+}
+
+static Elf_Scn *elf_file__section_named(const struct elf_file *f, const char *name,
+					GElf_Shdr *shdr)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(f->elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(f->elf, scn)) != NULL) {
+		const char *s = gelf_getshdr(scn, shdr) ? elf_strptr(f->elf, shstrndx,
+								    shdr->sh_name) : NULL;
+
+		if (s && !strcmp(s, name))
+			return scn;
+	}
+	return NULL;
+}
+
+/*
+ * "name@plt" for each PLT entry, as perf names them: the entries of .plt after its header
+ * (or of .plt.sec, which has none), in the order of the jump slots in .rela.plt.
+ */
+static int symtab__read_plt(struct symtab *st, const struct elf_file *f,
+			    struct symtab_entries *es)
+{
+	GElf_Shdr rel_shdr, plt_shdr, dynsym_shdr, str_shdr;
+	Elf_Scn *rel, *plt, *dynsym, *dynstr;
+	Elf_Data *reldata, *syms, *strs;
+	uint64_t addr, entsize;
+	size_t nr, i, len = 0;
+	int err = 0;
+
+	rel = elf_file__section_named(f, ".rela.plt", &rel_shdr);
+	if (!rel)
+		rel = elf_file__section_named(f, ".rel.plt", &rel_shdr);
+	plt = elf_file__section_named(f, ".plt.sec", &plt_shdr);
+	addr = plt ? plt_shdr.sh_addr : 0;
+	if (!plt && (plt = elf_file__section_named(f, ".plt", &plt_shdr)))
+		addr = plt_shdr.sh_addr + plt_shdr.sh_entsize;
+	dynsym = rel ? elf_getscn(f->elf, rel_shdr.sh_link) : NULL;
+	if (!plt || !dynsym || !gelf_getshdr(dynsym, &dynsym_shdr) ||
+	    dynsym_shdr.sh_type != SHT_DYNSYM || !rel_shdr.sh_entsize)
+		return 0;
+	dynstr = elf_getscn(f->elf, dynsym_shdr.sh_link);
+	reldata = elf_getdata(rel, NULL);
+	syms = elf_getdata(dynsym, NULL);
+	strs = dynstr && gelf_getshdr(dynstr, &str_shdr) ? elf_getdata(dynstr, NULL) : NULL;
+	if (!reldata || !syms || !strs || !strs->d_buf)
+		return 0;
+	entsize = plt_shdr.sh_entsize ? plt_shdr.sh_entsize : 16;
+	nr = rel_shdr.sh_size / rel_shdr.sh_entsize;
+	/* each name and "@plt": at most the string table's size plus 5 bytes per entry */
+	st->plt_strings = malloc(strs->d_size + 5 * nr + 1);
+	if (!st->plt_strings)
+		return -ENOMEM;
+	for (i = 0; i < nr && !err; i++, addr += entsize) {
+		GElf_Rela rela;
+		GElf_Rel r;
+		GElf_Sym sym;
+		uint64_t info;
+		char *name = st->plt_strings + len;
+
+		if (rel_shdr.sh_type == SHT_RELA)
+			info = gelf_getrela(reldata, (int)i, &rela) ? rela.r_info : 0;
+		else
+			info = gelf_getrel(reldata, (int)i, &r) ? r.r_info : 0;
+		if (!gelf_getsym(syms, (int)GELF_R_SYM(info), &sym) ||
+		    sym.st_name >= strs->d_size)
+			continue;
+		len += (size_t)sprintf(name, "%.*s@plt", (int)(strs->d_size - sym.st_name),
+				       (const char *)strs->d_buf + sym.st_name) + 1;
+		err = symtab_entries__add(es, addr, entsize, name, STB_GLOBAL);
+	}
 	return err;
 }
 
@@ -324,6 +405,7 @@ int symtab__load_elf(struct symtab *st, const char *path, const char *debug_dir)
 {
 	struct elf_file f, dbg = { .elf = NULL };
 	const struct elf_file *src = &f;
+	struct symtab_entries es = { 0 };
 	Elf_Scn *scn;
 	GElf_Shdr shdr;
 	int err;
@@ -343,7 +425,12 @@ int symtab__load_elf(struct symtab *st, const char *path, const char *debug_dir)
 	if (!err && !scn)
 		err = -ENOENT;
 	if (!err)
-		err = symtab__read_elf_symbols(st, src, scn, &shdr);
+		err = symtab__read_elf_symbols(st, src, scn, &shdr, &es);
+	if (!err)
+		err = symtab__read_plt(st, &f, &es);
+	if (!err)
+		err = symtab__finish(st, &es);
+	free(es.e);
 	elf_file__close(&dbg);
 	elf_file__close(&f);
 	if (err) {

@@ -46,8 +46,10 @@ struct decode_session_ops {
 	 * says whether more may come); -errno.
 	 */
 	int (*run)(struct decode_queue *q, uint64_t until, uint64_t *next);
-	/* Where q's trace starts in time, for the heap (its first buffer is q->buffer). */
+	/* Where the trace of q's next buffer starts in time, for the heap. */
 	uint64_t (*start_time)(struct decode_queue *q);
+	/* perf's error codes, by enum auxtrace_decode_error_kind. */
+	int perf_codes[AUXTRACE_DECODE_ERR_LOST + 1];
 };
 
 struct decode_session {
@@ -66,6 +68,7 @@ struct decode_session {
 	uint32_t branches_filter;	/* c and r: the branch kinds kept; 0 all */
 	uint64_t insn_period;		/* in instructions */
 	bool timeless;			/* decode at thread exit and at the end, not in time */
+	bool untimed_samples;		/* samples carry no time, even decoded in time (BTS) */
 	bool per_cpu;			/* queues are CPUs: threads come from the side-band */
 	bool flushing;			/* the end: every queue is decoded to its end */
 	uint64_t skipped;		/* of synth.initial_skip */

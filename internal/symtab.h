@@ -27,6 +27,7 @@ struct symtab {
 	struct symtab_sym *syms;	/* sorted by start, one per start */
 	size_t nr;
 	char *strings;			/* what the names point into */
+	char *plt_strings;		/* and the PLT entries' ("name@plt") */
 	struct symtab_seg *segs;
 	size_t nr_segs;
 };
@@ -34,9 +35,10 @@ struct symtab {
 /*
  * The symbols perf 6.1 reads for path: those of its separate debug file
  * (<debug_dir>/.build-id/xx/yyyy.debug, by the file's build ID; debug_dir NULL: none) when
- * it has a .symtab, else path's .symtab, else its .dynsym. Functions, objects and labels in
- * text sections; of several at one address the one perf keeps (sized, not weak, global,
- * fewer leading underscores, longer name); a symbol without a size runs to the next one.
+ * it has a .symtab, else path's .symtab, else its .dynsym, and "name@plt" for its PLT
+ * entries. Functions, objects and labels in text sections; a symbol without a size runs to
+ * the next one; of several at one address the one perf keeps (sized, not weak, global,
+ * fewer leading underscores, longer name).
  * Also path's PT_LOAD segments. 0, or -errno (logged at debug level: a file without symbols
  * is no error for its callers).
  */

@@ -87,6 +87,10 @@ struct auxtrace_decode_error {
 	int cpu;
 	int pid;
 	int tid;
+	/* The code perf's PERF_RECORD_AUXTRACE_ERROR would carry (Intel PT and BTS: 5 no
+	 * instruction, 3 bad trace, 7 overflow, 8 or 9 lost): set by the session decoders,
+	 * 0 from a decoder used on its own. */
+	int perf_code;
 };
 
 /* Callbacks return 0 to go on, or a negative errno that stops the decode and is returned. */

@@ -24,14 +24,16 @@
  *	while ((err = intel_pt_decoder__run(dec, until, &now)) == 1)
  *		(the trace reached until: do what comes first, choose a later until)
  *	(err 0: payload1 is used up; it may be unmapped now)
- *	intel_pt_decoder__feed(dec, &payload2);	(its offset right after payload1's end: the
+ *	intel_pt_decoder__feed(dec, &payload2);	(its offset where payload1's trace ended: the
  *	...					 trace goes on across the boundary)
  *	intel_pt_decoder__end(dec); intel_pt_decoder__run(dec, UINT64_MAX, NULL);
  *
  * libipt decodes one contiguous buffer from a PSB, so the decoder copies a payload's bytes
- * after its last PSB and joins them with the next payload's bytes before its first PSB; a
- * payload that does not continue the previous one (a gap in the AUX offsets) starts a new
- * trace at its first PSB, as after a loss. The two ways are not mixed on one decoder.
+ * after its last PSB and joins them with the next payload's bytes before its first PSB.
+ * A payload continues the previous one when its offset is where that one's trace ended,
+ * up to 7 bytes before its end (the zero padding perf's AUXTRACE framing adds, dropped);
+ * any other starts a new trace at its first PSB, as after a loss. The two ways are not
+ * mixed on one decoder.
  */
 #ifndef AUXTRACE_INTEL_PT_DECODE_H
 #define AUXTRACE_INTEL_PT_DECODE_H

@@ -109,6 +109,62 @@ ssize_t pt_payload__fill(void *buf, size_t size, uint64_t tsc, uint64_t ip)
 	return (ssize_t)used;
 }
 
+int pt_stream__put(struct pt_stream *s, const struct pt_packet *pkt)
+{
+	struct pt_config config;
+	struct pt_encoder *enc;
+	int n;
+
+	pt_config_init(&config);
+	config.begin = s->buf + s->len;
+	config.end = s->buf + sizeof(s->buf);
+	enc = pt_alloc_encoder(&config);
+	if (!enc)
+		return -ENOMEM;
+	n = pt_enc_next(enc, pkt);
+	pt_free_encoder(enc);
+	if (n <= 0)
+		return n == -pte_eos ? -ENOSPC : -EINVAL;
+	s->len += (size_t)n;
+	return 0;
+}
+
+#define F_LOOP_TNT_BITS	6
+#define F_LOOP_TNT	0x1c	/* .!!!.. oldest first */
+
+int pt_stream__f_unit(struct pt_stream *s, uint64_t f, uint64_t caller, uint64_t tsc)
+{
+	const struct pt_packet head[] = {
+		{ .type = ppt_psb },
+		{ .type = ppt_tsc, .payload.tsc.tsc = tsc },
+		{ .type = ppt_mode, .payload.mode = { .leaf = pt_mol_exec,
+						      .bits.exec = { .csl = 1 } } },
+		{ .type = ppt_psbend },
+		{ .type = ppt_tip_pge, .payload.ip = { .ipc = pt_ipc_sext_48, .ip = f } },
+	};
+	const struct pt_packet loop_tnt = {
+		.type = ppt_tnt_8, .payload.tnt = { .bit_size = F_LOOP_TNT_BITS,
+						     .payload = F_LOOP_TNT },
+	};
+	const struct pt_packet ret_tnt = {
+		.type = ppt_tnt_8, .payload.tnt = { .bit_size = 1, .payload = 1 },
+	};
+	const struct pt_packet pgd = {
+		.type = ppt_tip_pgd, .payload.ip = { .ipc = pt_ipc_sext_48, .ip = caller },
+	};
+	int err = 0;
+
+	for (size_t i = 0; i < sizeof(head) / sizeof(head[0]) && !err; i++)
+		err = pt_stream__put(s, &head[i]);
+	s->pge_end = s->len;
+	if (!err)
+		err = pt_stream__put(s, &loop_tnt);
+	s->ret_tnt = s->len;
+	if (!err)
+		err = pt_stream__put(s, &ret_tnt);
+	return err ? err : pt_stream__put(s, &pgd);
+}
+
 int pt_payload__count_psb(const void *buf, size_t size)
 {
 	struct pt_packet_decoder *dec;

@@ -16,6 +16,8 @@ static const char usage[] =
 	"  info      what this machine can record: PMUs (and which produce AUX data),\n"
 	"            tracefs and ring-buffer mapping, perf_event_paranoid, mlock limits\n"
 	"  record    drain perf rings, AUX areas and ftrace rings; print per-CPU totals\n"
+	"  script    the samples of a recording, and the branches decoded from its Intel PT\n"
+	"            or BTS data, one line each as perf script prints them\n"
 	"\n"
 	"auxrec <command> -h for the command's options; -v (repeatable) before the command\n"
 	"shows the library's messages.\n";
@@ -65,6 +67,8 @@ int main(int argc, char **argv)
 		return cmd_info(argc - i, argv + i);
 	if (!strcmp(argv[i], "record"))
 		return cmd_record(argc - i, argv + i);
+	if (!strcmp(argv[i], "script"))
+		return cmd_script(argc - i, argv + i);
 	auxrec_error("unknown command '%s'", argv[i]);
 	fputs(usage, stderr);
 	return 2;
