@@ -21,6 +21,7 @@
 #include <auxtrace/machine.h>
 #include <auxtrace/session.h>
 #include "auxrec.h"
+#include "script-line.h"
 
 static const char script_usage[] =
 	"usage: auxrec script [--itrace[=OPTS] | --no-itrace] [-i FILE|DIR|-]\n"
@@ -48,6 +49,7 @@ struct script {
 	struct perf_session *session;
 	int name_width;			/* the longest event name, as perf aligns them */
 	uint64_t nr_errors;
+	struct script_line line;
 };
 
 static struct script *script_of(struct perf_tool *tool)
@@ -73,42 +75,65 @@ static int script__name_width(struct script *scr)
 }
 
 /* comm, tid, [cpu], time: what the event samples of them. */
-static void script__print_start(struct script *scr, uint64_t sample_type, pid_t tid, int cpu,
-				uint64_t time)
+static void script__start(struct script *scr, uint64_t sample_type, pid_t tid, int cpu,
+			  uint64_t time)
 {
-	printf("%16s ", perf_machine__comm(scr->machine, tid));
-	if (sample_type & PERF_SAMPLE_TID)
-		printf("%5d ", tid);
-	if (sample_type & PERF_SAMPLE_CPU)
-		printf("[%03d] ", cpu);
-	if (sample_type & PERF_SAMPLE_TIME)
-		printf("%5" PRIu64 ".%06" PRIu64 ": ", time / 1000000000, time % 1000000000 / 1000);
+	struct script_line *l = &scr->line;
+
+	script_line__str(l, perf_machine__comm(scr->machine, tid), 16);
+	script_line__char(l, ' ');
+	if (sample_type & PERF_SAMPLE_TID) {
+		script_line__int(l, tid, 5);
+		script_line__char(l, ' ');
+	}
+	if (sample_type & PERF_SAMPLE_CPU) {
+		script_line__char(l, '[');
+		script_line__u64(l, (uint64_t)cpu, 3, false, true);
+		script_line__str(l, "] ", 0);
+	}
+	if (sample_type & PERF_SAMPLE_TIME) {
+		script_line__u64(l, time / 1000000000, 5, false, false);
+		script_line__char(l, '.');
+		script_line__u64(l, time % 1000000000 / 1000, 6, false, true);
+		script_line__str(l, ": ", 0);
+	}
 }
 
 /* "%16llx sym+0xoff (dso)", as perf prints an address it resolved. */
-static void script__print_addr(struct script *scr, pid_t pid, uint64_t addr)
+static void script__addr(struct script *scr, pid_t pid, uint64_t addr)
 {
 	struct perf_addr_location al = { .sz = sizeof(al) };
+	struct script_line *l = &scr->line;
 
 	perf_machine__resolve(scr->machine, pid, addr, &al);
-	printf("%16" PRIx64 " ", addr);
-	if (al.sym)
-		printf("%s+0x%" PRIx64, al.sym, al.sym_offset);
-	else
-		fputs("[unknown]", stdout);
-	printf(" (%s)", al.dso ?: "[unknown]");
+	script_line__u64(l, addr, 16, true, false);
+	script_line__char(l, ' ');
+	if (al.sym) {
+		script_line__str(l, al.sym, 0);
+		script_line__str(l, "+0x", 0);
+		script_line__u64(l, al.sym_offset, 0, true, false);
+	} else {
+		script_line__str(l, "[unknown]", 0);
+	}
+	script_line__str(l, " (", 0);
+	script_line__str(l, al.dso ?: "[unknown]", 0);
+	script_line__char(l, ')');
 }
 
 /* The period (a fixed one when the event does not sample it, as perf shows it), the name. */
-static void script__print_event(struct script *scr, struct evsel *evsel, uint64_t period)
+static void script__name(struct script *scr, struct evsel *evsel, uint64_t period)
 {
 	const struct perf_event_attr *attr = evsel__attr(evsel);
+	struct script_line *l = &scr->line;
 
 	if (!(attr->sample_type & PERF_SAMPLE_PERIOD))
 		period = attr->freq ? 0 : attr->sample_period;
-	if (attr->type != PERF_TYPE_TRACEPOINT)
-		printf("%10" PRIu64 " ", period);
-	printf("%*s: ", script__name_width(scr), evsel__name(evsel) ?: "[unknown]");
+	if (attr->type != PERF_TYPE_TRACEPOINT) {
+		script_line__u64(l, period, 10, false, false);
+		script_line__char(l, ' ');
+	}
+	script_line__str(l, evsel__name(evsel) ?: "[unknown]", script__name_width(scr));
+	script_line__str(l, ": ", 0);
 }
 
 static int script__sample(struct perf_tool *tool, struct perf_session *session,
@@ -120,15 +145,14 @@ static int script__sample(struct perf_tool *tool, struct perf_session *session,
 
 	(void)session;
 	(void)event;
-	script__print_start(scr, attr->sample_type, (pid_t)sample->tid, (int)sample->cpu,
-			    sample->time);
-	script__print_event(scr, evsel, sample->period);
+	script__start(scr, attr->sample_type, (pid_t)sample->tid, (int)sample->cpu,
+		      sample->time);
+	script__name(scr, evsel, sample->period);
 	if (attr->type != PERF_TYPE_TRACEPOINT && attr->sample_type & PERF_SAMPLE_IP) {
-		putchar(' ');
-		script__print_addr(scr, (pid_t)sample->pid, sample->ip);
+		script_line__char(&scr->line, ' ');
+		script__addr(scr, (pid_t)sample->pid, sample->ip);
 	}
-	putchar('\n');
-	return 0;
+	return script_line__write(&scr->line, stdout);
 }
 
 /* A synthesized branch: "from ... => to ...". */
@@ -139,16 +163,15 @@ static int script__auxtrace_sample(struct perf_tool *tool, struct perf_session *
 	const struct perf_event_attr *attr = evsel__attr(evsel);
 
 	(void)session;
-	script__print_start(scr, attr->sample_type, sample->tid, sample->cpu, sample->time);
-	script__print_event(scr, evsel, sample->period);
-	putchar(' ');
-	script__print_addr(scr, sample->pid, sample->ip);
+	script__start(scr, attr->sample_type, sample->tid, sample->cpu, sample->time);
+	script__name(scr, evsel, sample->period);
+	script_line__char(&scr->line, ' ');
+	script__addr(scr, sample->pid, sample->ip);
 	if (sample->kind == AUXTRACE_SAMPLE_BRANCH) {
-		fputs(" => ", stdout);
-		script__print_addr(scr, sample->pid, sample->addr);
+		script_line__str(&scr->line, " => ", 0);
+		script__addr(scr, sample->pid, sample->addr);
 	}
-	putchar('\n');
-	return 0;
+	return script_line__write(&scr->line, stdout);
 }
 
 /* perf's line for PERF_RECORD_AUXTRACE_ERROR, and where in the AUX data it happened. */
