@@ -28,6 +28,7 @@
  * (a payload without any PSB), it is decoded alone. */
 #define INTEL_PT_MAX_PENDING	(16u << 20)
 #define INTEL_PT_PSB_LEN	16
+#define INTEL_PT_MAX_PAD	7	/* what perf's AUXTRACE framing pads a payload with */
 
 /* Bytes that start at a PSB, decoded as one libipt buffer. */
 struct intel_pt_region {
@@ -63,7 +64,8 @@ struct intel_pt_decoder {
 	size_t pending_len, pending_alloc;
 	uint64_t pending_offset;
 	struct auxtrace_aux_data pending_of;	/* cpu, pid, tid of the payload it came from */
-	uint8_t fragment[INTEL_PT_PSB_LEN - 1];	/* the end of a stream without a PSB yet */
+	/* the end of a stream without a PSB yet: what may begin one, and padding */
+	uint8_t fragment[INTEL_PT_PSB_LEN - 1 + INTEL_PT_MAX_PAD];
 	size_t fragment_len;
 	uint8_t *join;			/* a region of pending and the next payload's head */
 	size_t join_alloc;
@@ -502,7 +504,7 @@ static int intel_pt_decoder__add_join(struct intel_pt_decoder *dec,
 static int intel_pt_decoder__complete_psb(struct intel_pt_decoder *dec,
 					  const struct auxtrace_aux_data *data)
 {
-	uint8_t both[2 * INTEL_PT_PSB_LEN];
+	uint8_t both[sizeof(dec->fragment) + INTEL_PT_PSB_LEN];
 	size_t head = data->size < INTEL_PT_PSB_LEN ? data->size : INTEL_PT_PSB_LEN;
 	size_t at, len = dec->fragment_len;
 
@@ -559,7 +561,7 @@ static bool intel_pt_decoder__continues(struct intel_pt_decoder *dec,
 {
 	uint64_t pad = dec->stream_end - data->offset;
 
-	if (!dec->fed || data->offset > dec->stream_end || pad >= 8)
+	if (!dec->fed || data->offset > dec->stream_end || pad > INTEL_PT_MAX_PAD)
 		return false;
 	dec->pending_len -= pad < dec->pending_len ? pad : dec->pending_len;
 	dec->fragment_len -= pad < dec->fragment_len ? pad : dec->fragment_len;
