@@ -23,7 +23,7 @@ struct perf_dso {
 	struct perf_dso *next;		/* in its hash bucket */
 	char *filename;			/* as the record names it */
 	const char *name;		/* as perf prints it */
-	char *module;			/* a kernel module's name, for kallsyms */
+	char *module;			/* a kernel module's name, for kallsyms: "[xfs]" */
 	bool kernel;
 	bool symtab_tried;
 	bool image_failed;		/* its file could not be added to an image: said once */
@@ -186,7 +186,7 @@ static struct perf_proc *machine__findnew_proc(struct perf_machine *m, pid_t pid
 	return p;
 }
 
-/* "/lib/modules/6.1.0/kernel/fs/xfs/xfs.ko" or "[xfs]": the module kallsyms names. */
+/* "/lib/modules/6.1.0/kernel/fs/xfs/xfs.ko" or "[xfs]": "[xfs]", as kallsyms names it. */
 static char *dso__module_name(const char *filename)
 {
 	const char *base = strrchr(filename, '/');
@@ -196,8 +196,13 @@ static char *dso__module_name(const char *filename)
 	base = base ? base + 1 : filename;
 	base += *base == '[';
 	len = strcspn(base, ".]");
-	name = strndup(base, len);
-	for (char *c = name; c && *c; c++)
+	name = malloc(len + 3);
+	if (!name)
+		return NULL;
+	name[0] = '[';
+	memcpy(name + 1, base, len);
+	strcpy(name + 1 + len, "]");
+	for (char *c = name; *c; c++)
 		if (*c == '-')
 			*c = '_';
 	return name;
@@ -224,6 +229,7 @@ static struct perf_dso *machine__findnew_dso(struct perf_machine *m, const char 
 		d->module = dso__module_name(filename);
 		if (!d->module)
 			goto fail;
+		d->name = d->module;
 	}
 	d->next = m->dsos[h];
 	m->dsos[h] = d;

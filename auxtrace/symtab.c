@@ -455,15 +455,12 @@ static unsigned char kallsyms__bind(char type)
 	return isupper((unsigned char)type) ? STB_GLOBAL : STB_LOCAL;
 }
 
-/* A kallsyms line's module, "[xfs]" after the name, is module ("xfs"); NULL: the kernel's. */
+/* A kallsyms line's module ("[xfs]" after the name) is module; NULL: the kernel's own. */
 static bool kallsyms__in_module(const char *origin, const char *module)
 {
-	size_t len;
-
 	if (!module || !origin)
 		return !module && !origin;
-	len = strlen(module);
-	return origin[0] == '[' && !strncmp(origin + 1, module, len) && origin[len + 1] == ']';
+	return !strcmp(origin, module);
 }
 
 int symtab__load_kallsyms(struct symtab *st, const char *path, const char *module)

@@ -45,7 +45,7 @@ struct symtab {
 int symtab__load_elf(struct symtab *st, const char *path, const char *debug_dir);
 /*
  * The text and data symbols of kallsyms at path: the kernel's own (module NULL) or one
- * module's ("xfs"). 0 or -errno (logged).
+ * module's ("[xfs]", as kallsyms writes it). 0 or -errno (logged).
  */
 int symtab__load_kallsyms(struct symtab *st, const char *path, const char *module);
 void symtab__exit(struct symtab *st);

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <intel-pt.h>
 
 #include <auxtrace/auxtrace.h>
@@ -59,8 +61,9 @@ static const char *path_in_dir(const char *name)
 /* "timeout 60 $B/auxrec ARGS" with stderr merged; the exit status in *rc. */
 static char *auxrec(int *rc, const char *fmt, ...)
 {
+	static char path[PATH_MAX];
 	const char *b = getenv("B");
-	char args[1024], cmd[1400], *out = NULL;
+	char args[1024], cmd[PATH_MAX + 1100], *out = NULL;
 	size_t cap = 0, len = 0;
 	va_list ap;
 	FILE *p;
@@ -68,7 +71,12 @@ static char *auxrec(int *rc, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(args, sizeof(args), fmt, ap);
 	va_end(ap);
-	snprintf(cmd, sizeof(cmd), "timeout 60 %s/auxrec %s 2>&1", b && *b ? b : "build", args);
+	/* found once, before a test leaves the source directory */
+	if (!path[0]) {
+		snprintf(cmd, sizeof(cmd), "%s/auxrec", b && *b ? b : "build");
+		ck_assert_ptr_nonnull(realpath(cmd, path));
+	}
+	snprintf(cmd, sizeof(cmd), "timeout 60 %s %s 2>&1", path, args);
 	p = popen(cmd, "r");
 	ck_assert_ptr_nonnull(p);
 	for (;;) {
@@ -167,34 +175,32 @@ static uint64_t kernel_sym(const char *name)
  * getppid and back, trace begin and end. A zero record ends each buffer: perf 6.1 never
  * decodes a buffer's last record.
  */
-START_TEST(test_bts_branches_match_perf)
+/*
+ * A BTS recording of the traced program in file, in two AUX buffers: the branches of its
+ * call of f, into the kernel from libc's getppid and back, trace begin and end; each buffer
+ * ends with a zero record, as perf 6.1 never decodes a buffer's last record. Returns the
+ * branches perf decodes.
+ */
+static int record_bts(const char *file, struct traced_prog *t, uint64_t kaddr)
 {
-	const char *file = path_in_dir("bts.data");
-	struct aux_session_opts opts = { .pmu = "intel_bts", .kernel_mmap = true };
-	struct traced_prog t;
-	struct aux_session s;
+	struct aux_session_opts opts = { .pmu = "intel_bts", .kernel_mmap = true, .pid = t->pid };
 	struct bts_record recs[16] = { 0 };
-	uint64_t kaddr = kernel_sym("entry_SYSCALL_64");
-	char *ours_text, *perf_text, *ours[MAX_LINES], want[PATH_MAX + 32];
-	int n = 0, rc;
+	struct aux_session s;
+	int n = 0;
 
-	REQUIRE_PERF();
-	if (traced_prog__start(&t))
-		TEST_SKIP("gcc cannot build the traced program");
-	recs[n++] = (struct bts_record){ t.after_f - 5, sym(&t, "f") };
-	recs[n++] = (struct bts_record){ sym(&t, "f_jnz"), sym(&t, "f_top") };
-	recs[n++] = (struct bts_record){ sym(&t, "f_jz"), sym(&t, "f_even") };
-	recs[n++] = (struct bts_record){ sym(&t, "f_jnz"), sym(&t, "f_top") };
-	recs[n++] = (struct bts_record){ sym(&t, "f_call"), sym(&t, "g") };
+	recs[n++] = (struct bts_record){ t->after_f - 5, sym(t, "f") };
+	recs[n++] = (struct bts_record){ sym(t, "f_jnz"), sym(t, "f_top") };
+	recs[n++] = (struct bts_record){ sym(t, "f_jz"), sym(t, "f_even") };
+	recs[n++] = (struct bts_record){ sym(t, "f_jnz"), sym(t, "f_top") };
+	recs[n++] = (struct bts_record){ sym(t, "f_call"), sym(t, "g") };
 	recs[n++] = (struct bts_record){ 0 };	/* the first buffer ends here */
-	recs[n++] = (struct bts_record){ sym(&t, "g_ret"), sym(&t, "f_ret") };
-	recs[n++] = (struct bts_record){ sym(&t, "f_ret"), t.after_f };
-	recs[n++] = (struct bts_record){ t.getppid, kaddr ? kaddr : t.getppid + 2 };
-	recs[n++] = (struct bts_record){ kaddr ? kaddr + 0x10 : t.getppid + 3, t.getppid + 7 };
-	recs[n++] = (struct bts_record){ 0, sym(&t, "f") };
-	recs[n++] = (struct bts_record){ sym(&t, "f_ret"), 0 };
+	recs[n++] = (struct bts_record){ sym(t, "g_ret"), sym(t, "f_ret") };
+	recs[n++] = (struct bts_record){ sym(t, "f_ret"), t->after_f };
+	recs[n++] = (struct bts_record){ t->getppid, kaddr ? kaddr : t->getppid + 2 };
+	recs[n++] = (struct bts_record){ kaddr ? kaddr + 0x10 : t->getppid + 3, t->getppid + 7 };
+	recs[n++] = (struct bts_record){ 0, sym(t, "f") };
+	recs[n++] = (struct bts_record){ sym(t, "f_ret"), 0 };
 	recs[n++] = (struct bts_record){ 0 };
-	opts.pid = t.pid;
 	ck_assert_int_eq(aux_session__start(&s, &opts, file), 0);
 	ck_assert_uint_eq(aux_producer__write(s.p, recs, 6 * sizeof(recs[0])), 6 * sizeof(recs[0]));
 	ck_assert_int_gt(auxtrace_mmaps__read(s.aux, perf_data_writer__aux_sink(s.w)), 0);
@@ -202,12 +208,26 @@ START_TEST(test_bts_branches_match_perf)
 			  (n - 6) * sizeof(recs[0]));
 	ck_assert_int_gt(auxtrace_mmaps__read(s.aux, perf_data_writer__aux_sink(s.w)), 0);
 	ck_assert_int_eq(aux_session__finish(&s), 0);
-	ck_assert_int_eq(traced_prog__finish(&t), 0);
+	ck_assert_int_eq(traced_prog__finish(t), 0);
+	return n - 2;
+}
 
+START_TEST(test_bts_branches_match_perf)
+{
+	const char *file = path_in_dir("bts.data");
+	uint64_t kaddr = kernel_sym("entry_SYSCALL_64");
+	char *ours_text, *perf_text, *ours[MAX_LINES], want[PATH_MAX + 32];
+	struct traced_prog t;
+	int n, rc;
+
+	REQUIRE_PERF();
+	if (traced_prog__start(&t))
+		TEST_SKIP("gcc cannot build the traced program");
+	n = record_bts(file, &t, kaddr);
 	ours_text = auxrec(&rc, "script --itrace=b -i %s", file);
 	ck_assert_msg(rc == 0, "auxrec script: status %d\n%s", rc, ours_text);
 	ck_assert_int_eq(testlib_perf(&perf_text, "script --itrace=b -i %s", file), 0);
-	assert_same_lines(ours_text, perf_text, " branches:", ours, n - 2);
+	assert_same_lines(ours_text, perf_text, " branches:", ours, n);
 	/* not two tools wrong alike: the symbols are the program's */
 	snprintf(want, sizeof(want), "f_jnz+0x0 (%s)", t.elf.path);
 	assert_branch(ours[1], want, "f_top+0x0");
@@ -218,6 +238,55 @@ START_TEST(test_bts_branches_match_perf)
 	assert_branch(ours[9], "0 [unknown] ([unknown])", "f+0x0");
 	free(ours_text);
 	free(perf_text);
+	traced_prog__remove(&t);
+}
+END_TEST
+
+/*
+ * The command line: where the input comes from (a file, a directory auxrec record wrote,
+ * auxrec.data in the current directory), --no-itrace, a missing file, and an itrace string
+ * refused with where it breaks and what the part before means.
+ */
+START_TEST(test_cli)
+{
+	char *out, dirs[PATH_MAX + 64];
+	struct traced_prog t;
+	int rc;
+
+	TEST_REQUIRE_ROOT();
+	if (traced_prog__start(&t))
+		TEST_SKIP("gcc cannot build the traced program");
+	snprintf(dirs, sizeof(dirs), "%s/auxrec.data", dir);
+	ck_assert_int_eq(mkdir(dirs, 0700), 0);
+	record_bts(path_in_dir("auxrec.data/perf.data"), &t, 0);
+	out = auxrec(&rc, "script --itrace=b -i %s/auxrec.data", dir);
+	ck_assert_msg(rc == 0 && testlib_count_lines(out, " branches:uh: ") == 11, "%s", out);
+	free(out);
+	out = auxrec(&rc, "script --itrace=b -i %s/auxrec.data/perf.data", dir);
+	ck_assert_msg(rc == 0 && testlib_count_lines(out, " branches:uh: ") == 11, "%s", out);
+	free(out);
+	ck_assert_int_eq(chdir(dir), 0);
+	out = auxrec(&rc, "script --itrace=be");	/* auxrec.data/perf.data */
+	ck_assert_msg(rc == 0 && testlib_count_lines(out, " branches:uh: ") == 11, "%s", out);
+	ck_assert_int_eq(testlib_count_lines(out, " instruction trace error "), 0);
+	free(out);
+	out = auxrec(&rc, "script --no-itrace");
+	ck_assert_msg(rc == 0 && !strstr(out, "branches"), "%s", out);
+	free(out);
+	out = auxrec(&rc, "script -i nothing-here");
+	ck_assert_msg(WEXITSTATUS(rc) == 1 && strstr(out, "cannot read nothing-here: No such "
+						      "file"), "%s", out);
+	free(out);
+	out = auxrec(&rc, "script --itrace=i100,b");
+	ck_assert_msg(WEXITSTATUS(rc) == 2 && strstr(out, "Bad Instruction Tracing options "
+						      "'i100,b'") &&
+		      strstr(out, "reads as 'i100ns'") && strstr(out, "--itrace=i100,b"), "%s",
+		      out);
+	free(out);
+	out = auxrec(&rc, "script extra");
+	ck_assert_msg(WEXITSTATUS(rc) == 2 && strstr(out, "unexpected argument 'extra'"), "%s",
+		      out);
+	free(out);
 	traced_prog__remove(&t);
 }
 END_TEST
@@ -390,6 +459,11 @@ int main(void)
 	tcase_add_test(tc, test_pt_function_matches_perf);
 	tcase_add_loop_test(tc, test_pt_split_buffers_match_perf, 0, 3);
 	tcase_add_test(tc, test_perf_recording_matches_perf);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("cli");
+	tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_cli);
 	suite_add_tcase(s, tc);
 	return testlib_run(s);
 }
