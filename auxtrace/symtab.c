@@ -4,6 +4,7 @@
  * symbol file, of symbols, of one symbol among aliases, and of the end of unsized ones.
  */
 #include <ctype.h>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@ struct symtab_entry {
 	const char *name;
 	unsigned char bind;
 	size_t seq;		/* order in the table: perf keeps the first of equals */
+	size_t demangled;	/* 1 + its C++ name's offset in the demangled names, or 0 */
 };
 
 struct symtab_entries {
@@ -41,7 +43,7 @@ static int symtab_entries__add(struct symtab_entries *es, uint64_t start, uint64
 		es->e = e;
 		es->alloc = alloc;
 	}
-	es->e[es->nr] = (struct symtab_entry){ start, size, name, bind, es->nr };
+	es->e[es->nr] = (struct symtab_entry){ start, size, name, bind, es->nr, 0 };
 	es->nr++;
 	return 0;
 }
@@ -162,6 +164,7 @@ void symtab__exit(struct symtab *st)
 	free(st->syms);
 	free(st->strings);
 	free(st->plt_strings);
+	free(st->demangled);
 	free(st->segs);
 	*st = (struct symtab){ 0 };
 }
@@ -276,9 +279,109 @@ static bool symtab__elf_keeps(const struct elf_file *f, size_t shstrndx, const G
 	return secname && strstr(secname, "text");
 }
 
+/* libstdc++'s demangler, the one perf reads C++ names with; NULL where it is missing. */
+typedef char *(*cxa_demangle_fn)(const char *name, char *buf, size_t *len, int *status);
+
+struct demangler {
+	void *lib;
+	cxa_demangle_fn demangle;
+	char *names;		/* every demangled name, NUL after each */
+	size_t len, alloc;
+};
+
+static void demangler__init(struct demangler *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->demangle = (cxa_demangle_fn)dlsym(RTLD_DEFAULT, "__cxa_demangle");
+	if (!d->demangle && (d->lib = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL)))
+		d->demangle = (cxa_demangle_fn)dlsym(d->lib, "__cxa_demangle");
+}
+
+static void demangler__exit(struct demangler *d)
+{
+	if (d->lib)
+		dlclose(d->lib);
+	free(d->names);
+}
+
+/* perf prints C++ names without their parameters (and what qualifies the function). */
+static void demangled__strip_params(char *s)
+{
+	static const char *const quals[] = { " const", " volatile", " &&", " &", " noexcept" };
+	size_t n = strlen(s), i;
+	int depth = 0;
+
+	for (i = 0; i < sizeof(quals) / sizeof(quals[0]); i++) {
+		size_t q = strlen(quals[i]);
+
+		if (n > q && !strcmp(s + n - q, quals[i])) {
+			s[n -= q] = '\0';
+			i = (size_t)-1;		/* again, from the first */
+		}
+	}
+	if (!n || s[n - 1] != ')')
+		return;
+	for (i = n; i-- > 0;) {
+		depth += s[i] == ')';
+		depth -= s[i] == '(';
+		if (!depth) {
+			if (i)
+				s[i] = '\0';
+			return;
+		}
+	}
+}
+
+/* A "_Z" name demangled as perf shows it, kept in d->names: 1 + its offset, or 0. */
+static size_t demangler__add(struct demangler *d, const char *name)
+{
+	size_t len, at;
+	char *out;
+	int status = -1;
+
+	if (!d->demangle || strncmp(name, "_Z", 2))
+		return 0;
+	out = d->demangle(name, NULL, NULL, &status);
+	if (!out || status)
+		goto none;
+	demangled__strip_params(out);
+	len = strlen(out) + 1;
+	if (d->len + len > d->alloc) {
+		size_t alloc = d->alloc ? d->alloc * 2 : 64 << 10;
+		char *grown;
+
+		while (alloc < d->len + len)
+			alloc *= 2;
+		grown = realloc(d->names, alloc);
+		if (!grown)
+			goto none;
+		d->names = grown;
+		d->alloc = alloc;
+	}
+	memcpy(d->names + d->len, out, len);
+	free(out);
+	at = d->len;
+	d->len += len;
+	return at + 1;
+none:
+	free(out);
+	return 0;
+}
+
+/* Entries name their demangled names, which move to the table for good. */
+static void demangler__finish(struct demangler *d, struct symtab *st,
+			      struct symtab_entries *es)
+{
+	for (size_t i = 0; i < es->nr; i++)
+		if (es->e[i].demangled)
+			es->e[i].name = d->names + es->e[i].demangled - 1;
+	st->demangled = d->names;
+	d->names = NULL;
+}
+
 static int symtab__read_elf_symbols(struct symtab *st, const struct elf_file *f,
 				    Elf_Scn *scn, const GElf_Shdr *shdr,
-				    struct symtab_entries *es)
+				    struct symtab_entries *es, struct demangler *dm)
 {
 	Elf_Data *data = elf_getdata(scn, NULL), *strs;
 	Elf_Scn *strscn = elf_getscn(f->elf, shdr->sh_link);
@@ -299,9 +402,12 @@ static int symtab__read_elf_symbols(struct symtab *st, const struct elf_file *f,
 	for (i = 0; i < nr && !err && gelf_getsym(data, (int)i, &sym); i++) {
 		const char *name = sym.st_name < strs->d_size ? st->strings + sym.st_name : "";
 
-		if (symtab__elf_keeps(f, shstrndx, &sym, name))
-			err = symtab_entries__add(es, sym.st_value, sym.st_size, name,
-						  GELF_ST_BIND(sym.st_info));
+		if (!symtab__elf_keeps(f, shstrndx, &sym, name))
+			continue;
+		err = symtab_entries__add(es, sym.st_value, sym.st_size, name,
+					  GELF_ST_BIND(sym.st_info));
+		if (!err)
+			es->e[es->nr - 1].demangled = demangler__add(dm, name);
 	}
 	return err;
 }
@@ -406,11 +512,13 @@ int symtab__load_elf(struct symtab *st, const char *path, const char *debug_dir)
 	struct elf_file f, dbg = { .elf = NULL };
 	const struct elf_file *src = &f;
 	struct symtab_entries es = { 0 };
+	struct demangler dm;
 	Elf_Scn *scn;
 	GElf_Shdr shdr;
 	int err;
 
 	*st = (struct symtab){ 0 };
+	demangler__init(&dm);
 	err = elf_file__open(&f, path);
 	if (err) {
 		pr_debug("symbols: cannot read %s as ELF (%s)\n", path, strerror(-err));
@@ -425,11 +533,14 @@ int symtab__load_elf(struct symtab *st, const char *path, const char *debug_dir)
 	if (!err && !scn)
 		err = -ENOENT;
 	if (!err)
-		err = symtab__read_elf_symbols(st, src, scn, &shdr, &es);
+		err = symtab__read_elf_symbols(st, src, scn, &shdr, &es, &dm);
 	if (!err)
 		err = symtab__read_plt(st, &f, &es);
-	if (!err)
+	if (!err) {
+		demangler__finish(&dm, st, &es);
 		err = symtab__finish(st, &es);
+	}
+	demangler__exit(&dm);
 	free(es.e);
 	elf_file__close(&dbg);
 	elf_file__close(&f);

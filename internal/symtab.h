@@ -28,6 +28,7 @@ struct symtab {
 	size_t nr;
 	char *strings;			/* what the names point into */
 	char *plt_strings;		/* and the PLT entries' ("name@plt") */
+	char *demangled;		/* and C++ names as perf shows them ("ns::f") */
 	struct symtab_seg *segs;
 	size_t nr_segs;
 };
@@ -36,7 +37,9 @@ struct symtab {
  * The symbols perf 6.1 reads for path: those of its separate debug file
  * (<debug_dir>/.build-id/xx/yyyy.debug, by the file's build ID; debug_dir NULL: none) when
  * it has a .symtab, else path's .symtab, else its .dynsym, and "name@plt" for its PLT
- * entries. Functions, objects and labels in text sections; a symbol without a size runs to
+ * entries; C++ names demangled without their parameters, as perf prints them (through
+ * libstdc++'s demangler, when it can be loaded). Functions, objects and labels in text
+ * sections; a symbol without a size runs to
  * the next one; of several at one address the one perf keeps (sized, not weak, global,
  * fewer leading underscores, longer name).
  * Also path's PT_LOAD segments. 0, or -errno (logged at debug level: a file without symbols

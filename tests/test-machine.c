@@ -101,6 +101,37 @@ START_TEST(test_labels_and_aliases)
 }
 END_TEST
 
+/* C++ names as perf prints them: demangled, without parameters or qualifiers. */
+START_TEST(test_cxx_names)
+{
+	static const char code[] =
+		"	.text\n"
+		"_ZN2ns3fooEi:	nop\n"			/* ns::foo(int) */
+		"_ZNK1A3barEv:	nop\n"			/* A::bar() const */
+		"_ZN1AclEi:	nop\n"			/* A::operator()(int) */
+		"_ZN2ns1tIiE3getEv:	nop\n"		/* ns::t<int>::get() */
+		"_Zbad:	nop\n"				/* not a name: kept as it is */
+		"plain:	ret\n";
+	static const char *const mangled[] = { "_ZN2ns3fooEi", "_ZNK1A3barEv", "_ZN1AclEi",
+					       "_ZN2ns1tIiE3getEv", "_Zbad", "plain" };
+	static const char *const want[] = { "ns::foo", "A::bar", "A::operator()",
+					    "ns::t<int>::get", "_Zbad", "plain" };
+	struct perf_machine *m = perf_machine__new(NULL);
+	struct asm_elf elf;
+	char full[128];
+
+	if (asm_elf__build(&elf, code, BASE))
+		TEST_SKIP("gcc cannot build the test code");
+	mmap2(m, PID, elf.start, elf.len, elf.pgoff, elf.path);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		snprintf(full, sizeof(full), "%s+0x0", want[i]);
+		assert_where(m, PID, asm_elf__sym(&elf, mangled[i]), full, elf.path);
+	}
+	perf_machine__delete(m);
+	asm_elf__remove(&elf);
+}
+END_TEST
+
 /* "name@plt" for a PLT entry, as perf synthesizes them. */
 START_TEST(test_plt_entries)
 {
@@ -308,6 +339,7 @@ int main(void)
 	TCase *tc = tcase_create("machine");
 
 	tcase_add_test(tc, test_labels_and_aliases);
+	tcase_add_test(tc, test_cxx_names);
 	tcase_add_test(tc, test_plt_entries);
 	tcase_add_test(tc, test_debug_file);
 	tcase_add_test(tc, test_kallsyms);

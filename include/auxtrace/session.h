@@ -91,7 +91,8 @@ AUXTRACE_API const struct perf_file_header *perf_session__header(const struct pe
 AUXTRACE_API uint64_t perf_session__size(const struct perf_session *session);
 
 /*
- * One evsel per attr, in the file's order (pipe format: grows as HEADER_ATTR records come).
+ * One evsel per attr, in the file's order (pipe format: grows as HEADER_ATTR records come),
+ * then the events an AUX decoder synthesizes, once it is made (auxtrace-decoder.h).
  * Names come from HEADER_EVENT_DESC or EVENT_UPDATE records, else from type and config.
  * Owned by the session; do not open them.
  */
