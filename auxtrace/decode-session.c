@@ -15,6 +15,7 @@
 #include <auxtrace/evlist.h>
 #include <auxtrace/evsel.h>
 
+#include <internal/auxtrace-info.h>
 #include <internal/decode-session.h>
 #include <internal/lib.h>
 #include <internal/session.h>
@@ -530,20 +531,35 @@ void decode_queue__decode_opts(struct decode_queue *q, struct auxtrace_decode_op
 	};
 }
 
-int decode_session__init(struct decode_session *ds, struct perf_session *session,
-			 const struct perf_record_auxtrace_info *info)
+struct decode_session *decode_session__new(const struct perf_record_auxtrace_info *info,
+					   const struct decode_session_ops *ops,
+					   size_t min_words)
+{
+	size_t nr = (info->header.size - sizeof(*info)) / sizeof(uint64_t);
+	struct decode_session *ds;
+
+	if (nr < min_words) {
+		pr_err("%s decoder: AUXTRACE_INFO has %zu words of parameters, perf writes at "
+		       "least %zu: the file is damaged\n", ops->name, nr, min_words);
+		return libauxtrace__ptr_err(EINVAL);
+	}
+	ds = calloc(1, sizeof(*ds));
+	if (!ds)
+		return libauxtrace__ptr_err(ENOMEM);
+	ds->ops = ops;
+	ds->pmu_type = (uint32_t)info->priv[INTEL_PT_PMU_TYPE];
+	ds->tc = (struct auxtrace_tsc_conv){
+		.time_shift = (uint16_t)info->priv[INTEL_PT_TIME_SHIFT],
+		.time_mult = (uint32_t)info->priv[INTEL_PT_TIME_MULT],
+		.time_zero = info->priv[INTEL_PT_TIME_ZERO],
+	};
+	return ds;
+}
+
+static int decode_session__init(struct decode_session *ds, struct perf_session *session)
 {
 	int err;
 
-	(void)info;
-	ds->aux = (struct auxtrace){
-		.sz = sizeof(ds->aux),
-		.process_event = decode_session__process_event,
-		.process_auxtrace_event = decode_session__process_auxtrace_event,
-		.flush_events = decode_session__flush,
-		.free_events = decode_session__free_events,
-		.free = decode_session__free,
-	};
 	ds->session = session;
 	ds->aux_evsel = decode_session__aux_evsel(session, ds->pmu_type);
 	if (!ds->aux_evsel) {
@@ -569,6 +585,26 @@ int decode_session__init(struct decode_session *ds, struct perf_session *session
 		return -ENOMEM;
 	err = auxtrace_queues__populate(ds->queues, session);
 	return err < 0 ? err : 0;
+}
+
+struct auxtrace *decode_session__start(struct decode_session *ds, struct perf_session *session)
+{
+	int err;
+
+	ds->aux = (struct auxtrace){
+		.sz = sizeof(ds->aux),
+		.process_event = decode_session__process_event,
+		.process_auxtrace_event = decode_session__process_auxtrace_event,
+		.flush_events = decode_session__flush,
+		.free_events = decode_session__free_events,
+		.free = decode_session__free,
+	};
+	err = decode_session__init(ds, session);
+	if (err) {
+		decode_session__free(&ds->aux, session);
+		return libauxtrace__ptr_err(err);
+	}
+	return &ds->aux;
 }
 
 const struct auxtrace_decoder *const *auxtrace_decoders__builtin(void)

@@ -4,8 +4,6 @@
  * buffer decoded whole at a time, queues ordered by their buffers' references (TSC), the
  * samples without time or CPU.
  */
-#include <stdlib.h>
-
 #include <auxtrace/intel-bts-decode.h>
 
 #include <internal/auxtrace-info.h>
@@ -76,32 +74,13 @@ static const struct decode_session_ops intel_bts_session_ops = {
 static struct auxtrace *intel_bts_session__new(struct perf_session *session,
 					       const struct perf_record_auxtrace_info *info)
 {
-	size_t nr = (info->header.size - sizeof(*info)) / sizeof(uint64_t);
-	struct decode_session *ds;
-	int err;
+	struct decode_session *ds = decode_session__new(info, &intel_bts_session_ops,
+							INTEL_BTS_SNAPSHOT_MODE);
 
-	if (nr < INTEL_BTS_SNAPSHOT_MODE) {
-		pr_err("intel_bts decoder: AUXTRACE_INFO has %zu words of parameters, perf writes "
-		       "at least %d: the file is damaged\n", nr, INTEL_BTS_SNAPSHOT_MODE);
-		return libauxtrace__ptr_err(EINVAL);
-	}
-	ds = calloc(1, sizeof(*ds));
 	if (!ds)
-		return libauxtrace__ptr_err(ENOMEM);
-	ds->ops = &intel_bts_session_ops;
+		return NULL;
 	ds->untimed_samples = true;
-	ds->pmu_type = (uint32_t)info->priv[INTEL_BTS_PMU_TYPE];
-	ds->tc = (struct auxtrace_tsc_conv){
-		.time_shift = (uint16_t)info->priv[INTEL_BTS_TIME_SHIFT],
-		.time_mult = (uint32_t)info->priv[INTEL_BTS_TIME_MULT],
-		.time_zero = info->priv[INTEL_BTS_TIME_ZERO],
-	};
-	err = decode_session__init(ds, session, info);
-	if (err) {
-		ds->aux.free(&ds->aux, session);
-		return libauxtrace__ptr_err(err);
-	}
-	return &ds->aux;
+	return decode_session__start(ds, session);
 }
 
 const struct auxtrace_decoder intel_bts_auxtrace_decoder = {

@@ -143,44 +143,20 @@ static bool intel_pt_session__timeless(const struct decode_session *ds, uint64_t
 	return false;
 }
 
-static uint64_t intel_pt__priv(const struct perf_record_auxtrace_info *info, size_t nr,
-			       unsigned int i)
-{
-	return i < nr ? info->priv[i] : 0;
-}
-
 static struct auxtrace *intel_pt_session__new(struct perf_session *session,
 					      const struct perf_record_auxtrace_info *info)
 {
 	size_t nr = (info->header.size - sizeof(*info)) / sizeof(uint64_t);
-	struct decode_session *ds;
-	int err;
+	struct decode_session *ds = decode_session__new(info, &intel_pt_session_ops,
+							INTEL_PT_PER_CPU_MMAPS);
 
-	if (nr < INTEL_PT_PER_CPU_MMAPS) {
-		pr_err("intel_pt decoder: AUXTRACE_INFO has %zu words of parameters, perf writes "
-		       "at least %d: the file is damaged\n", nr, INTEL_PT_PER_CPU_MMAPS);
-		return libauxtrace__ptr_err(EINVAL);
-	}
-	ds = calloc(1, sizeof(*ds));
 	if (!ds)
-		return libauxtrace__ptr_err(ENOMEM);
-	ds->ops = &intel_pt_session_ops;
+		return NULL;
 	ds->session = session;
-	ds->pmu_type = (uint32_t)info->priv[INTEL_PT_PMU_TYPE];
-	ds->tc = (struct auxtrace_tsc_conv){
-		.time_shift = (uint16_t)info->priv[INTEL_PT_TIME_SHIFT],
-		.time_mult = (uint32_t)info->priv[INTEL_PT_TIME_MULT],
-		.time_zero = info->priv[INTEL_PT_TIME_ZERO],
-	};
-	ds->per_cpu = intel_pt__priv(info, nr, INTEL_PT_PER_CPU_MMAPS);
+	ds->per_cpu = nr > INTEL_PT_PER_CPU_MMAPS && info->priv[INTEL_PT_PER_CPU_MMAPS];
 	ds->timeless = intel_pt_session__timeless(ds, info->priv[INTEL_PT_TSC_BIT],
 						  info->priv[INTEL_PT_CAP_USER_TIME_ZERO]);
-	err = decode_session__init(ds, session, info);
-	if (err) {
-		ds->aux.free(&ds->aux, session);
-		return libauxtrace__ptr_err(err);
-	}
-	return &ds->aux;
+	return decode_session__start(ds, session);
 }
 
 const struct auxtrace_decoder intel_pt_auxtrace_decoder = {

@@ -82,12 +82,20 @@ extern const struct auxtrace_decoder intel_bts_auxtrace_decoder;
 extern const struct auxtrace_decoder intel_pt_auxtrace_decoder;
 
 /*
- * Set up ds for session and the decoder's AUXTRACE_INFO: itrace options, the events perf
- * synthesizes (their sample_type with TIME when !timeless, CPU when per_cpu, which the
- * caller set), the machine, queues (all of a file's data queued now) and heap. 0 or -errno.
+ * A decoder for the AUXTRACE_INFO info, which must hold at least min_words words of
+ * parameters (what perf requires): they begin, in the Intel layouts, with the PMU type and
+ * the TSC conversion, read here. NULL with errno (EINVAL logged, ENOMEM).
  */
-int decode_session__init(struct decode_session *ds, struct perf_session *session,
-			 const struct perf_record_auxtrace_info *info);
+struct decode_session *decode_session__new(const struct perf_record_auxtrace_info *info,
+					   const struct decode_session_ops *ops,
+					   size_t min_words);
+/*
+ * Set ds up for session: itrace options, the events perf synthesizes (their sample_type
+ * with TIME unless timeless or untimed_samples, CPU when per_cpu, which the caller set),
+ * the machine, queues (all of a file's data queued now) and heap. Its struct auxtrace, or
+ * NULL with errno, ds freed.
+ */
+struct auxtrace *decode_session__start(struct decode_session *ds, struct perf_session *session);
 /* The AUX event: the session's first evsel of type pmu_type, NULL when none. */
 struct evsel *decode_session__aux_evsel(struct perf_session *session, uint32_t pmu_type);
 

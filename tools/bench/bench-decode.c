@@ -102,31 +102,16 @@ static int record_bts(struct aux_session *s, const struct traced_prog *t,
 	return rec->branches == branches ? 0 : -1;
 }
 
-/* f's trace after f's PSB+, repeated: TIP.PGE, loop TNT, return TNT, TIP.PGD. */
+/* One call of f traced (tests/lib/aux-payload.h), after a PSB+ when psb. */
 static int pt_encode(struct pt_encoder *enc, const struct traced_prog *t, uint64_t tsc,
 		     bool psb)
 {
-	const struct pt_packet psb_pkts[] = {
-		{ .type = ppt_psb },
-		{ .type = ppt_tsc, .payload.tsc.tsc = tsc },
-		{ .type = ppt_mode, .payload.mode = { .leaf = pt_mol_exec,
-						      .bits.exec = { .csl = 1 } } },
-		{ .type = ppt_psbend },
-	};
-	const struct pt_packet call[] = {
-		{ .type = ppt_tip_pge, .payload.ip = { .ipc = pt_ipc_sext_48,
-						       .ip = asm_elf__sym(&t->elf, "f") } },
-		{ .type = ppt_tnt_8, .payload.tnt = { .bit_size = 6, .payload = 0x1c } },
-		{ .type = ppt_tnt_8, .payload.tnt = { .bit_size = 1, .payload = 1 } },
-		{ .type = ppt_tip_pgd, .payload.ip = { .ipc = pt_ipc_sext_48, .ip = t->after_f } },
-	};
-	int err = 0;
+	struct pt_packet pkts[PT_PSB_PACKETS + PT_F_CALL_PACKETS];
 
-	for (size_t i = 0; psb && i < sizeof(psb_pkts) / sizeof(psb_pkts[0]) && err >= 0; i++)
-		err = pt_enc_next(enc, &psb_pkts[i]);
-	for (size_t i = 0; i < sizeof(call) / sizeof(call[0]) && err >= 0; i++)
-		err = pt_enc_next(enc, &call[i]);
-	return err < 0 ? err : 0;
+	pt_packets__psb(pkts, tsc);
+	pt_packets__f_call(pkts + PT_PSB_PACKETS, asm_elf__sym(&t->elf, "f"), t->after_f);
+	return psb ? pt_packets__encode(enc, pkts, PT_PSB_PACKETS + PT_F_CALL_PACKETS)
+		   : pt_packets__encode(enc, pkts + PT_PSB_PACKETS, PT_F_CALL_PACKETS);
 }
 
 static int record_pt(struct aux_session *s, const struct traced_prog *t,
