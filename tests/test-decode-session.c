@@ -501,6 +501,93 @@ START_TEST(test_pt_instruction_samples)
 }
 END_TEST
 
+/* Every third instruction of f's run (test-intel-pt-decode's f_path), counted once. */
+static void assert_every_third_insn(const struct collector *c)
+{
+	static const char *const at[] = { "f_top", "f_inc", "f_top", "f_even", "f_test",
+					  "f_even", "g_nop" };
+	int n = 0;
+
+	for (int i = 0; i < c->n; i++) {
+		if (c->s[i].kind != 'I')
+			continue;
+		ck_assert_int_lt(n, 7);
+		ck_assert_msg(c->s[i].ip == sym(at[n]), "instruction sample %d at %#llx, want %s",
+			      n, (unsigned long long)c->s[i].ip, at[n]);
+		n++;
+	}
+	ck_assert_int_eq(n, 7);
+}
+
+/*
+ * A PSB in the middle of f's loop, its FUP where execution is (f_even): libipt decodes the
+ * trace before it up to the branch whose outcome comes after it, and the trace after it
+ * from f_even again. Cut anywhere, the stream gives what it gives whole: the same branches,
+ * and instruction samples at the same places (no instruction counted twice).
+ */
+START_TEST(test_pt_psb_mid_trace)
+{
+	struct pt_packet head[PT_PSB_PACKETS + PT_F_CALL_PACKETS], mid[PT_PSB_PACKETS + 1];
+	const struct pt_packet first_bits = {
+		.type = ppt_tnt_8, .payload.tnt = { .bit_size = 3, .payload = 0x3 } };	/* .!! */
+	const struct pt_packet last_bits = {
+		.type = ppt_tnt_8, .payload.tnt = { .bit_size = 3, .payload = 0x4 } };	/* !.. */
+	struct pt_stream pt = { .len = 0 };
+	struct collector *whole = calloc(1, sizeof(*whole)), *c = calloc(1, sizeof(*c));
+
+	REQUIRE_CODE();
+	pt_packets__psb(head, 1000);
+	pt_packets__f_call(head + PT_PSB_PACKETS, sym("f"), CALLER);
+	pt_packets__psb(mid, 2000);
+	mid[PT_PSB_PACKETS] = mid[PT_PSB_PACKETS - 1];		/* PSBEND after ... */
+	mid[PT_PSB_PACKETS - 1] = (struct pt_packet){ .type = ppt_fup,	/* ... the FUP */
+		.payload.ip = { .ipc = pt_ipc_sext_48, .ip = sym("f_even") } };
+	for (int i = 0; i <= PT_PSB_PACKETS; i++)
+		ck_assert_int_eq(pt_stream__put(&pt, &head[i]), 0);	/* PSB+, TIP.PGE */
+	ck_assert_int_eq(pt_stream__put(&pt, &first_bits), 0);
+	for (int i = 0; i <= PT_PSB_PACKETS; i++)
+		ck_assert_int_eq(pt_stream__put(&pt, &mid[i]), 0);
+	ck_assert_int_eq(pt_stream__put(&pt, &last_bits), 0);
+	for (int i = PT_PSB_PACKETS + 2; i < PT_PSB_PACKETS + PT_F_CALL_PACKETS; i++)
+		ck_assert_int_eq(pt_stream__put(&pt, &head[i]), 0);	/* g's return, TIP.PGD */
+
+	for (size_t cut = 0; cut < pt.len; cut++) {
+		struct collector *into = cut ? c : whole;
+		struct pd_file *f = recording_start(true, false, false, false);
+
+		recording_mmap(f, 0);
+		pd_file__auxtrace(f, 0, -1, PID, 0, 0, pt.buf, cut ? cut : pt.len);
+		if (cut)
+			pd_file__auxtrace(f, 0, -1, PID, cut, 0, pt.buf + cut, pt.len - cut);
+		recording_finish(f);
+		close(fx.fd);
+		fx.fd = -1;
+		ck_assert_int_eq(collect(fx.path, -1, "bi3i", into), 0);
+		if (!cut) {
+			/* f's 23 instructions: 7 samples of 3, and f's branches */
+			ck_assert_int_eq(whole->n, F_BRANCHES + 7);
+			assert_every_third_insn(whole);
+			continue;
+		}
+		ck_assert_int_eq(c->n, whole->n);
+		for (int i = 0; i < c->n; i++)
+			ck_assert_msg(c->s[i].kind == whole->s[i].kind &&
+				      c->s[i].ip == whole->s[i].ip && c->s[i].addr == whole->s[i].addr,
+				      "cut at %zu: sample %d is %c %#llx, want %c %#llx", cut, i,
+				      c->s[i].kind, (unsigned long long)c->s[i].ip, whole->s[i].kind,
+				      (unsigned long long)whole->s[i].ip);
+	}
+	for (int i = 0, b = 0; i < whole->n; i++) {
+		if (whole->s[i].kind == 'B')
+			whole->s[b++] = whole->s[i];
+		whole->n = i == whole->n - 1 ? b : whole->n;
+	}
+	assert_f_branches(whole, 0);
+	free(whole);
+	free(c);
+}
+END_TEST
+
 /* The pipe format through a pipe: payloads copied as they stream by, decoded alike. */
 START_TEST(test_pt_pipe)
 {
@@ -663,6 +750,7 @@ int main(void)
 	tcase_add_test(tc, test_pt_cut_anywhere);
 	tcase_add_test(tc, test_pt_time_order);
 	tcase_add_test(tc, test_pt_instruction_samples);
+	tcase_add_test(tc, test_pt_psb_mid_trace);
 	tcase_add_test(tc, test_pt_pipe);
 	tcase_add_test(tc, test_buffers_mapped_while_decoded);
 	tcase_add_test(tc, test_bts_itrace_options);
