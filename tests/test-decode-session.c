@@ -420,7 +420,7 @@ START_TEST(test_pt_time_order)
 {
 	struct pt_stream unit0 = { .len = 0 }, unit1 = { .len = 0 };
 	struct collector *c = calloc(1, sizeof(*c));
-	static const char order[] = "BESMBBBBBBBS";
+	static const char order[] = "BEMSBBBBBBBS";
 	struct pd_file *f;
 
 	REQUIRE_CODE();
@@ -429,9 +429,13 @@ START_TEST(test_pt_time_order)
 	f = recording_start(true, true, true, false);
 	recording_itrace_start(f, PID, 0, 10);
 	recording_itrace_start(f, PID + 1, 1, 10);
-	/* in file order as a recorder drains: both rings' records, then both AUX areas */
-	recording_sample(f, 1200, 0);
+	/*
+	 * In file order as a recorder drains: both rings' records, then both AUX areas. No
+	 * record between CPU 0's trace and the mapping: the trace older than the mapping is
+	 * decoded before it applies, whatever comes first otherwise.
+	 */
 	recording_mmap(f, 1300);
+	recording_sample(f, 1400, 0);
 	recording_sample(f, 1700, 0);
 	pd_file__auxtrace(f, 0, 0, PID, 0, 0, unit0.buf, unit0.len);
 	pd_file__auxtrace(f, 1, 1, PID, 0, 0, unit1.buf, unit1.len);
@@ -449,8 +453,8 @@ START_TEST(test_pt_time_order)
 	ck_assert_int_eq(c->s[0].cpu, 0);
 	ck_assert_msg(strstr(c->s[1].msg, "no code"), "%s", c->s[1].msg);	/* ... unmapped */
 	ck_assert_int_eq(c->s[1].perf_code, 5);
-	ck_assert_uint_eq(c->s[2].time, 1200);
-	ck_assert_uint_eq(c->s[3].time, 1300);
+	ck_assert_uint_eq(c->s[2].time, 1300);
+	ck_assert_uint_eq(c->s[3].time, 1400);
 	for (int i = 4; i < 4 + F_BRANCHES; i++) {
 		ck_assert_uint_eq(c->s[i].time, 1500);
 		ck_assert_int_eq(c->s[i].cpu, 1);
