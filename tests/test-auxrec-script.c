@@ -283,7 +283,10 @@ START_TEST(test_cli)
 		      strstr(out, "reads as 'i100ns'") && strstr(out, "--itrace=i100,b"), "%s",
 		      out);
 	free(out);
-	out = auxrec(&rc, "script extra");
+	out = auxrec(&rc, "script --itrace=b auxrec.data");	/* the input, without -i */
+	ck_assert_msg(rc == 0 && testlib_count_lines(out, " branches:uh: ") == 11, "%s", out);
+	free(out);
+	out = auxrec(&rc, "script auxrec.data extra");
 	ck_assert_msg(WEXITSTATUS(rc) == 2 && strstr(out, "unexpected argument 'extra'"), "%s",
 		      out);
 	free(out);

@@ -80,7 +80,8 @@ struct auxtrace_decode_error {
 	enum auxtrace_decode_error_kind kind;
 	int lib_code;		/* libipt's pt_error_code, 0 when libipt did not report it */
 	const char *msg;	/* e.g. "libipt: unknown opcode"; valid during the callback */
-	uint64_t offset;	/* byte in the buffer where decoding failed */
+	uint64_t offset;	/* byte in the buffer where decoding failed (decoding a stream:
+				 * in the piece decoded, which may join two buffers) */
 	uint64_t aux_offset;	/* the same byte in the AUX stream */
 	uint64_t ip;		/* last known instruction address, 0 when none */
 	uint64_t time;

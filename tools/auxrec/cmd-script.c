@@ -24,7 +24,7 @@
 #include "script-line.h"
 
 static const char script_usage[] =
-	"usage: auxrec script [--itrace[=OPTS] | --no-itrace] [-i FILE|DIR|-]\n"
+	"usage: auxrec script [--itrace[=OPTS] | --no-itrace] [-i] [FILE|DIR|-]\n"
 	"\n"
 	"Print the samples of a recording as perf script does: comm, tid, [cpu], time,\n"
 	"period, event, ip sym+off (dso); branches synthesized from Intel PT or BTS data as\n"
@@ -318,8 +318,10 @@ int cmd_script(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (optind < argc && !input)
+		input = argv[optind++];		/* auxrec script DIR, as auxrec report DIR */
 	if (optind < argc) {
-		auxrec_error("script: unexpected argument '%s': give the input with -i",
+		auxrec_error("script: unexpected argument '%s': one input, with -i or alone",
 			     argv[optind]);
 		return 2;
 	}
