@@ -183,6 +183,9 @@ $(B)/bench-%: tools/bench/bench-%.c $(BENCH_LIBS) $(wildcard tools/bench/*.h) $(
 	$(CC) $(BASE_CFLAGS) -I. $(CFLAGS) -o $@ $(filter %.c,$^) $(TESTSUPPORT) $(STATICS) \
 		$(LDFLAGS) $(shell pkg-config --libs libbpf) $(DEP_LIBS)
 
+# bench-decode times auxrec script against perf script.
+$(B)/bench-decode: $(AUXREC)
+
 # libtracecmd's reader (tracecmd_open, tracecmd_iterate_events) reads what the trace.dat writer
 # wrote; only libtracecmd itself, so the test links no second tracefs_* of the system's.
 $(B)/tests/test-trace-dat: TEST_EXTRA_LIBS += -ltracecmd

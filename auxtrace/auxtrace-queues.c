@@ -264,7 +264,11 @@ static int auxtrace_queues__process_index(struct auxtrace_queues *q, struct perf
 						     "%zu points outside the data section [%#llx, "
 						     "%#llx)", i, (unsigned long long)s->data_offset,
 						     (unsigned long long)s->data_end);
-		memcpy(&ev, s->map + e->file_offset, sizeof(ev.auxtrace));
+		/* Read, not touched in the mapping: see perf_session__unmap_data. */
+		if (pread(s->fd, &ev, sizeof(ev.auxtrace), (off_t)e->file_offset) !=
+		    (ssize_t)sizeof(ev.auxtrace))
+			return perf_session__corrupt(s, e->file_offset, "AUXTRACE index entry "
+						     "%zu cannot be read (%s)", i, strerror(errno));
 		if (s->needs_swap) {
 			ev.header.type = __builtin_bswap32(ev.header.type);
 			ev.header.size = __builtin_bswap16(ev.header.size);
@@ -303,6 +307,23 @@ static bool perf_session__has_aux_samples(const struct perf_session *s)
 }
 
 /*
+ * Reading a record through the mapping maps the pages around it too (the kernel's
+ * fault-around: the payloads between the records), so a pass over the data section would
+ * map all of it. Give back what was passed: pages come back from the page cache when read.
+ */
+#define PERF_SESSION_UNMAP_STEP (32ull << 20)
+
+static void perf_session__unmap(const struct perf_session *s, uint64_t from, uint64_t to)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	from &= ~(page - 1);
+	to = to < s->file_size ? to : s->file_size;
+	if (to > from)
+		madvise((void *)(s->map + from), to - from, MADV_DONTNEED);
+}
+
+/*
  * A walk of the data section, each record checked as the stream reader checks it. It runs
  * while the session is inside a record (AUXTRACE_INFO, whose decoder populates): that
  * record's scratch copy, payload and the counters are the session's, so the walk has its
@@ -313,7 +334,7 @@ static int auxtrace_queues__walk(struct auxtrace_queues *q, struct perf_session 
 {
 	struct perf_session_stats stats = s->stats;
 	uint64_t *scratch = s->scratch;
-	uint64_t pos = s->pos, offset;
+	uint64_t pos = s->pos, offset, unmapped = s->data_offset;
 	const void *payload = s->payload;
 	uint64_t payload_offset = s->payload_offset, payload_size = s->payload_size;
 	union perf_event *event;
@@ -330,6 +351,10 @@ static int auxtrace_queues__walk(struct auxtrace_queues *q, struct perf_session 
 		struct evsel *evsel;
 
 		err = 0;
+		if (offset - unmapped >= PERF_SESSION_UNMAP_STEP) {
+			perf_session__unmap(s, unmapped, offset);
+			unmapped = offset;
+		}
 		if (event->header.type == PERF_RECORD_ID_INDEX) {
 			err = perf_session__process_id_index(s, event, offset);
 		} else if (event->header.type == PERF_RECORD_AUXTRACE && events) {
@@ -344,6 +369,7 @@ static int auxtrace_queues__walk(struct auxtrace_queues *q, struct perf_session 
 		if (err)
 			break;
 	}
+	perf_session__unmap(s, unmapped, s->pos);
 	free(s->scratch);
 	s->scratch = scratch;
 	s->pos = pos;
@@ -353,6 +379,7 @@ static int auxtrace_queues__walk(struct auxtrace_queues *q, struct perf_session 
 	s->stats = stats;
 	return err;
 }
+
 
 int auxtrace_queues__populate(struct auxtrace_queues *q, struct perf_session *s)
 {

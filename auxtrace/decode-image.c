@@ -33,6 +33,20 @@ void auxtrace_image__delete(struct auxtrace_image *image)
 	free(image);
 }
 
+int auxtrace_image__clear(struct auxtrace_image *image)
+{
+	struct pt_image *empty = pt_image_alloc(NULL);
+
+	if (!empty)
+		return -ENOMEM;
+	pt_image_free(image->pt_image);
+	image->pt_image = empty;
+	image->nr_sections = 0;
+	image->last_hit = 0;
+	image->generation++;
+	return 0;
+}
+
 /* The bytes of filename from pgoff on, or -errno; libipt would only say "bad file". */
 static int64_t image_file__bytes_from(const char *filename, uint64_t pgoff)
 {

@@ -71,9 +71,8 @@ bool decode_synth__is_kernel(const struct decode_synth *synth, uint64_t ip)
 
 /* The conversion perf_event_mmap_page documents for time_zero/time_mult/time_shift, in two
  * halves so that tsc * mult cannot overflow. */
-uint64_t decode_synth__time(const struct decode_synth *synth, uint64_t tsc)
+uint64_t auxtrace_tsc_conv__time(const struct auxtrace_tsc_conv *tc, uint64_t tsc)
 {
-	const struct auxtrace_tsc_conv *tc = &synth->opts.tsc;
 	uint64_t quot, rem;
 
 	if (!tc->time_mult || tc->time_shift > 63)
@@ -81,6 +80,26 @@ uint64_t decode_synth__time(const struct decode_synth *synth, uint64_t tsc)
 	quot = tsc >> tc->time_shift;
 	rem = tsc & ((1ULL << tc->time_shift) - 1);
 	return tc->time_zero + quot * tc->time_mult + ((rem * tc->time_mult) >> tc->time_shift);
+}
+
+/* The inverse rounds: step to the first TSC value at or past time, so that a decoder
+ * stopping at it never stops short of time (nor past it by more than a tick). */
+uint64_t auxtrace_tsc_conv__tsc(const struct auxtrace_tsc_conv *tc, uint64_t time)
+{
+	uint64_t t, tsc;
+
+	if (!tc->time_mult || tc->time_shift > 63)
+		return UINT64_MAX;
+	if (time <= tc->time_zero)
+		return 0;
+	t = time - tc->time_zero;
+	tsc = ((t / tc->time_mult) << tc->time_shift) +
+	      ((t % tc->time_mult) << tc->time_shift) / tc->time_mult;
+	while (tsc && auxtrace_tsc_conv__time(tc, tsc - 1) >= time)
+		tsc--;
+	while (tsc < UINT64_MAX && auxtrace_tsc_conv__time(tc, tsc) < time)
+		tsc++;
+	return tsc;
 }
 
 static void decode_synth__fill(struct auxtrace_sample *s, const struct decode_where *where)

@@ -6,19 +6,9 @@
 #include <auxtrace/evlist.h>
 #include <auxtrace/evsel.h>
 
+#include <internal/auxtrace-info.h>
 #include <internal/auxtrace-record.h>
 #include <internal/lib.h>
-
-/* AUXTRACE_INFO priv[] of type PERF_AUXTRACE_INTEL_BTS. */
-enum {
-	INTEL_BTS_PMU_TYPE,
-	INTEL_BTS_TIME_SHIFT,
-	INTEL_BTS_TIME_MULT,
-	INTEL_BTS_TIME_ZERO,
-	INTEL_BTS_CAP_USER_TIME_ZERO,
-	INTEL_BTS_SNAPSHOT_MODE,
-	INTEL_BTS_PRIV_NR,
-};
 
 /* One branch record: the driver never writes a partial one at the end of the buffer. */
 #define INTEL_BTS_RECORD_SIZE 24

@@ -4,6 +4,14 @@
  * (intel-pt-decode.h). libipt says which instructions ran; a branch is known to be taken
  * only when the next instruction (or event) is seen, so each instruction waits in
  * flow->prev until then.
+ *
+ * libipt decodes one contiguous buffer from a sync point (PSB). A stream of payloads is cut
+ * into regions that each start at a PSB: a payload's bytes from its first PSB to its last
+ * one, and the join of what follows that last PSB with the next payload's bytes before its
+ * first PSB, copied into a buffer of the decoder's own. Regions that follow each other
+ * without a gap carry the waiting instruction across, so a branch whose outcome lies in the
+ * next region is still resolved; a region decodes until it ends or the trace time passes
+ * what the caller asked for.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,20 +24,51 @@
 #include <internal/lib.h>
 #include <internal/x86-branch.h>
 
+/* Trace after a stream's last PSB waits for the next payload, up to this much; beyond it
+ * (a payload without any PSB), it is decoded alone. */
+#define INTEL_PT_MAX_PENDING	(16u << 20)
+#define INTEL_PT_PSB_LEN	16
+#define INTEL_PT_MAX_PAD	7	/* what perf's AUXTRACE framing pads a payload with */
+
+/* Bytes that start at a PSB, decoded as one libipt buffer. */
+struct intel_pt_region {
+	const uint8_t *buf;
+	size_t size;
+	struct auxtrace_aux_data data;	/* samples' cpu, pid, tid; offset of buf[0] */
+	bool continues;			/* right after the previous region: no gap */
+};
+
+/* The region being decoded. */
+struct intel_pt_flow {
+	struct intel_pt_decoder *dec;
+	struct pt_insn_decoder *insn_dec;	/* NULL: no region open */
+	struct decode_where where;
+	int status;			/* libipt's, between runs */
+	struct pt_insn prev;		/* the last instruction, when have_prev */
+	bool have_prev;
+	uint64_t skip_to;		/* decoded already up to this branch; 0: nothing */
+	uint64_t last_ip;		/* of the last instruction or event: errors name it */
+};
+
 struct intel_pt_decoder {
 	struct decode_synth synth;
 	struct pt_image *pt_image;	/* this decoder's copy of opts.image */
-	uint64_t image_generation;	/* of opts.image when copied */
-};
-
-/* One decode call. */
-struct intel_pt_flow {
-	struct intel_pt_decoder *dec;
-	struct pt_insn_decoder *insn_dec;
-	struct decode_where where;
-	struct pt_insn prev;		/* the last instruction, when have_prev */
-	bool have_prev;
-	uint64_t last_ip;		/* of the last instruction or event: errors name it */
+	const struct auxtrace_image *copied;	/* the image it copies, */
+	uint64_t image_generation;		/* as it was then */
+	struct intel_pt_flow flow;
+	struct intel_pt_region regions[2];	/* what the last feed left to decode */
+	unsigned int nr_regions, next_region;
+	bool fed;			/* a stream has begun: stream_end is valid */
+	uint64_t stream_end;		/* AUX offset after the last byte fed */
+	uint8_t *pending;		/* the stream's bytes after its last PSB */
+	size_t pending_len, pending_alloc;
+	uint64_t pending_offset;
+	struct auxtrace_aux_data pending_of;	/* cpu, pid, tid of the payload it came from */
+	/* the end of a stream without a PSB yet: what may begin one, and padding */
+	uint8_t fragment[INTEL_PT_PSB_LEN - 1 + INTEL_PT_MAX_PAD];
+	size_t fragment_len;
+	uint8_t *join;			/* a region of pending and the next payload's head */
+	size_t join_alloc;
 };
 
 struct intel_pt_decoder *intel_pt_decoder__new(const struct auxtrace_decode_opts *opts)
@@ -49,14 +88,24 @@ struct intel_pt_decoder *intel_pt_decoder__new(const struct auxtrace_decode_opts
 		free(dec);
 		return libauxtrace__ptr_err(err);
 	}
+	dec->flow.dec = dec;
 	return dec;
+}
+
+static void intel_pt_flow__close(struct intel_pt_flow *flow)
+{
+	pt_insn_free_decoder(flow->insn_dec);
+	flow->insn_dec = NULL;
 }
 
 void intel_pt_decoder__delete(struct intel_pt_decoder *dec)
 {
 	if (!dec)
 		return;
+	intel_pt_flow__close(&dec->flow);
 	pt_image_free(dec->pt_image);
+	free(dec->pending);
+	free(dec->join);
 	free(dec);
 }
 
@@ -65,22 +114,38 @@ const struct auxtrace_decode_stats *intel_pt_decoder__stats(const struct intel_p
 	return &dec->synth.stats;
 }
 
-/* libipt wants an image per decoder: copy the shared one when it grew since the last copy. */
+/*
+ * libipt wants an image per decoder: copy the shared one when it changed since the last
+ * copy, and give the copy to the open region's decoder.
+ */
 static int intel_pt_decoder__refresh_image(struct intel_pt_decoder *dec)
 {
 	struct auxtrace_image *image = dec->synth.opts.image;
 	struct pt_image *copy;
 
-	if (dec->pt_image && dec->image_generation == image->generation)
+	if (dec->pt_image && dec->copied == image && dec->image_generation == image->generation)
 		return 0;
 	copy = pt_image_alloc(NULL);
 	if (!copy || pt_image_copy(copy, image->pt_image) < 0) {
 		pt_image_free(copy);
 		return -ENOMEM;
 	}
+	if (dec->flow.insn_dec && pt_insn_set_image(dec->flow.insn_dec, copy) < 0) {
+		pt_image_free(copy);
+		return -EINVAL;
+	}
 	pt_image_free(dec->pt_image);
 	dec->pt_image = copy;
+	dec->copied = image;
 	dec->image_generation = image->generation;
+	return 0;
+}
+
+int intel_pt_decoder__set_image(struct intel_pt_decoder *dec, struct auxtrace_image *image)
+{
+	if (!image)
+		return libauxtrace__err(-EINVAL);
+	dec->synth.opts.image = image;
 	return 0;
 }
 
@@ -205,10 +270,35 @@ static int intel_pt_flow__events(struct intel_pt_flow *flow, int status, int *cb
 	return status;
 }
 
+/*
+ * Passing over what the previous region decoded (intel_pt_flow__open): true for the
+ * instructions up to the branch it stopped at, which becomes prev again. A branch that is
+ * not that one means the trace went elsewhere: decoding goes on normally from it.
+ */
+static bool intel_pt_flow__seen(struct intel_pt_flow *flow, const struct pt_insn *insn)
+{
+	if (insn->ip == flow->skip_to) {
+		flow->skip_to = 0;
+		flow->prev = *insn;
+		flow->have_prev = true;
+		flow->last_ip = insn->ip;
+		return true;
+	}
+	if (insn->iclass != ptic_other) {
+		flow->skip_to = 0;
+		return false;
+	}
+	flow->last_ip = insn->ip;
+	return true;
+}
+
 static int intel_pt_flow__insn(struct intel_pt_flow *flow, const struct pt_insn *insn)
 {
-	int err = intel_pt_flow__resolve(flow, NULL, insn->ip);
+	int err;
 
+	if (flow->skip_to && intel_pt_flow__seen(flow, insn))
+		return 0;
+	err = intel_pt_flow__resolve(flow, NULL, insn->ip);
 	if (err < 0)
 		return err;
 	if (decode_synth__insn_due(&flow->dec->synth)) {
@@ -249,13 +339,31 @@ static int intel_pt_flow__recover(struct intel_pt_flow *flow, int status, int *c
 	return status;
 }
 
-static int intel_pt_flow__run(struct intel_pt_flow *flow)
+/* libipt's estimate of the trace time at the decoder's position: 0 before any timestamp. */
+static uint64_t intel_pt_flow__tsc(const struct intel_pt_flow *flow)
 {
-	int status = pt_insn_sync_forward(flow->insn_dec), cb_err = 0;
+	uint64_t tsc = 0;
+
+	return pt_insn_time(flow->insn_dec, &tsc, NULL, NULL) < 0 ? 0 : tsc;
+}
+
+/*
+ * Decode the open region until it ends (0) or, before the next instruction, the trace time
+ * reaches until_tsc (1: paused, the state kept for the next call). -errno from a callback.
+ */
+static int intel_pt_flow__run(struct intel_pt_flow *flow, uint64_t until_tsc)
+{
+	int status = flow->status, cb_err = 0;
 
 	while (status != -pte_eos) {
 		struct pt_insn insn;
+		uint64_t tsc;
 
+		if (until_tsc != UINT64_MAX && (tsc = intel_pt_flow__tsc(flow)) &&
+		    tsc >= until_tsc) {
+			flow->status = status;
+			return 1;
+		}
 		if (status >= 0)
 			status = intel_pt_flow__events(flow, status, &cb_err);
 		if (cb_err < 0)
@@ -274,31 +382,277 @@ static int intel_pt_flow__run(struct intel_pt_flow *flow)
 		if (cb_err < 0)
 			return cb_err;
 	}
+	flow->status = status;
 	return 0;
+}
+
+/*
+ * Start decoding a region at its first PSB. A region that continues the previous one
+ * starts where the trace was at its PSB, before the branch the previous region stopped at
+ * for want of its outcome: the instructions up to that branch ran once and were decoded
+ * already, so they are passed over (see intel_pt_flow__insn).
+ */
+static int intel_pt_flow__open(struct intel_pt_flow *flow, const struct intel_pt_region *r)
+{
+	struct pt_config config;
+
+	intel_pt_flow__close(flow);
+	flow->where.data = &r->data;
+	flow->skip_to = r->continues && flow->have_prev ? flow->prev.ip : 0;
+	flow->have_prev = false;
+	pt_config_init(&config);
+	config.begin = (uint8_t *)r->buf;	/* libipt only reads it */
+	config.end = config.begin + r->size;
+	flow->insn_dec = pt_insn_alloc_decoder(&config);
+	if (!flow->insn_dec)
+		return -ENOMEM;
+	if (pt_insn_set_image(flow->insn_dec, flow->dec->pt_image) < 0)
+		return -EINVAL;
+	flow->status = pt_insn_sync_forward(flow->insn_dec);
+	return 0;
+}
+
+static bool intel_pt_decoder__wants_nothing(const struct intel_pt_decoder *dec)
+{
+	const struct auxtrace_decode_opts *o = &dec->synth.opts;
+
+	return !o->branches && !o->instructions && !o->errors;
 }
 
 int intel_pt_decoder__decode(struct intel_pt_decoder *dec, const struct auxtrace_aux_data *data)
 {
-	struct intel_pt_flow flow = { .dec = dec, .where = { .data = data } };
-	struct pt_config config;
+	struct intel_pt_region region = { .buf = data->data, .size = data->size, .data = *data };
 	int err;
 
 	dec->synth.stats.bytes += data->size;
-	if (!dec->synth.opts.branches && !dec->synth.opts.instructions && !dec->synth.opts.errors)
-		return 0;
-	if (!data->size)
+	if (intel_pt_decoder__wants_nothing(dec) || !data->size)
 		return 0;
 	err = intel_pt_decoder__refresh_image(dec);
-	if (err)
-		return libauxtrace__err(err);
-	pt_config_init(&config);
-	config.begin = (uint8_t *)data->data;	/* libipt only reads it */
-	config.end = config.begin + data->size;
-	flow.insn_dec = pt_insn_alloc_decoder(&config);
-	if (!flow.insn_dec)
-		return libauxtrace__err(-ENOMEM);
-	err = pt_insn_set_image(flow.insn_dec, dec->pt_image) < 0 ? -EINVAL
-									: intel_pt_flow__run(&flow);
-	pt_insn_free_decoder(flow.insn_dec);
+	if (!err)
+		err = intel_pt_flow__open(&dec->flow, &region);
+	if (!err)
+		err = intel_pt_flow__run(&dec->flow, UINT64_MAX);
+	intel_pt_flow__close(&dec->flow);
+	dec->flow.have_prev = false;
 	return err < 0 ? libauxtrace__err(err) : 0;
+}
+
+/* Offset of the first PSB in buf (last: of the last one), or size when there is none. */
+static size_t intel_pt__psb_offset(const void *buf, size_t size, bool last)
+{
+	struct pt_packet_decoder *dec;
+	struct pt_config config;
+	uint64_t offset = size;
+
+	pt_config_init(&config);
+	config.begin = (uint8_t *)buf;
+	config.end = config.begin + size;
+	dec = pt_pkt_alloc_decoder(&config);
+	if (!dec)
+		return size;
+	if ((last ? pt_pkt_sync_backward(dec) : pt_pkt_sync_forward(dec)) < 0 ||
+	    pt_pkt_get_sync_offset(dec, &offset) < 0)
+		offset = size;
+	pt_pkt_free_decoder(dec);
+	return (size_t)offset;
+}
+
+static int intel_pt__append(uint8_t **buf, size_t *len, size_t *alloc, const void *src,
+			    size_t n)
+{
+	if (*len + n > *alloc) {
+		size_t want = *alloc ? *alloc : 64 << 10;
+		uint8_t *grown;
+
+		while (want < *len + n)
+			want *= 2;
+		grown = realloc(*buf, want);
+		if (!grown)
+			return -ENOMEM;
+		*buf = grown;
+		*alloc = want;
+	}
+	memcpy(*buf + *len, src, n);
+	*len += n;
+	return 0;
+}
+
+/* The pending bytes, and head bytes of the payload that follows them, as a region. */
+static int intel_pt_decoder__add_join(struct intel_pt_decoder *dec,
+				      const struct auxtrace_aux_data *data, size_t head)
+{
+	struct intel_pt_region *r = &dec->regions[dec->nr_regions];
+	size_t len = 0;
+
+	if (intel_pt__append(&dec->join, &len, &dec->join_alloc, dec->pending, dec->pending_len) ||
+	    intel_pt__append(&dec->join, &len, &dec->join_alloc, data->data, head))
+		return -ENOMEM;
+	*r = (struct intel_pt_region){ .buf = dec->join, .size = len, .data = *data,
+				       .continues = true };
+	r->data.data = dec->join;
+	r->data.size = len;
+	r->data.offset = dec->pending_offset;
+	dec->pending_len = 0;
+	dec->nr_regions++;
+	return 0;
+}
+
+/*
+ * A stream's first PSB may begin in one payload and end in a later one: the bytes that
+ * could be its start were kept; if they are, they become the pending trace.
+ */
+static int intel_pt_decoder__complete_psb(struct intel_pt_decoder *dec,
+					  const struct auxtrace_aux_data *data)
+{
+	uint8_t both[sizeof(dec->fragment) + INTEL_PT_PSB_LEN];
+	size_t head = data->size < INTEL_PT_PSB_LEN ? data->size : INTEL_PT_PSB_LEN;
+	size_t at, len = dec->fragment_len;
+
+	memcpy(both, dec->fragment, len);
+	memcpy(both + len, data->data, head);
+	at = intel_pt__psb_offset(both, len + head, false);
+	if (at >= len)
+		return 0;	/* not yet, or never: keep_tail keeps what may still be one */
+	dec->fragment_len = 0;
+	dec->pending_offset = data->offset - (len - at);
+	dec->pending_of = *data;
+	return intel_pt__append(&dec->pending, &dec->pending_len, &dec->pending_alloc,
+				dec->fragment + at, len - at);
+}
+
+/*
+ * Keep what the payload ends with after its last PSB; without one, the stream's last bytes
+ * that may begin a PSB.
+ */
+static int intel_pt_decoder__keep_tail(struct intel_pt_decoder *dec,
+				       const struct auxtrace_aux_data *data, size_t last)
+{
+	const uint8_t *p = data->data;
+	size_t keep = sizeof(dec->fragment), old;
+
+	if (last < data->size) {
+		dec->fragment_len = 0;
+		dec->pending_offset = data->offset + last;
+		dec->pending_of = *data;
+		return intel_pt__append(&dec->pending, &dec->pending_len, &dec->pending_alloc,
+					p + last, data->size - last);
+	}
+	if (dec->pending_len)
+		return 0;
+	if (data->size >= keep) {
+		memcpy(dec->fragment, p + data->size - keep, keep);
+		dec->fragment_len = keep;
+		return 0;
+	}
+	old = dec->fragment_len + data->size > keep ? keep - data->size : dec->fragment_len;
+	memmove(dec->fragment, dec->fragment + dec->fragment_len - old, old);
+	memcpy(dec->fragment + old, p, data->size);
+	dec->fragment_len = old + data->size;
+	return 0;
+}
+
+/*
+ * Does data continue the stream? perf's AUXTRACE framing pads each payload to 8 bytes with
+ * zeros and gives the next one the offset where the trace really went on: the padding is
+ * not trace, and is cut from what was kept.
+ */
+static bool intel_pt_decoder__continues(struct intel_pt_decoder *dec,
+					const struct auxtrace_aux_data *data)
+{
+	uint64_t pad = dec->stream_end - data->offset;
+
+	if (!dec->fed || data->offset > dec->stream_end || pad > INTEL_PT_MAX_PAD)
+		return false;
+	dec->pending_len -= pad < dec->pending_len ? pad : dec->pending_len;
+	dec->fragment_len -= pad < dec->fragment_len ? pad : dec->fragment_len;
+	return true;
+}
+
+int intel_pt_decoder__feed(struct intel_pt_decoder *dec, const struct auxtrace_aux_data *data)
+{
+	bool continues = intel_pt_decoder__continues(dec, data);
+	size_t first, last;
+	int err = 0;
+
+	if (dec->next_region < dec->nr_regions || dec->flow.insn_dec) {
+		pr_err("intel_pt decoder: a payload fed before the last one was decoded: call "
+		       "intel_pt_decoder__run until it returns 0 first\n");
+		return libauxtrace__err(-EBUSY);
+	}
+	dec->synth.stats.bytes += data->size;
+	dec->nr_regions = dec->next_region = 0;
+	dec->fed = true;
+	dec->stream_end = data->offset + data->size;
+	if (intel_pt_decoder__wants_nothing(dec))
+		return 0;
+	if (!continues)
+		dec->fragment_len = 0;
+	else if (dec->fragment_len && (err = intel_pt_decoder__complete_psb(dec, data)))
+		return libauxtrace__err(err);
+	first = intel_pt__psb_offset(data->data, data->size, false);
+	if (dec->pending_len && continues && first == data->size &&
+	    dec->pending_len + data->size <= INTEL_PT_MAX_PENDING)
+		return libauxtrace__err(intel_pt__append(&dec->pending, &dec->pending_len,
+							 &dec->pending_alloc, data->data,
+							 data->size));
+	continues = continues && dec->pending_len + first <= INTEL_PT_MAX_PENDING;
+	if (dec->pending_len)
+		err = intel_pt_decoder__add_join(dec, data, continues ? first : 0);
+	last = first == data->size ? first : intel_pt__psb_offset(data->data, data->size, true);
+	if (!err && last > first) {
+		struct intel_pt_region *r = &dec->regions[dec->nr_regions++];
+
+		*r = (struct intel_pt_region){ .buf = (const uint8_t *)data->data + first,
+					       .size = last - first, .data = *data,
+					       .continues = continues };
+		r->data.data = r->buf;
+		r->data.size = r->size;
+		r->data.offset = data->offset + first;
+	}
+	if (!err)
+		err = intel_pt_decoder__keep_tail(dec, data, last);
+	return libauxtrace__err(err);
+}
+
+int intel_pt_decoder__end(struct intel_pt_decoder *dec)
+{
+	struct auxtrace_aux_data data = dec->pending_of;
+
+	if (dec->next_region < dec->nr_regions || dec->flow.insn_dec) {
+		pr_err("intel_pt decoder: a stream ended before its last payload was decoded: "
+		       "call intel_pt_decoder__run until it returns 0 first\n");
+		return libauxtrace__err(-EBUSY);
+	}
+	dec->nr_regions = dec->next_region = 0;
+	dec->fed = false;
+	dec->fragment_len = 0;
+	if (!dec->pending_len)
+		return 0;
+	return libauxtrace__err(intel_pt_decoder__add_join(dec, &data, 0));
+}
+
+int intel_pt_decoder__run(struct intel_pt_decoder *dec, uint64_t until, uint64_t *time)
+{
+	uint64_t until_tsc = until == UINT64_MAX ? UINT64_MAX
+						 : auxtrace_tsc_conv__tsc(&dec->synth.opts.tsc, until);
+	int err = intel_pt_decoder__refresh_image(dec);
+
+	while (!err) {
+		if (!dec->flow.insn_dec) {
+			if (dec->next_region == dec->nr_regions)
+				return 0;
+			err = intel_pt_flow__open(&dec->flow, &dec->regions[dec->next_region++]);
+			if (err)
+				break;
+		}
+		err = intel_pt_flow__run(&dec->flow, until_tsc);
+		if (err == 1) {
+			if (time)
+				*time = decode_synth__time(&dec->synth, intel_pt_flow__tsc(&dec->flow));
+			return 1;
+		}
+		if (!err)
+			intel_pt_flow__close(&dec->flow);
+	}
+	return libauxtrace__err(err);
 }

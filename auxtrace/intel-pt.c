@@ -14,30 +14,9 @@
 #include <auxtrace/evlist.h>
 #include <auxtrace/evsel.h>
 
+#include <internal/auxtrace-info.h>
 #include <internal/auxtrace-record.h>
 #include <internal/lib.h>
-
-/* AUXTRACE_INFO priv[] of type PERF_AUXTRACE_INTEL_PT, then the filter string. */
-enum {
-	INTEL_PT_PMU_TYPE,
-	INTEL_PT_TIME_SHIFT,
-	INTEL_PT_TIME_MULT,
-	INTEL_PT_TIME_ZERO,
-	INTEL_PT_CAP_USER_TIME_ZERO,
-	INTEL_PT_TSC_BIT,		/* config masks of these terms, not bit numbers */
-	INTEL_PT_NORETCOMP_BIT,
-	INTEL_PT_HAVE_SCHED_SWITCH,
-	INTEL_PT_SNAPSHOT_MODE,
-	INTEL_PT_PER_CPU_MMAPS,
-	INTEL_PT_MTC_BIT,
-	INTEL_PT_MTC_FREQ_BITS,
-	INTEL_PT_TSC_CTC_N,
-	INTEL_PT_TSC_CTC_D,
-	INTEL_PT_CYC_BIT,
-	INTEL_PT_MAX_NONTURBO_RATIO,
-	INTEL_PT_FILTER_STR_LEN,
-	INTEL_PT_PRIV_NR,
-};
 
 static const struct auxtrace_size_rules intel_pt_sizes = {
 	.min_full = 8 << 10,

@@ -284,14 +284,24 @@ static void perf_session__drop_behind(struct perf_session *s, uint64_t upto)
 	s->dropped_to = upto;
 }
 
+/*
+ * Give back the pages read so far, but those of records queued for delivery, after every
+ * record: AUX payloads between the records are passed over, yet each read maps the pages
+ * around it, so rounds alone would leave a file of few records mapped whole.
+ */
+static void perf_session__drop_passed(struct perf_session *s)
+{
+	uint64_t queued;
+
+	if (!s->map || s->pos < s->dropped_to + PERF_SESSION_DROP_STEP)
+		return;
+	queued = ordered_events__min_offset(s->oe);
+	perf_session__drop_behind(s, queued < s->pos ? queued : s->pos);
+}
+
 static int perf_session__flush_round(struct perf_session *s)
 {
-	int err = ordered_events__flush_round(s->oe, perf_session__deliver_queued, s);
-	uint64_t queued = ordered_events__min_offset(s->oe);
-
-	if (!err)
-		perf_session__drop_behind(s, queued < s->pos ? queued : s->pos);
-	return err;
+	return ordered_events__flush_round(s->oe, perf_session__deliver_queued, s);
 }
 
 static int perf_session__process_kernel_event(struct perf_session *s, union perf_event *event,
@@ -309,10 +319,7 @@ static int perf_session__process_kernel_event(struct perf_session *s, union perf
 		return err;
 	/* perf's rule: a record without a time (or with 0) cannot be sorted: it goes now. */
 	if (!tool->ordered_events || !sample.time || sample.time == (uint64_t)-1) {
-		err = perf_session__deliver(s, event, &sample, evsel);
-		if (!err && !tool->ordered_events)
-			perf_session__drop_behind(s, s->pos);
-		return err;
+		return perf_session__deliver(s, event, &sample, evsel);
 	}
 	err = ordered_events__queue(s->oe, event, sample.time, offset,
 				    !perf_session__map_offset(s, event, &in_map));
@@ -349,6 +356,7 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 		perf_session__release_payload(s);
 		if (err)
 			break;
+		perf_session__drop_passed(s);
 	}
 	if (!err)
 		err = ordered_events__flush_all(s->oe, perf_session__deliver_queued, s);

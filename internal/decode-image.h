@@ -20,7 +20,11 @@ struct auxtrace_image {
 	size_t nr_sections;
 	size_t alloc_sections;
 	size_t last_hit;	/* reads come in runs from one section */
-	uint64_t generation;	/* bumped by every add: copies older than it are stale */
+	uint64_t generation;	/* bumped by every change: copies older than it are stale */
 };
+
+/* Drop every mapping, keeping the object (and its generation going up): the one a process
+ * has for its life, refilled when its mappings change. 0 or -ENOMEM. */
+int auxtrace_image__clear(struct auxtrace_image *image);
 
 #endif

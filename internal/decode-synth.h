@@ -24,7 +24,15 @@ int decode_synth__init(struct decode_synth *synth, const struct auxtrace_decode_
 bool decode_synth__is_kernel(const struct decode_synth *synth, uint64_t ip);
 
 /* Perf time of a TSC value; 0 without a conversion. */
-uint64_t decode_synth__time(const struct decode_synth *synth, uint64_t tsc);
+uint64_t auxtrace_tsc_conv__time(const struct auxtrace_tsc_conv *tc, uint64_t tsc);
+/* The first TSC value whose perf time is time or later (0 for times before time_zero);
+ * UINT64_MAX without a conversion, so that no trace time reaches it. */
+uint64_t auxtrace_tsc_conv__tsc(const struct auxtrace_tsc_conv *tc, uint64_t time);
+
+static inline uint64_t decode_synth__time(const struct decode_synth *synth, uint64_t tsc)
+{
+	return auxtrace_tsc_conv__time(&synth->opts.tsc, tsc);
+}
 
 /* Where a sample or error comes from: the payload and the AUX offset of the trace. */
 struct decode_where {

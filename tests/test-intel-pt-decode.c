@@ -14,6 +14,7 @@
 
 #include "lib/testlib.h"
 #include "lib/asm-elf.h"
+#include "lib/aux-payload.h"
 #include "lib/decode-collect.h"
 #include "lib/log-capture.h"
 
@@ -46,70 +47,10 @@ static const char *const f_path[] = {
 };
 #define F_PATH_LEN (sizeof(f_path) / sizeof(f_path[0]))
 
-/*
- * The trace of one call of f: its conditional branches in a TNT.8 (not taken, taken, taken,
- * taken, not taken, not taken), g's return compressed to one taken bit in a second TNT.8
- * (the call is on libipt's return stack), and f's own return leaving the traced code:
- * TIP.PGD with the target, as when tracing is filtered to f (without a filter, libipt takes
- * a near return with a suppressed TIP.PGD for a trace stop, not an exit).
- */
-#define F_LOOP_TNT_BITS	6
-#define F_LOOP_TNT	0x1c	/* .!!!.. oldest first */
-
-struct pt_stream {
-	uint8_t buf[4096];
-	size_t len;
-	size_t pge_end;		/* where the last unit's TIP.PGE ends */
-	size_t ret_tnt;		/* offset of the last unit's TNT packet for g's return */
-};
-
-static void pt_stream__put(struct pt_stream *s, const struct pt_packet *pkt)
+/* One call of f, as pt_stream__f_unit encodes it, returning to CALLER. */
+static void pt_stream__f_call(struct pt_stream *s, uint64_t f)
 {
-	struct pt_config config;
-	struct pt_encoder *enc;
-	int n;
-
-	pt_config_init(&config);
-	config.begin = s->buf + s->len;
-	config.end = s->buf + sizeof(s->buf);
-	enc = pt_alloc_encoder(&config);
-	ck_assert_ptr_nonnull(enc);
-	n = pt_enc_next(enc, pkt);
-	ck_assert_int_gt(n, 0);
-	s->len += (size_t)n;
-	pt_free_encoder(enc);
-}
-
-/* PSB, TSC, MODE.Exec 64-bit, PSBEND, TIP.PGE at f, the TNT, TIP.PGD to CALLER. */
-static void pt_stream__f_unit(struct pt_stream *s, uint64_t f)
-{
-	const struct pt_packet head[] = {
-		{ .type = ppt_psb },
-		{ .type = ppt_tsc, .payload.tsc.tsc = TSC },
-		{ .type = ppt_mode, .payload.mode = { .leaf = pt_mol_exec,
-						      .bits.exec = { .csl = 1 } } },
-		{ .type = ppt_psbend },
-		{ .type = ppt_tip_pge, .payload.ip = { .ipc = pt_ipc_sext_48, .ip = f } },
-	};
-	const struct pt_packet loop_tnt = {
-		.type = ppt_tnt_8, .payload.tnt = { .bit_size = F_LOOP_TNT_BITS,
-						     .payload = F_LOOP_TNT },
-	};
-	const struct pt_packet ret_tnt = {
-		.type = ppt_tnt_8, .payload.tnt = { .bit_size = 1, .payload = 1 },
-	};
-	const struct pt_packet pgd = {
-		.type = ppt_tip_pgd, .payload.ip = { .ipc = pt_ipc_sext_48, .ip = CALLER },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(head) / sizeof(head[0]); i++)
-		pt_stream__put(s, &head[i]);
-	s->pge_end = s->len;
-	pt_stream__put(s, &loop_tnt);
-	s->ret_tnt = s->len;
-	pt_stream__put(s, &ret_tnt);
-	pt_stream__put(s, &pgd);
+	ck_assert_int_eq(pt_stream__f_unit(s, f, CALLER, TSC), 0);
 }
 
 struct pt_fixture {
@@ -226,7 +167,7 @@ START_TEST(test_pt_function_branches)
 
 	if (!pt_fixture__init(&fx))
 		TEST_SKIP("gcc cannot build the test code");
-	pt_stream__f_unit(&s, fx.f);
+	pt_stream__f_call(&s, fx.f);
 	data = aux_data_of(&s);
 	dec = pt_decoder(&c, fx.image, true, 0);
 	ck_assert_int_eq(intel_pt_decoder__decode(dec, &data), 0);
@@ -256,7 +197,7 @@ START_TEST(test_pt_instruction_samples)
 
 	if (!pt_fixture__init(&fx))
 		TEST_SKIP("gcc cannot build the test code");
-	pt_stream__f_unit(&s, fx.f);
+	pt_stream__f_call(&s, fx.f);
 	data = aux_data_of(&s);
 	dec = pt_decoder(&c, fx.image, false, 5);
 	ck_assert_int_eq(intel_pt_decoder__decode(dec, &data), 0);
@@ -296,10 +237,10 @@ START_TEST(test_pt_corrupt_stream_resumes)
 
 	if (!pt_fixture__init(&fx))
 		TEST_SKIP("gcc cannot build the test code");
-	pt_stream__f_unit(&s, fx.f);
+	pt_stream__f_call(&s, fx.f);
 	bad = s.ret_tnt;
 	second = s.len;
-	pt_stream__f_unit(&s, fx.f);
+	pt_stream__f_call(&s, fx.f);
 	s.buf[bad] = 0x02;		/* an extended opcode ... */
 	s.buf[bad + 1] = 0x00;		/* ... that does not exist */
 	data = aux_data_of(&s);
@@ -341,7 +282,7 @@ START_TEST(test_pt_image_missing_then_added)
 
 	if (!pt_fixture__init(&fx))
 		TEST_SKIP("gcc cannot build the test code");
-	pt_stream__f_unit(&s, fx.f);
+	pt_stream__f_call(&s, fx.f);
 	data = aux_data_of(&s);
 	dec = pt_decoder(&c, image, true, 0);
 	ck_assert_int_eq(intel_pt_decoder__decode(dec, &data), 0);
@@ -374,7 +315,7 @@ START_TEST(test_pt_callback_stops_decode)
 
 	if (!pt_fixture__init(&fx))
 		TEST_SKIP("gcc cannot build the test code");
-	pt_stream__f_unit(&s, fx.f);
+	pt_stream__f_call(&s, fx.f);
 	data = aux_data_of(&s);
 	dec = pt_decoder(&c, fx.image, true, 0);
 	errno = 0;
@@ -423,12 +364,12 @@ START_TEST(test_pt_dump)
 
 	s.buf[s.len++] = 0x99;	/* the tail of an earlier packet: before any sync point */
 	for (i = 0; i < sizeof(pkts) / sizeof(pkts[0]); i++)
-		pt_stream__put(&s, &pkts[i]);
+		ck_assert_int_eq(pt_stream__put(&s, &pkts[i]), 0);
 	second = s.len;
 	for (i = 0; i < sizeof(pkts) / sizeof(pkts[0]); i++)
-		pt_stream__put(&s, &pkts[i]);
-	pt_stream__put(&s, &pkts[0]);	/* a PSB to go on from after the bad packet */
-	pt_stream__put(&s, &pkts[ARRAY_LEN(pkts) - 1]);
+		ck_assert_int_eq(pt_stream__put(&s, &pkts[i]), 0);
+	ck_assert_int_eq(pt_stream__put(&s, &pkts[0]), 0);	/* a PSB to go on from after the bad packet */
+	ck_assert_int_eq(pt_stream__put(&s, &pkts[ARRAY_LEN(pkts) - 1]), 0);
 	s.buf[second + 16] = 0x02;	/* the second TSC becomes an unknown extended opcode */
 	s.buf[second + 17] = 0x00;
 	ck_assert_uint_eq(second, 0x30);

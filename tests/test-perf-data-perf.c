@@ -26,10 +26,9 @@
 #include <auxtrace/mmap.h>
 #include <auxtrace/perf-data.h>
 #include <auxtrace/synthesize.h>
-#include <internal/auxtrace-record.h>
 #include "lib/aux-payload.h"
 #include "lib/aux-producer.h"
-#include "lib/fake-sysfs.h"
+#include "lib/aux-session.h"
 #include "lib/log-capture.h"
 #include "lib/perf-data-testlib.h"
 #include "lib/testlib.h"
@@ -232,88 +231,13 @@ START_TEST(test_software_event_pipe)
 }
 END_TEST
 
-/*
- * AUX sessions without AUX hardware: in a fake sysfs the AUX PMU has type 1, so a
- * cpu-clock event (never enabled) plays the AUX event and its real data ring gets the
- * test producer as its AUX area; the backend, the AUX layer and the writer are the ones a
- * recorder uses.
- */
-#define AUX_PAGES 16
-
-struct aux_session {
-	struct fake_sysfs fs;
-	struct evlist *evlist;
-	struct auxtrace_record *itr;
-	struct auxtrace_mmaps *aux;
-	struct aux_producer *p;
-	struct perf_data_writer *w;
-	int fd;
-};
-
-static void aux_session__start(struct aux_session *s, const char *pmu, bool snapshot,
-			       const char *file)
+/* AUX sessions without AUX hardware: the test producer plays the AUX PMU (aux-session.h). */
+static void aux_session_start(struct aux_session *s, const char *pmu, bool snapshot,
+			      const char *file)
 {
-	bool bts = !strcmp(pmu, "intel_bts");
-	struct perf_event_attr attr = {
-		.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK,
-		.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
-			       PERF_SAMPLE_TIME,
-		.sample_id_all = 1, .exclude_kernel = 1, .disabled = 1,
-	};
-	struct aux_producer_config cfg = { 0 };
-	struct auxtrace_opts opts;
-	struct perf_data_writer_opts wopts = { .sz = sizeof(wopts) };
-	struct perf_thread_map *threads = perf_thread_map__new_tid(getpid());
-	struct perf_cpu_map *cpus = perf_cpu_map__new_any_cpu();
-	int err;
+	struct aux_session_opts opts = { .pmu = pmu, .snapshot = snapshot };
 
-	ck_assert_int_eq(fake_sysfs__aux_as_software(&s->fs, pmu), 0);
-
-	s->evlist = evlist__new();
-	ck_assert_int_eq(evlist__add(s->evlist, evsel__new(&attr)), 0);
-	ck_assert_int_eq(evlist__set_maps(s->evlist, cpus, threads), 0);
-	perf_cpu_map__put(cpus);
-	perf_thread_map__put(threads);
-	s->itr = auxtrace_record__init(s->evlist, s->fs.root, &err);
-	ck_assert_ptr_nonnull(s->itr);
-	auxtrace_backend(s->itr)->time_conv = aux_time_conv__or_stand_in;
-	auxtrace_opts__init(&opts);
-	opts.privileged = true;
-	if (snapshot)
-		ck_assert_int_eq(auxtrace_opts__parse_snapshot(s->itr, &opts, ""), 0);
-	ck_assert_int_eq(auxtrace_record__options(s->itr, s->evlist, &opts), 0);
-	ck_assert_int_eq(evlist__open(s->evlist), 0);
-	auxtrace_record__set_user_disabled(s->itr, true);	/* cpu-clock stays off */
-	cfg.record_size = bts ? sizeof(struct bts_record) : 0;	/* BTS: whole records */
-	s->p = aux_producer__new(&cfg);
-	s->aux = auxtrace_mmaps__new(s->evlist, s->itr, AUX_PAGES, snapshot);
-	ck_assert_ptr_nonnull(s->aux);
-	aux_producer__route_mmaps(s->p, s->aux);
-	ck_assert_int_eq(evlist__mmap_ex(s->evlist, 4, auxtrace_mmaps__hooks(s->aux)), 0);
-
-	s->fd = open(file, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	ck_assert_int_ge(s->fd, 0);
-	wopts.sysfs_root = s->fs.root;
-	s->w = perf_data_writer__new(s->fd, s->evlist, &wopts);
-	ck_assert_ptr_nonnull(s->w);
-	ck_assert_int_eq(perf_data_writer__write_prologue(s->w, s->itr), 0);
-	ck_assert_int_eq(perf_event__synthesize_thread(s->evlist, getpid(), false, NULL,
-						       perf_data_writer__data_sink(s->w)), 0);
-	ck_assert_int_eq(perf_data_writer__write_finished_init(s->w), 0);
-}
-
-static void aux_session__finish(struct aux_session *s)
-{
-	ck_assert_int_ge(testlib_push_rings(s->evlist, perf_data_writer__data_sink(s->w)), 0);
-	ck_assert_int_eq(perf_data_writer__write_finished_round(s->w), 0);
-	ck_assert_int_eq(perf_data_writer__finish(s->w), 0);
-	perf_data_writer__delete(s->w);
-	close(s->fd);
-	evlist__delete(s->evlist);
-	auxtrace_mmaps__delete(s->aux);
-	aux_producer__delete(s->p);
-	auxtrace_record__free(s->itr);
-	fake_sysfs__remove(&s->fs);
+	ck_assert_int_eq(aux_session__start(s, &opts, file), 0);
 }
 
 /*
@@ -362,7 +286,7 @@ START_TEST(test_intel_bts_full_trace)
 	char *out;
 
 	REQUIRE_PERF();
-	aux_session__start(&s, "intel_bts", false, file);
+	aux_session_start(&s, "intel_bts", false, file);
 	/* Two drain passes, so two AUXTRACE records and two index entries. */
 	bts_write(&s, 0, 10);
 	ck_assert_int_gt(auxtrace_mmaps__read(s.aux, perf_data_writer__aux_sink(s.w)), 0);
@@ -370,7 +294,7 @@ START_TEST(test_intel_bts_full_trace)
 	bts_write(&s, 10, 7);
 	ck_assert_int_gt(auxtrace_mmaps__read(s.aux, perf_data_writer__aux_sink(s.w)), 0);
 	ck_assert_uint_eq(perf_data_writer__stats(s.w)->aux_frames, 2);
-	aux_session__finish(&s);
+	ck_assert_int_eq(aux_session__finish(&s), 0);
 
 	check_dump(file);
 	check_bts_branches(file, 0, 17);
@@ -386,11 +310,11 @@ START_TEST(test_intel_bts_snapshot)
 	struct aux_session s;
 
 	REQUIRE_PERF();
-	aux_session__start(&s, "intel_bts", true, file);
+	aux_session_start(&s, "intel_bts", true, file);
 	bts_write(&s, 100, 12);
 	ck_assert_int_gt(auxtrace_mmaps__read_snapshot(s.aux, perf_data_writer__aux_sink(s.w), 0),
 			 0);
-	aux_session__finish(&s);
+	ck_assert_int_eq(aux_session__finish(&s), 0);
 	check_dump(file);
 	check_bts_branches(file, 100, 12);
 }
@@ -411,10 +335,10 @@ START_TEST(test_intel_pt_packets)
 	ck_assert_int_gt(used, 0);
 	psb = pt_payload__count_psb(payload, (size_t)used);
 	ck_assert_int_gt(psb, 10);
-	aux_session__start(&s, "intel_pt", false, file);
+	aux_session_start(&s, "intel_pt", false, file);
 	ck_assert_uint_eq(aux_producer__write(s.p, payload, (size_t)used), (size_t)used);
 	ck_assert_int_gt(auxtrace_mmaps__read(s.aux, perf_data_writer__aux_sink(s.w)), 0);
-	aux_session__finish(&s);
+	ck_assert_int_eq(aux_session__finish(&s), 0);
 	check_dump(file);
 	rc = testlib_perf(&out, "report -D -i %s", file);
 	ck_assert_int_eq(rc, 0);

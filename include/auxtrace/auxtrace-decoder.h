@@ -56,6 +56,19 @@ struct auxtrace_decoder {
 				const struct perf_record_auxtrace_info *info);
 };
 
+/*
+ * The decoders of this library, NULL-terminated, for perf_session_opts.decoders: Intel PT
+ * and Intel BTS. Each synthesizes samples as perf 6.1's does, to the tool's auxtrace_sample
+ * and auxtrace_error (auxtrace/session.h), as perf_session_opts.itrace_synth_opts asks: a
+ * taken branch or a period of instructions per sample, decode errors, in time order with
+ * the kernel records. Each adds the events perf synthesizes ("branches", "instructions",
+ * named with the AUX event's modifiers) to the session's evlist, and passes the one a
+ * sample belongs to: its attr's sample_type says which fields perf would show (time only
+ * when the trace is decoded in time, the CPU only for per-CPU recordings). The code comes
+ * from the files the side-band's MMAP2 records name, read where the recording saw them.
+ */
+AUXTRACE_API const struct auxtrace_decoder *const *auxtrace_decoders__builtin(void);
+
 #ifdef __cplusplus
 }
 #endif

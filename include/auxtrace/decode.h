@@ -72,6 +72,7 @@ enum auxtrace_decode_error_kind {
 	AUXTRACE_DECODE_ERR_TRACE = 1,	/* the trace itself is bad or out of sync */
 	AUXTRACE_DECODE_ERR_NOINSN,	/* no code at ip in the image: flags are unknown */
 	AUXTRACE_DECODE_ERR_OVERFLOW,	/* the hardware dropped trace (Intel PT OVF) */
+	AUXTRACE_DECODE_ERR_LOST,	/* the kernel lost AUX data (PERF_RECORD_AUX truncated) */
 };
 
 /* What perf's PERF_RECORD_AUXTRACE_ERROR carries, plus where in the buffer. */
@@ -79,13 +80,18 @@ struct auxtrace_decode_error {
 	enum auxtrace_decode_error_kind kind;
 	int lib_code;		/* libipt's pt_error_code, 0 when libipt did not report it */
 	const char *msg;	/* e.g. "libipt: unknown opcode"; valid during the callback */
-	uint64_t offset;	/* byte in the buffer where decoding failed */
+	uint64_t offset;	/* byte in the buffer where decoding failed (decoding a stream:
+				 * in the piece decoded, which may join two buffers) */
 	uint64_t aux_offset;	/* the same byte in the AUX stream */
 	uint64_t ip;		/* last known instruction address, 0 when none */
 	uint64_t time;
 	int cpu;
 	int pid;
 	int tid;
+	/* The code perf's PERF_RECORD_AUXTRACE_ERROR would carry (Intel PT and BTS: 5 no
+	 * instruction, 3 bad trace, 7 overflow, 8 or 9 lost): set by the session decoders,
+	 * 0 from a decoder used on its own. */
+	int perf_code;
 };
 
 /* Callbacks return 0 to go on, or a negative errno that stops the decode and is returned. */

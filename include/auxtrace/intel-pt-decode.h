@@ -14,9 +14,26 @@
  *    resumes at the next PSB. An overflow (OVF) is an error too, as in perf.
  * Times are libipt's TSC estimate converted with opts.tsc.
  *
- * Each payload is decoded on its own, from its first PSB: trace before it, or trace that
- * continues into the next payload past the last PSB, is decoded only as far as libipt can
- * without the missing bytes.
+ * Two ways to hand it trace. intel_pt_decoder__decode() takes one payload on its own, from
+ * its first PSB: trace before it, or after its last PSB that continues into a next payload,
+ * is decoded only as far as libipt can without the missing bytes. The stream calls take
+ * the payloads of one AUX queue in order and decode them as the one trace they are, up to
+ * a time the caller chooses:
+ *
+ *	intel_pt_decoder__feed(dec, &payload1);
+ *	while ((err = intel_pt_decoder__run(dec, until, &now)) == 1)
+ *		(the trace reached until: do what comes first, choose a later until)
+ *	(err 0: payload1 is used up; it may be unmapped now)
+ *	intel_pt_decoder__feed(dec, &payload2);	(its offset where payload1's trace ended: the
+ *	...					 trace goes on across the boundary)
+ *	intel_pt_decoder__end(dec); intel_pt_decoder__run(dec, UINT64_MAX, NULL);
+ *
+ * libipt decodes one contiguous buffer from a PSB, so the decoder copies a payload's bytes
+ * after its last PSB and joins them with the next payload's bytes before its first PSB.
+ * A payload continues the previous one when its offset is where that one's trace ended,
+ * up to 7 bytes before its end (the zero padding perf's AUXTRACE framing adds, dropped);
+ * any other starts a new trace at its first PSB, as after a loss. The two ways are not
+ * mixed on one decoder.
  */
 #ifndef AUXTRACE_INTEL_PT_DECODE_H
 #define AUXTRACE_INTEL_PT_DECODE_H
@@ -42,6 +59,29 @@ AUXTRACE_API void intel_pt_decoder__delete(struct intel_pt_decoder *dec);
  */
 AUXTRACE_API int intel_pt_decoder__decode(struct intel_pt_decoder *dec,
 					  const struct auxtrace_aux_data *data);
+
+/*
+ * Hand in the next payload of the stream, borrowed until intel_pt_decoder__run returns 0.
+ * 0, -ENOMEM, or -EBUSY (logged) while the last payload is not decoded yet.
+ */
+AUXTRACE_API int intel_pt_decoder__feed(struct intel_pt_decoder *dec,
+					const struct auxtrace_aux_data *data);
+/*
+ * Decode what was fed until the trace time (perf time, as samples carry it) reaches until,
+ * checked between instructions: 1, with that time in *time (may be NULL), when it did; 0
+ * when everything fed is decoded (but the bytes after its last PSB, kept for the next
+ * payload). UINT64_MAX, or a decoder without a time conversion, decodes everything.
+ * -ENOMEM, or the first negative value a callback returned.
+ */
+AUXTRACE_API int intel_pt_decoder__run(struct intel_pt_decoder *dec, uint64_t until,
+				       uint64_t *time);
+/* The stream ends: what was kept after its last PSB is decoded alone by the next runs.
+ * A later feed starts a new stream. 0, -ENOMEM, or -EBUSY as feed. */
+AUXTRACE_API int intel_pt_decoder__end(struct intel_pt_decoder *dec);
+/* Decode with another image from now on (another process runs on the traced CPU). 0, or
+ * -EINVAL for a NULL image. */
+AUXTRACE_API int intel_pt_decoder__set_image(struct intel_pt_decoder *dec,
+					     struct auxtrace_image *image);
 
 AUXTRACE_API const struct auxtrace_decode_stats *
 intel_pt_decoder__stats(const struct intel_pt_decoder *dec);

@@ -36,6 +36,9 @@ extern "C" {
 
 struct perf_session;
 struct auxtrace;
+struct auxtrace_sample;
+struct auxtrace_decode_error;
+struct itrace_synth_opts;
 struct auxtrace_decoder;
 struct auxtrace_index;
 
@@ -50,6 +53,13 @@ struct perf_session_opts {
 	/* Queue the AUX data of these CPUs only (perf script -C); NULL: every CPU. A buffer
 	 * with cpu -1 (a per-thread ring) is never filtered out. The session takes a reference. */
 	struct perf_cpu_map *cpus;
+	/*
+	 * What the decoders synthesize (perf's --itrace; auxtrace/itrace.h). Options whose `set`
+	 * is false mean perf's defaults for their default_no_sample (itrace_synth_opts__set_default);
+	 * NULL means perf script's (no_sample). Read when the decoder is made, during
+	 * perf_session__process_events: keep it valid until then.
+	 */
+	const struct itrace_synth_opts *itrace_synth_opts;
 };
 
 /*
@@ -81,7 +91,8 @@ AUXTRACE_API const struct perf_file_header *perf_session__header(const struct pe
 AUXTRACE_API uint64_t perf_session__size(const struct perf_session *session);
 
 /*
- * One evsel per attr, in the file's order (pipe format: grows as HEADER_ATTR records come).
+ * One evsel per attr, in the file's order (pipe format: grows as HEADER_ATTR records come),
+ * then the events an AUX decoder synthesizes, once it is made (auxtrace-decoder.h).
  * Names come from HEADER_EVENT_DESC or EVENT_UPDATE records, else from type and config.
  * Owned by the session; do not open them.
  */
@@ -252,6 +263,18 @@ struct perf_tool {
 	 * pipe. */
 	int (*auxtrace)(struct perf_tool *tool, struct perf_session *session,
 			union perf_event *event, uint64_t data_offset, const void *data);
+	/*
+	 * What the decoder synthesized from the AUX data (auxtrace/decode.h), evsel being the
+	 * AUX event it came from. With ordered_events, in time order with the kernel records
+	 * (each sample before the first record that is not older); a trace without usable
+	 * timestamps is decoded, as perf does it, when its thread exits and at the end.
+	 * Samples carry the pid and tid of the thread that ran the code (-1 when unknown).
+	 */
+	int (*auxtrace_sample)(struct perf_tool *tool, struct perf_session *session,
+			       const struct auxtrace_sample *sample, struct evsel *evsel);
+	/* A decode error (itrace's e): where in the AUX data, and the decoder's message. */
+	int (*auxtrace_error)(struct perf_tool *tool, struct perf_session *session,
+			      const struct auxtrace_decode_error *err, struct evsel *evsel);
 };
 
 /*

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "asm-elf.h"
 
@@ -38,30 +40,55 @@ static int asm_elf__load_segment(struct asm_elf *elf)
 	return found;
 }
 
-int asm_elf__build(struct asm_elf *elf, const char *source, uint64_t base)
+static int asm_elf__write(const struct asm_elf *elf, const char *name, const char *text)
 {
-	char src[PATH_MAX], cmd[3 * PATH_MAX];
+	char path[PATH_MAX];
 	FILE *f;
 
-	memset(elf, 0, sizeof(*elf));
-	elf->base = base;
+	snprintf(path, sizeof(path), "%s/%s", elf->dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		return -1;
+	if (fputs(text, f) < 0) {
+		fclose(f);
+		return -1;
+	}
+	return fclose(f) ? -1 : 0;
+}
+
+/* Write the sources to a fresh directory and run gcc (flags, then the files) on them. */
+static int asm_elf__compile(struct asm_elf *elf, const char *source, const char *main_c,
+			    const char *out, const char *flags)
+{
+	char cmd[3 * PATH_MAX];
+
 	strcpy(elf->dir, "/tmp/auxtrace-asm-XXXXXX");
 	if (!mkdtemp(elf->dir))
 		return -1;
-	snprintf(src, sizeof(src), "%s/code.S", elf->dir);
-	snprintf(elf->path, sizeof(elf->path), "%s/code.so", elf->dir);
-	f = fopen(src, "w");
-	if (!f || fputs(source, f) < 0 || fclose(f)) {
-		asm_elf__remove(elf);
-		return -1;
-	}
-	snprintf(cmd, sizeof(cmd), "gcc -shared -nostdlib -o %s %s", elf->path, src);
-	if (system(cmd) || asm_elf__load_segment(elf)) {
+	snprintf(elf->path, sizeof(elf->path), "%s/%s", elf->dir, out);
+	snprintf(cmd, sizeof(cmd), "cd %s && gcc %s -o %s code.S%s", elf->dir, flags, out,
+		 main_c ? " main.c" : "");
+	if (asm_elf__write(elf, "code.S", source) ||
+	    (main_c && asm_elf__write(elf, "main.c", main_c)) || system(cmd) ||
+	    asm_elf__load_segment(elf)) {
 		fprintf(stderr, "asm-elf: '%s' failed or made no executable segment\n", cmd);
 		asm_elf__remove(elf);
 		return -1;
 	}
 	return 0;
+}
+
+int asm_elf__build(struct asm_elf *elf, const char *source, uint64_t base)
+{
+	memset(elf, 0, sizeof(*elf));
+	elf->base = base;
+	return asm_elf__compile(elf, source, NULL, "code.so", "-shared -nostdlib");
+}
+
+int asm_elf__build_program(struct asm_elf *elf, const char *source, const char *main_c)
+{
+	memset(elf, 0, sizeof(*elf));
+	return asm_elf__compile(elf, source, main_c, "prog", "-pie -fPIE -O0");
 }
 
 uint64_t asm_elf__sym(const struct asm_elf *elf, const char *name)
@@ -106,15 +133,105 @@ int asm_elf__map(const struct asm_elf *elf, struct auxtrace_image *image)
 
 void asm_elf__remove(struct asm_elf *elf)
 {
+	static const char *const names[] = { "code.S", "main.c" };
 	char path[PATH_MAX];
 
 	if (!elf->dir[0])
 		return;
-	snprintf(path, sizeof(path), "%s/code.S", elf->dir);
-	unlink(path);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", elf->dir, names[i]);
+		unlink(path);
+	}
 	unlink(elf->path);
 	rmdir(elf->dir);
 	elf->dir[0] = '\0';
+}
+
+static const char traced_prog_main[] =
+	"#include <stdio.h>\n"
+	"#include <unistd.h>\n"
+	"void f(void);\n"
+	"int main(void)\n"
+	"{\n"
+	"	unsigned long after;\n"
+	"	char c;\n"
+	"\n"
+	"	__asm__(\"lea .Lafter_f(%%rip), %0\" : \"=r\"(after));\n"
+	"	printf(\"%lx %lx %lx\\n\", (unsigned long)f, (unsigned long)getppid, after);\n"
+	"	fflush(stdout);\n"
+	"	if (read(0, &c, 1) < 0)\n"
+	"		return 1;\n"
+	"	__asm__ volatile(\"call f\\n.Lafter_f:\\n\" ::: \"rax\", \"rcx\", \"memory\");\n"
+	"	return 0;\n"
+	"}\n";
+
+int traced_prog__start(struct traced_prog *t)
+{
+	static const char globl[] = "	.section .note.GNU-stack, \"\", @progbits\n"
+				    "	.globl f\n	.type f, @function\n";
+	char *source = malloc(sizeof(globl) + strlen(asm_elf_sample));
+	int to[2], from[2];
+	unsigned long f = 0, getppid = 0, after = 0;
+	FILE *out;
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	t->pid = -1;
+	if (!source)
+		return -1;
+	strcpy(stpcpy(source, globl), asm_elf_sample);
+	err = asm_elf__build_program(&t->elf, source, traced_prog_main);
+	free(source);
+	if (err || pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC))
+		return -1;
+	t->pid = fork();
+	if (t->pid == 0) {
+		dup2(to[0], 0);
+		dup2(from[1], 1);
+		execl(t->elf.path, t->elf.path, (char *)NULL);
+		_exit(127);
+	}
+	close(to[0]);
+	close(from[1]);
+	t->to_fd = to[1];
+	out = fdopen(from[0], "r");
+	if (t->pid < 0 || !out || fscanf(out, "%lx %lx %lx", &f, &getppid, &after) != 3 || !f) {
+		fprintf(stderr, "traced_prog: %s did not say where it runs\n", t->elf.path);
+		if (out)
+			fclose(out);
+		return -1;
+	}
+	fclose(out);
+	t->getppid = getppid;
+	t->after_f = after;
+	t->elf.base = 0;
+	t->elf.base = f - asm_elf__sym(&t->elf, "f");
+	return 0;
+}
+
+int traced_prog__finish(struct traced_prog *t)
+{
+	int status = -1;
+
+	if (t->pid <= 0)
+		return -1;
+	if (write(t->to_fd, "g", 1) != 1)
+		kill(t->pid, SIGKILL);
+	close(t->to_fd);
+	waitpid(t->pid, &status, 0);
+	t->pid = -1;
+	return WIFEXITED(status) && !WEXITSTATUS(status) ? 0 : -1;
+}
+
+void traced_prog__remove(struct traced_prog *t)
+{
+	if (t->pid > 0) {
+		kill(t->pid, SIGKILL);
+		waitpid(t->pid, NULL, 0);
+		close(t->to_fd);
+		t->pid = -1;
+	}
+	asm_elf__remove(&t->elf);
 }
 
 const char asm_elf_sample[] =

@@ -10,6 +10,7 @@
 
 #include <limits.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <auxtrace/decode.h>
 
 struct asm_elf {
@@ -28,6 +29,13 @@ struct asm_elf {
  */
 int asm_elf__build(struct asm_elf *elf, const char *source, uint64_t base);
 
+/*
+ * A program around the assembly source: main_c and source linked by gcc into a position
+ * independent executable (base 0 until the caller knows where it runs). 0, or -1 as
+ * asm_elf__build.
+ */
+int asm_elf__build_program(struct asm_elf *elf, const char *source, const char *main_c);
+
 /* The loaded address of a symbol (a label), or 0 when it has none. */
 uint64_t asm_elf__sym(const struct asm_elf *elf, const char *name);
 
@@ -36,6 +44,25 @@ int asm_elf__map(const struct asm_elf *elf, struct auxtrace_image *image);
 
 /* Remove the files. */
 void asm_elf__remove(struct asm_elf *elf);
+
+/*
+ * A program of asm_elf_sample's code (f global) that says where f, libc's getppid and the
+ * return address of its call of f are ("<f> <getppid> <after_f>\n", hex), waits for a
+ * byte on stdin, calls f once (a 5-byte call right before after_f), and exits 0.
+ */
+struct traced_prog {
+	struct asm_elf elf;	/* base: where the running program has it */
+	pid_t pid;
+	int to_fd;		/* its stdin */
+	uint64_t getppid;	/* libc's getppid in it */
+	uint64_t after_f;	/* inside main, without a symbol of its own */
+};
+
+/* Build and start it, and learn its addresses. 0, or -1 (a message was printed). */
+int traced_prog__start(struct traced_prog *t);
+/* Let it run f and exit; 0 when it exited 0. The files stay until traced_prog__remove. */
+int traced_prog__finish(struct traced_prog *t);
+void traced_prog__remove(struct traced_prog *t);
 
 
 /*

@@ -67,27 +67,53 @@ int64_t bts_record__seq(const struct bts_record *r)
 	return (int64_t)((r->from - 0x400000) / 16);
 }
 
-static int pt_payload__unit(struct pt_encoder *enc, uint64_t tsc, uint64_t ip)
+void pt_packets__psb(struct pt_packet *pkts, uint64_t tsc)
 {
-	struct pt_packet pkts[] = {
-		{ .type = ppt_psb },
-		{ .type = ppt_tsc, .payload.tsc.tsc = tsc },
-		{ .type = ppt_mode, .payload.mode = { .leaf = pt_mol_exec,
-						      .bits.exec = { .csl = 1 } } },
-		{ .type = ppt_psbend },
-		{ .type = ppt_tip_pge, .payload.ip = { .ipc = pt_ipc_sext_48, .ip = ip } },
-		{ .type = ppt_tnt_8, .payload.tnt = { .bit_size = 6, .payload = 0x2d } },
-		{ .type = ppt_tip_pgd, .payload.ip = { .ipc = pt_ipc_suppressed } },
-	};
-	size_t i;
+	pkts[0] = (struct pt_packet){ .type = ppt_psb };
+	pkts[1] = (struct pt_packet){ .type = ppt_tsc, .payload.tsc.tsc = tsc };
+	pkts[2] = (struct pt_packet){ .type = ppt_mode, .payload.mode = {
+		.leaf = pt_mol_exec, .bits.exec = { .csl = 1 } } };
+	pkts[3] = (struct pt_packet){ .type = ppt_psbend };
+}
 
-	for (i = 0; i < sizeof(pkts) / sizeof(pkts[0]); i++) {
+#define F_LOOP_TNT_BITS	6
+#define F_LOOP_TNT	0x1c	/* .!!!.. oldest first */
+
+void pt_packets__f_call(struct pt_packet *pkts, uint64_t f, uint64_t caller)
+{
+	pkts[0] = (struct pt_packet){ .type = ppt_tip_pge,
+				      .payload.ip = { .ipc = pt_ipc_sext_48, .ip = f } };
+	pkts[1] = (struct pt_packet){ .type = ppt_tnt_8, .payload.tnt = {
+		.bit_size = F_LOOP_TNT_BITS, .payload = F_LOOP_TNT } };
+	pkts[2] = (struct pt_packet){ .type = ppt_tnt_8,
+				      .payload.tnt = { .bit_size = 1, .payload = 1 } };
+	pkts[3] = (struct pt_packet){ .type = ppt_tip_pgd,
+				      .payload.ip = { .ipc = pt_ipc_sext_48, .ip = caller } };
+}
+
+int pt_packets__encode(struct pt_encoder *enc, const struct pt_packet *pkts, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
 		int err = pt_enc_next(enc, &pkts[i]);
 
 		if (err < 0)
 			return err;
 	}
 	return 0;
+}
+
+static int pt_payload__unit(struct pt_encoder *enc, uint64_t tsc, uint64_t ip)
+{
+	struct pt_packet pkts[PT_PSB_PACKETS + 3];
+
+	pt_packets__psb(pkts, tsc);
+	pkts[PT_PSB_PACKETS] = (struct pt_packet){
+		.type = ppt_tip_pge, .payload.ip = { .ipc = pt_ipc_sext_48, .ip = ip } };
+	pkts[PT_PSB_PACKETS + 1] = (struct pt_packet){
+		.type = ppt_tnt_8, .payload.tnt = { .bit_size = 6, .payload = 0x2d } };
+	pkts[PT_PSB_PACKETS + 2] = (struct pt_packet){
+		.type = ppt_tip_pgd, .payload.ip = { .ipc = pt_ipc_suppressed } };
+	return pt_packets__encode(enc, pkts, sizeof(pkts) / sizeof(pkts[0]));
 }
 
 ssize_t pt_payload__fill(void *buf, size_t size, uint64_t tsc, uint64_t ip)
@@ -108,6 +134,43 @@ ssize_t pt_payload__fill(void *buf, size_t size, uint64_t tsc, uint64_t ip)
 	pt_free_encoder(enc);
 	memset((uint8_t *)buf + used, 0, size - used);	/* PAD packets are zero bytes */
 	return (ssize_t)used;
+}
+
+int pt_stream__put(struct pt_stream *s, const struct pt_packet *pkt)
+{
+	struct pt_config config;
+	struct pt_encoder *enc;
+	int n;
+
+	pt_config_init(&config);
+	config.begin = s->buf + s->len;
+	config.end = s->buf + sizeof(s->buf);
+	enc = pt_alloc_encoder(&config);
+	if (!enc)
+		return -ENOMEM;
+	n = pt_enc_next(enc, pkt);
+	pt_free_encoder(enc);
+	if (n <= 0)
+		return n == -pte_eos ? -ENOSPC : -EINVAL;
+	s->len += (size_t)n;
+	return 0;
+}
+
+int pt_stream__f_unit(struct pt_stream *s, uint64_t f, uint64_t caller, uint64_t tsc)
+{
+	struct pt_packet pkts[PT_PSB_PACKETS + PT_F_CALL_PACKETS];
+	int err = 0;
+
+	pt_packets__psb(pkts, tsc);
+	pt_packets__f_call(pkts + PT_PSB_PACKETS, f, caller);
+	for (size_t i = 0; i < sizeof(pkts) / sizeof(pkts[0]) && !err; i++) {
+		if (i == PT_PSB_PACKETS + 1)
+			s->pge_end = s->len;
+		if (i == PT_PSB_PACKETS + 2)
+			s->ret_tnt = s->len;
+		err = pt_stream__put(s, &pkts[i]);
+	}
+	return err;
 }
 
 int pt_payload__count_psb(const void *buf, size_t size)

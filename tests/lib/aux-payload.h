@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <intel-pt.h>
 #include <auxtrace/auxtrace.h>
 
 /*
@@ -51,6 +52,36 @@ int64_t bts_record__seq(const struct bts_record *r);
  * bytes of packets before the padding, or -errno.
  */
 ssize_t pt_payload__fill(void *buf, size_t size, uint64_t tsc, uint64_t ip);
+/* The PSB+ a trace starts with: PSB, TSC(tsc), MODE.Exec 64-bit, PSBEND. */
+#define PT_PSB_PACKETS 4
+void pt_packets__psb(struct pt_packet *pkts, uint64_t tsc);
+/*
+ * One call of asm_elf_sample's f (asm-elf.h) at address f, traced: TIP.PGE at f; its
+ * conditional branches in a TNT.8 (not taken, taken, taken, taken, not taken, not taken),
+ * g's return compressed to one taken bit in a second TNT.8 (the call is on the decoder's
+ * return stack), and f's own return leaving the traced code: TIP.PGD to caller, as when
+ * tracing is filtered to f (without a filter, a near return with a suppressed TIP.PGD
+ * reads as a trace stop, not an exit).
+ */
+#define PT_F_CALL_PACKETS 4
+void pt_packets__f_call(struct pt_packet *pkts, uint64_t f, uint64_t caller);
+/* Encode n packets. 0, or libipt's error. */
+int pt_packets__encode(struct pt_encoder *enc, const struct pt_packet *pkts, size_t n);
+
+/* Intel PT packets appended one by one with libipt's encoder. */
+struct pt_stream {
+	uint8_t buf[4096];
+	size_t len;
+	size_t pge_end;		/* where the last unit's TIP.PGE ends */
+	size_t ret_tnt;		/* offset of the last unit's TNT packet for g's return */
+};
+
+/* 0, or -ENOSPC / libipt's error when the packet does not encode. */
+int pt_stream__put(struct pt_stream *s, const struct pt_packet *pkt);
+
+/* A PSB+ (pt_packets__psb) and one call of f (pt_packets__f_call). 0 or -errno. */
+int pt_stream__f_unit(struct pt_stream *s, uint64_t f, uint64_t caller, uint64_t tsc);
+
 /* PSB packets libipt's packet decoder finds in buf (every other packet must decode), or
  * -EINVAL at the first undecodable byte. */
 int pt_payload__count_psb(const void *buf, size_t size);

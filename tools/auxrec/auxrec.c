@@ -18,6 +18,8 @@ static const char usage[] =
 	"  record    drain perf rings, AUX areas and ftrace rings; print per-CPU totals\n"
 	"  report    what a recording holds, per source and CPU, from its files; -D every\n"
 	"            perf.data record; --html a timeline page\n"
+	"  script    the samples of a recording, and the branches decoded from its Intel PT\n"
+	"            or BTS data, one line each as perf script prints them\n"
 	"\n"
 	"auxrec <command> -h for the command's options; -v (repeatable) before the command\n"
 	"shows the library's messages.\n";
@@ -69,6 +71,8 @@ int main(int argc, char **argv)
 		return cmd_record(argc - i, argv + i);
 	if (!strcmp(argv[i], "report"))
 		return cmd_report(argc - i, argv + i);
+	if (!strcmp(argv[i], "script"))
+		return cmd_script(argc - i, argv + i);
 	auxrec_error("unknown command '%s'", argv[i]);
 	fputs(usage, stderr);
 	return 2;

@@ -11,6 +11,7 @@ extern int auxrec_verbose;
 int cmd_info(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_script(int argc, char **argv);
 
 /* Print to stderr with the tool's prefix. */
 void auxrec_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

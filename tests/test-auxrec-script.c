@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * auxrec script against perf script (perf 6.1, always under timeout) on the same files:
+ * Intel BTS and Intel PT recordings made through the library's own path (the AUX test
+ * producer and the perf.data writer) of a program the test builds and runs, holding branch
+ * records and a PT stream from libipt's encoder for its function f; and a cpu-clock
+ * recording perf record wrote itself. The lines must be the same, character for character.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <intel-pt.h>
+
+#include <auxtrace/auxtrace.h>
+#include "lib/asm-elf.h"
+#include "lib/aux-payload.h"
+#include "lib/aux-session.h"
+#include "lib/perf-data-testlib.h"
+#include "lib/testlib.h"
+
+#define MAX_LINES 64
+
+static char dir[64];
+
+static void tmpdir_setup(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/auxtrace-script-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+}
+
+static void tmpdir_teardown(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), getenv("KEEP") ? "echo %s" : "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static const char *path_in_dir(const char *name)
+{
+	static char path[128];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return path;
+}
+
+#define REQUIRE_PERF()							\
+	do {								\
+		TEST_REQUIRE_ROOT();					\
+		if (!testlib_have_perf())				\
+			TEST_SKIP("perf is not installed (linux-perf)");	\
+	} while (0)
+
+/* "timeout 60 $B/auxrec ARGS" with stderr merged; the exit status in *rc. */
+static char *auxrec(int *rc, const char *fmt, ...)
+{
+	static char path[PATH_MAX];
+	const char *b = getenv("B");
+	char args[1024], cmd[PATH_MAX + 1100], *out = NULL;
+	size_t cap = 0, len = 0;
+	va_list ap;
+	FILE *p;
+
+	va_start(ap, fmt);
+	vsnprintf(args, sizeof(args), fmt, ap);
+	va_end(ap);
+	/* found once, before a test leaves the source directory */
+	if (!path[0]) {
+		snprintf(cmd, sizeof(cmd), "%s/auxrec", b && *b ? b : "build");
+		ck_assert_ptr_nonnull(realpath(cmd, path));
+	}
+	snprintf(cmd, sizeof(cmd), "timeout 60 %s %s 2>&1", path, args);
+	p = popen(cmd, "r");
+	ck_assert_ptr_nonnull(p);
+	for (;;) {
+		if (len + 4096 > cap) {
+			cap = cap ? cap * 2 : 65536;
+			out = realloc(out, cap);
+			ck_assert_ptr_nonnull(out);
+		}
+		size_t n = fread(out + len, 1, cap - len - 1, p);
+
+		if (!n)
+			break;
+		len += n;
+	}
+	out[len] = '\0';
+	*rc = pclose(p);
+	return out;
+}
+
+/* The lines of text holding needle, in order (pointers into text, which is cut up). */
+static int lines_with(char *text, const char *needle, char **lines, int max)
+{
+	int n = 0;
+
+	for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n"))
+		if (strstr(l, needle) && n < max)
+			lines[n++] = l;
+	return n;
+}
+
+/* Both tools' lines holding needle are the same, n of them; ours stay in ours[]. */
+static void assert_same_lines(char *ours_text, char *perf_text, const char *needle,
+			      char **ours, int n)
+{
+	char *theirs[MAX_LINES];
+	int a = lines_with(ours_text, needle, ours, MAX_LINES);
+	int b = lines_with(perf_text, needle, theirs, MAX_LINES);
+
+	for (int i = 0; i < a && i < b; i++)
+		ck_assert_msg(!strcmp(ours[i], theirs[i]), "line %d differs:\n auxrec: %s\n perf:   %s",
+			      i, ours[i], theirs[i]);
+	ck_assert_msg(a == n && b == n, "%d lines from auxrec script, %d from perf script, want %d",
+		      a, b, n);
+}
+
+/* Every line the same; on a difference, the first line that differs. */
+static void assert_same_text(const char *ours, const char *theirs)
+{
+	int line = 1;
+
+	while (*ours && *ours == *theirs) {
+		line += *ours == '\n';
+		ours++;
+		theirs++;
+	}
+	ck_assert_msg(!*ours && !*theirs, "line %d differs:\n auxrec: %.200s\n perf:   %.200s",
+		      line, ours, theirs);
+}
+
+/* What a branch line says after the event name: "from => to" with symbols. */
+static void assert_branch(const char *line, const char *from, const char *to)
+{
+	const char *arrow = strstr(line, " => ");
+
+	ck_assert_msg(arrow, "no branch in: %s", line);
+	ck_assert_msg(strstr(line, from) && strstr(line, from) < arrow && strstr(arrow, to),
+		      "want %s => %s in: %s", from, to, line);
+}
+
+static uint64_t sym(const struct traced_prog *t, const char *name)
+{
+	uint64_t addr = asm_elf__sym(&t->elf, name);
+
+	ck_assert_msg(addr, "no symbol %s in %s", name, t->elf.path);
+	return addr;
+}
+
+/* A kernel text address from kallsyms, 0 when they are hidden. */
+static uint64_t kernel_sym(const char *name)
+{
+	char line[512], want[128];
+	uint64_t addr = 0;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	snprintf(want, sizeof(want), " T %s\n", name);
+	while (f && !addr && fgets(line, sizeof(line), f))
+		if (strstr(line, want) && strlen(strstr(line, want)) == strlen(want))
+			addr = strtoull(line, NULL, 16);
+	if (f)
+		fclose(f);
+	return addr;
+}
+
+/*
+ * The branches of one call of f as BTS records them, and more: into the kernel from libc's
+ * getppid and back, trace begin and end. A zero record ends each buffer: perf 6.1 never
+ * decodes a buffer's last record.
+ */
+/*
+ * A BTS recording of the traced program in file, in two AUX buffers: the branches of its
+ * call of f, into the kernel from libc's getppid and back, trace begin and end; each buffer
+ * ends with a zero record, as perf 6.1 never decodes a buffer's last record. Returns the
+ * branches perf decodes.
+ */
+static int record_bts(const char *file, struct traced_prog *t, uint64_t kaddr)
+{
+	struct aux_session_opts opts = { .pmu = "intel_bts", .kernel_mmap = true, .pid = t->pid };
+	struct bts_record recs[16] = { 0 };
+	struct aux_session s;
+	int n = 0;
+
+	recs[n++] = (struct bts_record){ t->after_f - 5, sym(t, "f") };
+	recs[n++] = (struct bts_record){ sym(t, "f_jnz"), sym(t, "f_top") };
+	recs[n++] = (struct bts_record){ sym(t, "f_jz"), sym(t, "f_even") };
+	recs[n++] = (struct bts_record){ sym(t, "f_jnz"), sym(t, "f_top") };
+	recs[n++] = (struct bts_record){ sym(t, "f_call"), sym(t, "g") };
+	recs[n++] = (struct bts_record){ 0 };	/* the first buffer ends here */
+	recs[n++] = (struct bts_record){ sym(t, "g_ret"), sym(t, "f_ret") };
+	recs[n++] = (struct bts_record){ sym(t, "f_ret"), t->after_f };
+	recs[n++] = (struct bts_record){ t->getppid, kaddr ? kaddr : t->getppid + 2 };
+	recs[n++] = (struct bts_record){ kaddr ? kaddr + 0x10 : t->getppid + 3, t->getppid + 7 };
+	recs[n++] = (struct bts_record){ 0, sym(t, "f") };
+	recs[n++] = (struct bts_record){ sym(t, "f_ret"), 0 };
+	recs[n++] = (struct bts_record){ 0 };
+	ck_assert_int_eq(aux_session__start(&s, &opts, file), 0);
+	ck_assert_uint_eq(aux_producer__write(s.p, recs, 6 * sizeof(recs[0])), 6 * sizeof(recs[0]));
+	ck_assert_int_gt(auxtrace_mmaps__read(s.aux, perf_data_writer__aux_sink(s.w)), 0);
+	ck_assert_uint_eq(aux_producer__write(s.p, recs + 6, (n - 6) * sizeof(recs[0])),
+			  (n - 6) * sizeof(recs[0]));
+	ck_assert_int_gt(auxtrace_mmaps__read(s.aux, perf_data_writer__aux_sink(s.w)), 0);
+	ck_assert_int_eq(aux_session__finish(&s), 0);
+	ck_assert_int_eq(traced_prog__finish(t), 0);
+	return n - 2;
+}
+
+START_TEST(test_bts_branches_match_perf)
+{
+	const char *file = path_in_dir("bts.data");
+	uint64_t kaddr = kernel_sym("entry_SYSCALL_64");
+	char *ours_text, *perf_text, *ours[MAX_LINES], want[PATH_MAX + 32];
+	struct traced_prog t;
+	int n, rc;
+
+	REQUIRE_PERF();
+	if (traced_prog__start(&t))
+		TEST_SKIP("gcc cannot build the traced program");
+	n = record_bts(file, &t, kaddr);
+	ours_text = auxrec(&rc, "script --itrace=b -i %s", file);
+	ck_assert_msg(rc == 0, "auxrec script: status %d\n%s", rc, ours_text);
+	ck_assert_int_eq(testlib_perf(&perf_text, "script --itrace=b -i %s", file), 0);
+	assert_same_lines(ours_text, perf_text, " branches:", ours, n);
+	/* not two tools wrong alike: the symbols are the program's */
+	snprintf(want, sizeof(want), "f_jnz+0x0 (%s)", t.elf.path);
+	assert_branch(ours[1], want, "f_top+0x0");
+	assert_branch(ours[4], "f_call+0x0", "g_nop+0x0");
+	assert_branch(ours[6], "f_ret+0x0", "main+0x");
+	assert_branch(ours[7], "getppid+0x0 (/", kaddr ? "entry_SYSCALL_64+0x0 ([kernel.kallsyms])"
+							: "getppid+0x2");
+	assert_branch(ours[9], "0 [unknown] ([unknown])", "f+0x0");
+	free(ours_text);
+	free(perf_text);
+	traced_prog__remove(&t);
+}
+END_TEST
+
+/*
+ * The command line: where the input comes from (a file, a directory auxrec record wrote,
+ * auxrec.data in the current directory), --no-itrace, a missing file, and an itrace string
+ * refused with where it breaks and what the part before means.
+ */
+START_TEST(test_cli)
+{
+	char *out, dirs[PATH_MAX + 64];
+	struct traced_prog t;
+	int rc;
+
+	TEST_REQUIRE_ROOT();
+	if (traced_prog__start(&t))
+		TEST_SKIP("gcc cannot build the traced program");
+	snprintf(dirs, sizeof(dirs), "%s/auxrec.data", dir);
+	ck_assert_int_eq(mkdir(dirs, 0700), 0);
+	record_bts(path_in_dir("auxrec.data/perf.data"), &t, 0);
+	out = auxrec(&rc, "script --itrace=b -i %s/auxrec.data", dir);
+	ck_assert_msg(rc == 0 && testlib_count_lines(out, " branches:uh: ") == 11, "%s", out);
+	free(out);
+	out = auxrec(&rc, "script --itrace=b -i %s/auxrec.data/perf.data", dir);
+	ck_assert_msg(rc == 0 && testlib_count_lines(out, " branches:uh: ") == 11, "%s", out);
+	free(out);
+	ck_assert_int_eq(chdir(dir), 0);
+	out = auxrec(&rc, "script --itrace=be");	/* auxrec.data/perf.data */
+	ck_assert_msg(rc == 0 && testlib_count_lines(out, " branches:uh: ") == 11, "%s", out);
+	ck_assert_int_eq(testlib_count_lines(out, " instruction trace error "), 0);
+	free(out);
+	out = auxrec(&rc, "script --no-itrace");
+	ck_assert_msg(rc == 0 && !strstr(out, "branches"), "%s", out);
+	free(out);
+	out = auxrec(&rc, "script -i nothing-here");
+	ck_assert_msg(WEXITSTATUS(rc) == 1 && strstr(out, "cannot read nothing-here: No such "
+						      "file"), "%s", out);
+	free(out);
+	out = auxrec(&rc, "script --itrace=i100,b");
+	ck_assert_msg(WEXITSTATUS(rc) == 2 && strstr(out, "Bad Instruction Tracing options "
+						      "'i100,b'") &&
+		      strstr(out, "reads as 'i100ns'") && strstr(out, "--itrace=i100,b"), "%s",
+		      out);
+	free(out);
+	out = auxrec(&rc, "script --itrace=b auxrec.data");	/* the input, without -i */
+	ck_assert_msg(rc == 0 && testlib_count_lines(out, " branches:uh: ") == 11, "%s", out);
+	free(out);
+	out = auxrec(&rc, "script auxrec.data extra");
+	ck_assert_msg(WEXITSTATUS(rc) == 2 && strstr(out, "unexpected argument 'extra'"), "%s",
+		      out);
+	free(out);
+	traced_prog__remove(&t);
+}
+END_TEST
+
+/* An Intel PT recording of the traced program: the trace of its call of f, in the given
+ * pieces (each its own AUXTRACE record). */
+static void record_pt_call(const char *file, struct traced_prog *t, const size_t *cuts,
+			   int nr_cuts)
+{
+	struct aux_session_opts opts = { .pmu = "intel_pt", .pid = t->pid };
+	struct pt_stream pt = { .len = 0 };
+	struct aux_session s;
+	size_t from = 0;
+
+	ck_assert_int_eq(pt_stream__f_unit(&pt, sym(t, "f"), t->after_f, 0x1000), 0);
+	ck_assert_int_eq(aux_session__start(&s, &opts, file), 0);
+	for (int i = 0; i <= nr_cuts; i++) {
+		size_t to = i < nr_cuts ? cuts[i] : pt.len;
+
+		ck_assert_uint_eq(aux_producer__write(s.p, pt.buf + from, to - from), to - from);
+		ck_assert_int_gt(auxtrace_mmaps__read(s.aux, perf_data_writer__aux_sink(s.w)), 0);
+		from = to;
+	}
+	ck_assert_int_eq(aux_session__finish(&s), 0);
+	ck_assert_int_eq(traced_prog__finish(t), 0);
+}
+
+/* The branches f takes, from the trace's start to its exit back into main. */
+static void assert_f_branches(char **ours)
+{
+	assert_branch(ours[0], "0 [unknown] ([unknown])", "f+0x0");
+	assert_branch(ours[1], "f_jnz+0x0", "f_top+0x0");
+	assert_branch(ours[2], "f_jz+0x0", "f_even+0x0");
+	assert_branch(ours[3], "f_jnz+0x0", "f_top+0x0");
+	assert_branch(ours[4], "f_call+0x0", "g_nop+0x0");
+	assert_branch(ours[5], "g_ret+0x0", "f_ret+0x0");
+	assert_branch(ours[6], "f_ret+0x0", "main+0x");
+}
+
+static void check_pt_call(const size_t *cuts, int nr_cuts)
+{
+	const char *file = path_in_dir("pt.data");
+	char *ours_text, *perf_text, *ours[MAX_LINES];
+	struct traced_prog t;
+	int rc;
+
+	if (traced_prog__start(&t))
+		TEST_SKIP("gcc cannot build the traced program");
+	record_pt_call(file, &t, cuts, nr_cuts);
+	ours_text = auxrec(&rc, "script --itrace=b -i %s", file);
+	ck_assert_msg(rc == 0, "auxrec script: status %d\n%s", rc, ours_text);
+	ck_assert_int_eq(testlib_perf(&perf_text, "script --itrace=b -i %s", file), 0);
+	assert_same_lines(ours_text, perf_text, " branches:", ours, 7);
+	assert_f_branches(ours);
+	for (int i = 0; getenv("KEEP") && i < 7; i++) puts(ours[i]);
+	free(ours_text);
+	free(perf_text);
+	traced_prog__remove(&t);
+}
+
+START_TEST(test_pt_function_matches_perf)
+{
+	REQUIRE_PERF();
+	check_pt_call(NULL, 0);
+}
+END_TEST
+
+/* Where each packet of the stream ends (the last one's end left out). */
+static int packet_ends(const struct pt_stream *pt, size_t *ends, int max)
+{
+	struct pt_packet_decoder *dec;
+	struct pt_config config;
+	struct pt_packet pkt;
+	uint64_t offset;
+	int n = 0;
+
+	pt_config_init(&config);
+	config.begin = (uint8_t *)pt->buf;
+	config.end = config.begin + pt->len;
+	dec = pt_pkt_alloc_decoder(&config);
+	ck_assert_ptr_nonnull(dec);
+	ck_assert_int_ge(pt_pkt_sync_forward(dec), 0);
+	while (n < max && pt_pkt_next(dec, &pkt, sizeof(pkt)) > 0 &&
+	       pt_pkt_get_offset(dec, &offset) >= 0 && offset < pt->len)
+		ends[n++] = (size_t)offset;
+	pt_pkt_free_decoder(dec);
+	return n;
+}
+
+/*
+ * The same trace in AUXTRACE buffers cut between packets, none but the first starting at
+ * a PSB: perf decodes a queue's buffers as one stream; so must we. After the PSB and after
+ * PSBEND; after TIP.PGE and between the TNTs; after every packet.
+ */
+START_TEST(test_pt_split_buffers_match_perf)
+{
+	struct pt_stream layout = { .len = 0 };
+	size_t ends[32], cuts[32];
+	int nr_ends, nr = 0;
+
+	REQUIRE_PERF();
+	/* where the packets are does not depend on the addresses in them */
+	ck_assert_int_eq(pt_stream__f_unit(&layout, 1, 2, 3), 0);
+	nr_ends = packet_ends(&layout, ends, 32);
+	ck_assert_int_eq(nr_ends, 7);
+	switch (_i) {
+	case 0:
+		cuts[nr++] = ends[0];
+		cuts[nr++] = ends[3];
+		break;
+	case 1:
+		cuts[nr++] = layout.pge_end;
+		cuts[nr++] = layout.ret_tnt;
+		break;
+	default:
+		memcpy(cuts, ends, sizeof(ends));
+		nr = nr_ends;
+		break;
+	}
+	check_pt_call(cuts, nr);
+}
+END_TEST
+
+/*
+ * What perf record writes itself, read by both: the same samples, line for line (comm,
+ * tid, time, period, event, ip, symbol and offset in the workload, libc, ld.so or the
+ * kernel), from the file and through a pipe.
+ */
+START_TEST(test_perf_recording_matches_perf)
+{
+	const char *file = path_in_dir("perf.data"), *piped = path_in_dir("pipe.data");
+	char *ours_text, *perf_text, *out, cmd[1024];
+	int rc;
+
+	REQUIRE_PERF();
+	/* two events of names of two lengths: perf aligns them */
+	rc = testlib_perf(&out, "record -e cpu-clock -e task-clock -c 100000 -o %s -- %s "
+			  "300000", file, testlib_prog("getppid-loop"));
+	ck_assert_msg(rc == 0, "perf record: %d\n%s", rc, out);
+	free(out);
+	ck_assert_int_eq(testlib_perf(&perf_text, "script -i %s 2>/dev/null", file), 0);
+	ck_assert_int_gt(testlib_count_lines(perf_text, "  cpu-clock:"), 10);
+	ck_assert_int_gt(testlib_count_lines(perf_text, " task-clock:"), 10);
+	ours_text = auxrec(&rc, "script -i %s", file);
+	ck_assert_msg(rc == 0, "auxrec script: status %d\n%.2000s", rc, ours_text);
+	assert_same_text(ours_text, perf_text);
+	ck_assert_int_gt(testlib_count_lines(ours_text, " main+0x"), 0);
+	free(ours_text);
+
+	/* perf's pipe format, on stdin (its messages kept out of the data) */
+	snprintf(cmd, sizeof(cmd), "timeout 60 perf record -e cpu-clock -c 100000 -o - -- %s "
+		 "300000 2>/dev/null >%s", testlib_prog("getppid-loop"), piped);
+	ck_assert_int_eq(system(cmd), 0);
+	free(perf_text);
+	ck_assert_int_eq(testlib_perf(&perf_text, "script -i - < %s 2>/dev/null", piped), 0);
+	ours_text = auxrec(&rc, "script -i - < %s", piped);
+	ck_assert_msg(rc == 0, "auxrec script -i -: status %d\n%.2000s", rc, ours_text);
+	assert_same_text(ours_text, perf_text);
+	free(ours_text);
+	free(perf_text);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("auxrec-script");
+	TCase *tc = tcase_create("perf");
+
+	tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
+	tcase_set_timeout(tc, 180);
+	tcase_add_test(tc, test_bts_branches_match_perf);
+	tcase_add_test(tc, test_pt_function_matches_perf);
+	tcase_add_loop_test(tc, test_pt_split_buffers_match_perf, 0, 3);
+	tcase_add_test(tc, test_perf_recording_matches_perf);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("cli");
+	tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_cli);
+	suite_add_tcase(s, tc);
+	return testlib_run(s);
+}

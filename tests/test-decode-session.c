@@ -1,0 +1,764 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The session decoders (auxtrace_decoders__builtin) through perf_session, on files built
+ * by hand (tests/lib/perf-data-file.h) around code gcc builds at run time (asm-elf.h):
+ * Intel PT decoded across AUXTRACE buffers cut anywhere, in time order with samples and
+ * side-band over two CPUs, a mapping that arrives late, instruction samples, a pipe; Intel
+ * BTS under perf's itrace options; AUX buffers mapped only while they are decoded.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include <auxtrace/auxtrace-decoder.h>
+#include <auxtrace/evsel.h>
+#include <auxtrace/itrace.h>
+#include <auxtrace/session.h>
+#include <internal/auxtrace-info.h>
+
+#include "lib/asm-elf.h"
+#include "lib/aux-payload.h"
+#include "lib/log-capture.h"
+#include "lib/perf-data-file.h"
+#include "lib/testlib.h"
+
+#define BASE		0x7f1234500000ULL	/* where the code is "loaded" */
+#define CALLER		(BASE - 0x1000)		/* where f returns to: outside the code */
+#define PT_TYPE		8
+#define BTS_TYPE	9
+#define TSC_BIT		(1ULL << 10)
+#define PID		4242
+#define AUX_ID		100
+#define CLOCK_ID	200
+/* side-band and AUX records: pid/tid, time, CPU, and the ID last */
+#define ST		(PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | \
+			 PERF_SAMPLE_CPU)
+#define F_BRANCHES	7
+
+/* ---- what the tool is handed ---- */
+
+struct seen {
+	char kind;		/* B branch, I instructions, E error, S sample, M mmap */
+	uint64_t time, ip, addr, period, aux_offset;
+	uint32_t flags;
+	int pid, tid, cpu, perf_code;
+	uint64_t sample_type;	/* of the event a synthesized sample belongs to */
+	char name[32];
+	char msg[128];
+};
+
+struct collector {
+	struct perf_tool tool;
+	struct seen s[512];
+	int n;
+	bool mmaps;		/* note MMAP2 records too */
+	const char *file;	/* count its mappings while decoding */
+	int maps, max_maps;
+};
+
+static struct collector *collector_of(struct perf_tool *tool)
+{
+	return (struct collector *)tool;
+}
+
+static struct seen *collector__next(struct collector *c, char kind)
+{
+	struct seen *s;
+
+	ck_assert_int_lt(c->n, (int)(sizeof(c->s) / sizeof(c->s[0])));
+	s = &c->s[c->n++];
+	memset(s, 0, sizeof(*s));
+	s->kind = kind;
+	return s;
+}
+
+/* Mappings of the recording now: the session's, and AUX buffers being decoded. */
+static int file_mappings(const char *file)
+{
+	char line[512];
+	FILE *f = fopen("/proc/self/maps", "r");
+	int n = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		n += strstr(line, file) != NULL;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+static int collector__auxtrace_sample(struct perf_tool *tool, struct perf_session *session,
+				      const struct auxtrace_sample *sample, struct evsel *evsel)
+{
+	struct collector *c = collector_of(tool);
+	struct seen *s = collector__next(c, sample->kind == AUXTRACE_SAMPLE_BRANCH ? 'B' : 'I');
+
+	(void)session;
+	s->time = sample->time;
+	s->ip = sample->ip;
+	s->addr = sample->addr;
+	s->period = sample->period;
+	s->flags = sample->flags;
+	s->pid = sample->pid;
+	s->tid = sample->tid;
+	s->cpu = sample->cpu;
+	s->sample_type = evsel__attr(evsel)->sample_type;
+	snprintf(s->name, sizeof(s->name), "%s", evsel__name(evsel));
+	if (c->file) {
+		c->maps = file_mappings(c->file);
+		if (c->maps > c->max_maps)
+			c->max_maps = c->maps;
+	}
+	return 0;
+}
+
+static int collector__auxtrace_error(struct perf_tool *tool, struct perf_session *session,
+				     const struct auxtrace_decode_error *err, struct evsel *evsel)
+{
+	struct seen *s = collector__next(collector_of(tool), 'E');
+
+	(void)session;
+	(void)evsel;
+	s->time = err->time;
+	s->ip = err->ip;
+	s->pid = err->pid;
+	s->tid = err->tid;
+	s->cpu = err->cpu;
+	s->perf_code = err->perf_code;
+	s->aux_offset = err->aux_offset;
+	snprintf(s->msg, sizeof(s->msg), "%s", err->msg);
+	return 0;
+}
+
+static int collector__sample(struct perf_tool *tool, struct perf_session *session,
+			     union perf_event *event, struct perf_sample *sample,
+			     struct evsel *evsel)
+{
+	struct seen *s = collector__next(collector_of(tool), 'S');
+
+	(void)session;
+	(void)event;
+	(void)evsel;
+	s->time = sample->time;
+	s->ip = sample->ip;
+	return 0;
+}
+
+static int collector__event(struct perf_tool *tool, struct perf_session *session,
+			    union perf_event *event, struct perf_sample *sample,
+			    struct evsel *evsel)
+{
+	(void)session;
+	(void)evsel;
+	if (event->header.type == PERF_RECORD_MMAP2 && collector_of(tool)->mmaps)
+		collector__next(collector_of(tool), 'M')->time = sample->time;
+	return 0;
+}
+
+/*
+ * Read a recording (path, or fd when path is NULL) with the library's decoders and itrace
+ * (NULL: perf script's defaults) into c. Returns process_events' result.
+ */
+static int collect(const char *path, int fd, const char *itrace, struct collector *c)
+{
+	struct itrace_synth_opts synth = { .sz = sizeof(synth), .default_no_sample = true };
+	struct perf_session_opts opts = {
+		.sz = sizeof(opts), .decoders = auxtrace_decoders__builtin(),
+		.itrace_synth_opts = &synth,
+	};
+	struct perf_session *s;
+	int err;
+
+	c->tool = (struct perf_tool){
+		.sz = sizeof(c->tool), .ordered_events = true,
+		.sample = collector__sample, .event = collector__event,
+		.auxtrace_sample = collector__auxtrace_sample,
+		.auxtrace_error = collector__auxtrace_error,
+	};
+	c->n = 0;
+	if (itrace)
+		ck_assert_int_eq(itrace_do_parse_synth_opts(&synth, itrace, 0), 0);
+	s = path ? perf_session__new(path, &opts) : perf_session__new_fd(fd, &opts);
+	ck_assert_msg(s, "session: %s", strerror(errno));
+	err = perf_session__process_events(s, &c->tool);
+	perf_session__delete(s);
+	return err;
+}
+
+/* ---- recordings ---- */
+
+struct fixture {
+	struct asm_elf elf;
+	char path[96];
+	int fd;
+};
+
+static struct fixture fx;
+
+static uint64_t sym(const char *name)
+{
+	uint64_t addr = asm_elf__sym(&fx.elf, name);
+
+	ck_assert_msg(addr, "no label %s", name);
+	return addr;
+}
+
+static void fixture_setup(void)
+{
+	memset(&fx, 0, sizeof(fx));
+	fx.fd = -1;
+	if (asm_elf__build(&fx.elf, asm_elf_sample, BASE))
+		return;		/* each test skips */
+	snprintf(fx.path, sizeof(fx.path), "%s/rec.data", fx.elf.dir);
+}
+
+static void fixture_teardown(void)
+{
+	if (fx.fd >= 0)
+		close(fx.fd);
+	if (fx.path[0])
+		unlink(fx.path);
+	asm_elf__remove(&fx.elf);
+}
+
+#define REQUIRE_CODE()							\
+	do {								\
+		if (!fx.path[0])					\
+			TEST_SKIP("gcc cannot build the test code");	\
+	} while (0)
+
+/* A side-band record's sample_id trailer for ST. */
+struct trailer {
+	uint32_t pid, tid;
+	uint64_t time;
+	uint32_t cpu, res;
+	uint64_t id;
+};
+
+static struct trailer trailer(int tid, uint64_t time, int cpu)
+{
+	return (struct trailer){ PID, (uint32_t)tid, time, (uint32_t)cpu, 0, CLOCK_ID };
+}
+
+/*
+ * A recording of the traced code in process PID: the AUX event (PT or BTS type; config
+ * with tsc when timed), a cpu-clock event for samples, AUXTRACE_INFO, the COMM.
+ */
+static struct pd_file *recording_start(bool pt, bool timed, bool per_cpu, bool pipe)
+{
+	struct perf_event_attr aux = {
+		.type = pt ? PT_TYPE : BTS_TYPE, .config = timed ? TSC_BIT : 0,
+		.sample_type = ST, .sample_id_all = 1, .exclude_kernel = 1, .exclude_hv = 1,
+	};
+	struct perf_event_attr clock = {
+		.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_type = ST | PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD, .sample_id_all = 1,
+	};
+	uint64_t aux_id = AUX_ID, clock_id = CLOCK_ID;
+	struct {
+		struct perf_event_header h;
+		uint32_t type, reserved;
+		uint64_t priv[INTEL_PT_PRIV_NR];
+	} info = { { PERF_RECORD_AUXTRACE_INFO, 0, sizeof(info) },
+		   pt ? PERF_AUXTRACE_INTEL_PT : PERF_AUXTRACE_INTEL_BTS };
+	struct {
+		struct perf_event_header h;
+		uint32_t pid, tid;
+		char comm[8];
+		struct trailer t;
+	} comm = { { PERF_RECORD_COMM, 0, sizeof(comm) }, PID, PID, "traced",
+		   trailer(PID, 0, 0) };
+	struct pd_file *f;
+
+	fx.fd = open(fx.path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	ck_assert_int_ge(fx.fd, 0);
+	f = pd_file__new(fx.fd, pipe);
+	pd_file__add_attr(f, &aux, &aux_id, 1);
+	pd_file__add_attr(f, &clock, &clock_id, 1);
+	pd_file__start(f);
+	/* the same words in both layouts: time = tsc (shift 0, mult 1) */
+	info.priv[INTEL_PT_PMU_TYPE] = pt ? PT_TYPE : BTS_TYPE;
+	info.priv[INTEL_PT_TIME_MULT] = 1;
+	info.priv[INTEL_PT_CAP_USER_TIME_ZERO] = 1;
+	if (pt) {
+		info.priv[INTEL_PT_TSC_BIT] = TSC_BIT;
+		info.priv[INTEL_PT_PER_CPU_MMAPS] = per_cpu;
+	} else {
+		info.h.size = sizeof(info.h) + 8 + INTEL_BTS_PRIV_NR * sizeof(uint64_t);
+	}
+	pd_file__record(f, &info);
+	pd_file__record(f, &comm);
+	return f;
+}
+
+/* The code's executable segment, mapped in PID at time. */
+static void recording_mmap(struct pd_file *f, uint64_t time)
+{
+	struct {
+		struct perf_event_header h;
+		uint32_t pid, tid;
+		uint64_t start, len, pgoff;
+		uint32_t maj, min;
+		uint64_t ino, ino_gen;
+		uint32_t prot, flags;
+		char filename[128];
+		struct trailer t;
+	} mm = { { PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, sizeof(mm) }, PID, PID,
+		 fx.elf.start, fx.elf.len, fx.elf.pgoff, 0, 0, 0, 0, PROT_READ | PROT_EXEC,
+		 MAP_PRIVATE, "", trailer(PID, time, 0) };
+
+	ck_assert_uint_lt(strlen(fx.elf.path), sizeof(mm.filename));
+	strcpy(mm.filename, fx.elf.path);
+	pd_file__record(f, &mm);
+}
+
+static void recording_sample(struct pd_file *f, uint64_t time, int cpu)
+{
+	struct {
+		struct perf_event_header h;
+		uint64_t identifier, ip;
+		uint32_t pid, tid;
+		uint64_t time;
+		uint32_t cpu, res;
+		uint64_t period;
+	} s = { { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, sizeof(s) }, CLOCK_ID,
+		BASE + 1, PID, PID, time, (uint32_t)cpu, 0, 1000 };
+
+	pd_file__record(f, &s);
+}
+
+static void recording_itrace_start(struct pd_file *f, int tid, int cpu, uint64_t time)
+{
+	struct {
+		struct perf_event_header h;
+		uint32_t pid, tid;
+		struct trailer t;
+	} it = { { PERF_RECORD_ITRACE_START, 0, sizeof(it) }, PID, (uint32_t)tid,
+		 trailer(tid, time, cpu) };
+
+	it.t.id = AUX_ID;
+	pd_file__record(f, &it);
+}
+
+static void recording_finish(struct pd_file *f)
+{
+	struct perf_event_header round = { PERF_RECORD_FINISHED_ROUND, 0, sizeof(round) };
+
+	pd_file__record(f, &round);
+	pd_file__finish(f, true);
+}
+
+/* f's branches, from sample first on, as its trace says it ran. */
+static void assert_f_branches(const struct collector *c, int first)
+{
+	static const char *const from[F_BRANCHES] = { NULL, "f_jnz", "f_jz", "f_jnz", "f_call",
+						      "g_ret", "f_ret" };
+	static const char *const to[F_BRANCHES] = { "f", "f_top", "f_even", "f_top", "g",
+						    "f_ret", NULL };
+
+	for (int i = 0; i < F_BRANCHES; i++) {
+		const struct seen *s = &c->s[first + i];
+		uint64_t want_from = from[i] ? sym(from[i]) : 0, want_to = to[i] ? sym(to[i])
+										   : CALLER;
+
+		ck_assert_msg(first + i < c->n && s->kind == 'B' && s->ip == want_from &&
+			      s->addr == want_to, "sample %d: %c %#llx -> %#llx, want %#llx -> "
+			      "%#llx", first + i, s->kind, (unsigned long long)s->ip,
+			      (unsigned long long)s->addr, (unsigned long long)want_from,
+			      (unsigned long long)want_to);
+	}
+}
+
+/* ---- Intel PT ---- */
+
+/*
+ * Two calls of f in one stream, cut into AUXTRACE buffers at every byte, and every way
+ * into three: each cut is decoded as if there were none, the second buffer starting
+ * inside a packet or a PSB included.
+ */
+START_TEST(test_pt_cut_anywhere)
+{
+	struct pt_stream pt = { .len = 0 };
+	struct collector *c = calloc(1, sizeof(*c));
+
+	REQUIRE_CODE();
+	ck_assert_int_eq(pt_stream__f_unit(&pt, sym("f"), CALLER, 1000), 0);
+	ck_assert_int_eq(pt_stream__f_unit(&pt, sym("f"), CALLER, 2000), 0);
+	for (size_t a = 1; a < pt.len; a++) {
+		for (size_t b = a; b < pt.len; b += b == a ? 1 : pt.len) {
+			struct pd_file *f = recording_start(true, false, false, false);
+
+			recording_mmap(f, 0);
+			pd_file__auxtrace(f, 0, -1, PID, 0, 0, pt.buf, a);
+			if (b > a)
+				pd_file__auxtrace(f, 0, -1, PID, a, 0, pt.buf + a, b - a);
+			pd_file__auxtrace(f, 0, -1, PID, b, 0, pt.buf + b, pt.len - b);
+			recording_finish(f);
+			close(fx.fd);
+			fx.fd = -1;
+			ck_assert_int_eq(collect(fx.path, -1, "b", c), 0);
+			ck_assert_msg(c->n == 2 * F_BRANCHES, "cut at %zu and %zu: %d samples",
+				      a, b, c->n);
+			assert_f_branches(c, 0);
+			assert_f_branches(c, F_BRANCHES);
+		}
+	}
+	free(c);
+}
+END_TEST
+
+/*
+ * Two CPUs, samples between their trace, and the code mapped only after CPU 0's trace:
+ * everything reaches the tool in time order, CPU 0's trace finds no code (what was mapped
+ * later cannot have run then), CPU 1's is decoded, with the thread ITRACE_START named.
+ */
+START_TEST(test_pt_time_order)
+{
+	struct pt_stream unit0 = { .len = 0 }, unit1 = { .len = 0 };
+	struct collector *c = calloc(1, sizeof(*c));
+	static const char order[] = "BEMSBBBBBBBS";
+	struct pd_file *f;
+
+	REQUIRE_CODE();
+	ck_assert_int_eq(pt_stream__f_unit(&unit0, sym("f"), CALLER, 1000), 0);
+	ck_assert_int_eq(pt_stream__f_unit(&unit1, sym("f"), CALLER, 1500), 0);
+	f = recording_start(true, true, true, false);
+	recording_itrace_start(f, PID, 0, 10);
+	recording_itrace_start(f, PID + 1, 1, 10);
+	/*
+	 * In file order as a recorder drains: both rings' records, then both AUX areas. No
+	 * record between CPU 0's trace and the mapping: the trace older than the mapping is
+	 * decoded before it applies, whatever comes first otherwise.
+	 */
+	recording_mmap(f, 1300);
+	recording_sample(f, 1400, 0);
+	recording_sample(f, 1700, 0);
+	pd_file__auxtrace(f, 0, 0, PID, 0, 0, unit0.buf, unit0.len);
+	pd_file__auxtrace(f, 1, 1, PID, 0, 0, unit1.buf, unit1.len);
+	recording_finish(f);
+	c->mmaps = true;
+	ck_assert_int_eq(collect(fx.path, -1, "be", c), 0);
+
+	ck_assert_int_eq(c->n, (int)strlen(order));
+	for (int i = 0; i < c->n; i++)
+		ck_assert_msg(c->s[i].kind == order[i], "record %d is %c, want %c (%s)", i,
+			      c->s[i].kind, order[i], order);
+	ck_assert_uint_eq(c->s[0].time, 1000);		/* trace begins, at f ... */
+	ck_assert_uint_eq(c->s[0].addr, sym("f"));
+	ck_assert_int_eq(c->s[0].tid, PID);
+	ck_assert_int_eq(c->s[0].cpu, 0);
+	ck_assert_msg(strstr(c->s[1].msg, "no code"), "%s", c->s[1].msg);	/* ... unmapped */
+	ck_assert_int_eq(c->s[1].perf_code, 5);
+	ck_assert_uint_eq(c->s[2].time, 1300);
+	ck_assert_uint_eq(c->s[3].time, 1400);
+	for (int i = 4; i < 4 + F_BRANCHES; i++) {
+		ck_assert_uint_eq(c->s[i].time, 1500);
+		ck_assert_int_eq(c->s[i].cpu, 1);
+		ck_assert_int_eq(c->s[i].pid, PID);
+		ck_assert_int_eq(c->s[i].tid, PID + 1);
+	}
+	assert_f_branches(c, 4);
+	ck_assert_uint_eq(c->s[11].time, 1700);
+	/* perf's event: a hardware "branches" with the AUX event's exclusions, time and CPU */
+	ck_assert_str_eq(c->s[4].name, "branches:u");
+	ck_assert_uint_eq(c->s[4].sample_type & (PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+						 PERF_SAMPLE_ADDR),
+			  PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_ADDR);
+	free(c);
+}
+END_TEST
+
+/* i<N>i: an instruction sample every N; a period in time is refused with the fix. */
+START_TEST(test_pt_instruction_samples)
+{
+	struct pt_stream pt = { .len = 0 };
+	struct collector *c = calloc(1, sizeof(*c));
+	struct pd_file *f;
+
+	REQUIRE_CODE();
+	ck_assert_int_eq(pt_stream__f_unit(&pt, sym("f"), CALLER, 1000), 0);
+	f = recording_start(true, false, false, false);
+	recording_mmap(f, 0);
+	pd_file__auxtrace(f, 0, -1, PID, 0, 0, pt.buf, pt.len);
+	recording_finish(f);
+	ck_assert_int_eq(collect(fx.path, -1, "i5i", c), 0);
+	/* f runs 23 instructions (test-intel-pt-decode's f_path): 4 periods of 5 */
+	ck_assert_int_eq(c->n, 4);
+	for (int i = 0; i < c->n; i++) {
+		ck_assert_int_eq(c->s[i].kind, 'I');
+		ck_assert_uint_eq(c->s[i].period, 5);
+		ck_assert_str_eq(c->s[i].name, "instructions:u");
+		ck_assert_uint_eq(c->s[i].sample_type & PERF_SAMPLE_TIME, 0);	/* timeless */
+	}
+	ck_assert_uint_eq(c->s[0].ip, sym("f_jz"));	/* the 5th instruction */
+
+	log_capture_start();
+	ck_assert_int_eq(collect(fx.path, -1, "i100us", c), -EOPNOTSUPP);
+	log_capture_stop();
+	ck_assert_msg(log_captured("in instructions only") && log_captured("--itrace=i1000i"),
+		      "%s", log_text);
+	free(c);
+}
+END_TEST
+
+/* Every third instruction of f's run (test-intel-pt-decode's f_path), counted once. */
+static void assert_every_third_insn(const struct collector *c)
+{
+	static const char *const at[] = { "f_top", "f_inc", "f_top", "f_even", "f_test",
+					  "f_even", "g_nop" };
+	int n = 0;
+
+	for (int i = 0; i < c->n; i++) {
+		if (c->s[i].kind != 'I')
+			continue;
+		ck_assert_int_lt(n, 7);
+		ck_assert_msg(c->s[i].ip == sym(at[n]), "instruction sample %d at %#llx, want %s",
+			      n, (unsigned long long)c->s[i].ip, at[n]);
+		n++;
+	}
+	ck_assert_int_eq(n, 7);
+}
+
+/*
+ * A PSB in the middle of f's loop, its FUP where execution is (f_even): libipt decodes the
+ * trace before it up to the branch whose outcome comes after it, and the trace after it
+ * from f_even again. Cut anywhere, the stream gives what it gives whole: the same branches,
+ * and instruction samples at the same places (no instruction counted twice).
+ */
+START_TEST(test_pt_psb_mid_trace)
+{
+	struct pt_packet head[PT_PSB_PACKETS + PT_F_CALL_PACKETS], mid[PT_PSB_PACKETS + 1];
+	const struct pt_packet first_bits = {
+		.type = ppt_tnt_8, .payload.tnt = { .bit_size = 3, .payload = 0x3 } };	/* .!! */
+	const struct pt_packet last_bits = {
+		.type = ppt_tnt_8, .payload.tnt = { .bit_size = 3, .payload = 0x4 } };	/* !.. */
+	struct pt_stream pt = { .len = 0 };
+	struct collector *whole = calloc(1, sizeof(*whole)), *c = calloc(1, sizeof(*c));
+
+	REQUIRE_CODE();
+	pt_packets__psb(head, 1000);
+	pt_packets__f_call(head + PT_PSB_PACKETS, sym("f"), CALLER);
+	pt_packets__psb(mid, 2000);
+	mid[PT_PSB_PACKETS] = mid[PT_PSB_PACKETS - 1];		/* PSBEND after ... */
+	mid[PT_PSB_PACKETS - 1] = (struct pt_packet){ .type = ppt_fup,	/* ... the FUP */
+		.payload.ip = { .ipc = pt_ipc_sext_48, .ip = sym("f_even") } };
+	for (int i = 0; i <= PT_PSB_PACKETS; i++)
+		ck_assert_int_eq(pt_stream__put(&pt, &head[i]), 0);	/* PSB+, TIP.PGE */
+	ck_assert_int_eq(pt_stream__put(&pt, &first_bits), 0);
+	for (int i = 0; i <= PT_PSB_PACKETS; i++)
+		ck_assert_int_eq(pt_stream__put(&pt, &mid[i]), 0);
+	ck_assert_int_eq(pt_stream__put(&pt, &last_bits), 0);
+	for (int i = PT_PSB_PACKETS + 2; i < PT_PSB_PACKETS + PT_F_CALL_PACKETS; i++)
+		ck_assert_int_eq(pt_stream__put(&pt, &head[i]), 0);	/* g's return, TIP.PGD */
+
+	for (size_t cut = 0; cut < pt.len; cut++) {
+		struct collector *into = cut ? c : whole;
+		struct pd_file *f = recording_start(true, false, false, false);
+
+		recording_mmap(f, 0);
+		pd_file__auxtrace(f, 0, -1, PID, 0, 0, pt.buf, cut ? cut : pt.len);
+		if (cut)
+			pd_file__auxtrace(f, 0, -1, PID, cut, 0, pt.buf + cut, pt.len - cut);
+		recording_finish(f);
+		close(fx.fd);
+		fx.fd = -1;
+		ck_assert_int_eq(collect(fx.path, -1, "bi3i", into), 0);
+		if (!cut) {
+			/* f's 23 instructions: 7 samples of 3, and f's branches */
+			ck_assert_int_eq(whole->n, F_BRANCHES + 7);
+			assert_every_third_insn(whole);
+			continue;
+		}
+		ck_assert_int_eq(c->n, whole->n);
+		for (int i = 0; i < c->n; i++)
+			ck_assert_msg(c->s[i].kind == whole->s[i].kind &&
+				      c->s[i].ip == whole->s[i].ip && c->s[i].addr == whole->s[i].addr,
+				      "cut at %zu: sample %d is %c %#llx, want %c %#llx", cut, i,
+				      c->s[i].kind, (unsigned long long)c->s[i].ip, whole->s[i].kind,
+				      (unsigned long long)whole->s[i].ip);
+	}
+	for (int i = 0, b = 0; i < whole->n; i++) {
+		if (whole->s[i].kind == 'B')
+			whole->s[b++] = whole->s[i];
+		whole->n = i == whole->n - 1 ? b : whole->n;
+	}
+	assert_f_branches(whole, 0);
+	free(whole);
+	free(c);
+}
+END_TEST
+
+/* The pipe format through a pipe: payloads copied as they stream by, decoded alike. */
+START_TEST(test_pt_pipe)
+{
+	struct pt_stream pt = { .len = 0 };
+	struct collector *c = calloc(1, sizeof(*c));
+	size_t cut;
+	struct pd_file *f;
+	int p[2];
+	pid_t pid;
+
+	REQUIRE_CODE();
+	ck_assert_int_eq(pt_stream__f_unit(&pt, sym("f"), CALLER, 1000), 0);
+	ck_assert_int_eq(pt_stream__f_unit(&pt, sym("f"), CALLER, 2000), 0);
+	cut = pt.ret_tnt - 3;		/* inside the second unit's TIP.PGE */
+	f = recording_start(true, false, false, true);
+	recording_mmap(f, 0);
+	pd_file__auxtrace(f, 0, -1, PID, 0, 0, pt.buf, cut);
+	pd_file__auxtrace(f, 0, -1, PID, cut, 0, pt.buf + cut, pt.len - cut);
+	recording_finish(f);
+	ck_assert_int_eq(pipe(p), 0);
+	pid = fork();
+	if (pid == 0) {
+		char buf[4096];
+		ssize_t n;
+
+		close(p[0]);
+		lseek(fx.fd, 0, SEEK_SET);
+		while ((n = read(fx.fd, buf, sizeof(buf))) > 0)
+			if (write(p[1], buf, (size_t)n) != n)
+				_exit(1);
+		_exit(0);
+	}
+	close(p[1]);
+	ck_assert_int_eq(collect(NULL, p[0], "b", c), 0);
+	close(p[0]);
+	waitpid(pid, NULL, 0);
+	ck_assert_int_eq(c->n, 2 * F_BRANCHES);
+	assert_f_branches(c, 0);
+	assert_f_branches(c, F_BRANCHES);
+	free(c);
+}
+END_TEST
+
+/*
+ * Many buffers: each is mapped while it is decoded and given back after, so at most one
+ * besides the session's own mapping of the file is mapped at any time.
+ */
+START_TEST(test_buffers_mapped_while_decoded)
+{
+	struct collector *c = calloc(1, sizeof(*c));
+	struct pt_stream pt = { .len = 0 };
+	uint64_t offset = 0;
+	struct pd_file *f;
+
+	REQUIRE_CODE();
+	ck_assert_int_eq(pt_stream__f_unit(&pt, sym("f"), CALLER, 1000), 0);
+	f = recording_start(true, false, false, false);
+	recording_mmap(f, 0);
+	for (int i = 0; i < 64; i++, offset += (pt.len + 7) & ~7ULL)
+		pd_file__auxtrace(f, 0, -1, PID, offset, 0, pt.buf, pt.len);
+	recording_finish(f);
+	c->file = fx.path;
+	ck_assert_int_eq(collect(fx.path, -1, "b", c), 0);
+	ck_assert_int_eq(c->n, 64 * F_BRANCHES);
+	ck_assert_int_eq(c->max_maps, 2);	/* the file, and the buffer being decoded */
+	ck_assert_int_eq(file_mappings(fx.path), 0);	/* the session is gone */
+	free(c);
+}
+END_TEST
+
+/* ---- Intel BTS ---- */
+
+#define CALL_FLAGS (AUXTRACE_IP_FLAG_BRANCH | AUXTRACE_IP_FLAG_CALL)
+
+/* A begin, a jump, a call, a return, a syscall, code nobody mapped, an end. */
+static void bts_recording(void)
+{
+	struct bts_record r[] = {
+		{ 0, sym("f") },
+		{ sym("f_jnz"), sym("f_top") },
+		{ sym("f_call"), sym("g") },
+		{ sym("g_ret"), sym("f_ret") },
+		{ sym("x_syscall"), 0xffffffff81000000ULL },
+		{ BASE - 0x100, BASE - 0x80 },
+		{ sym("f_ret"), 0 },
+		{ 0, 0 },		/* perf never decodes a buffer's last record */
+	};
+	struct pd_file *f = recording_start(false, true, false, false);
+
+	recording_mmap(f, 0);
+	pd_file__auxtrace(f, 0, -1, PID, 0, 5000, r, sizeof(r));
+	recording_finish(f);
+}
+
+/* The kinds of what the tool got, and the first branch's source. */
+static void assert_bts(const char *itrace, const char *kinds, uint64_t first_from)
+{
+	struct collector *c = calloc(1, sizeof(*c));
+	char got[64] = "";
+
+	ck_assert_int_eq(collect(fx.path, -1, itrace, c), 0);
+	for (int i = 0; i < c->n && i < 63; i++)
+		got[i] = c->s[i].kind;
+	ck_assert_msg(!strcmp(got, kinds), "--itrace=%s: %s, want %s", itrace ?: "(none)", got,
+		      kinds);
+	for (int i = 0; i < c->n; i++) {
+		if (c->s[i].kind != 'B')
+			continue;
+		ck_assert_uint_eq(c->s[i].ip, first_from);
+		/* perf's BTS branches carry neither time nor CPU */
+		ck_assert_uint_eq(c->s[i].sample_type & (PERF_SAMPLE_TIME | PERF_SAMPLE_CPU), 0);
+		ck_assert_str_eq(c->s[i].name, "branches:u");
+		break;
+	}
+	free(c);
+}
+
+START_TEST(test_bts_itrace_options)
+{
+	REQUIRE_CODE();
+	bts_recording();
+	assert_bts("b", "BBBBBBB", 0);
+	assert_bts("c", "BBB", sym("f_call"));		/* calls, syscalls, trace end */
+	assert_bts("r", "BB", 0);			/* trace begin, returns */
+	assert_bts("cr", "BBBBB", 0);
+	assert_bts("bs2", "BBBBB", sym("f_call"));	/* the first two skipped */
+	assert_bts("e", "", 0);		/* as perf: no branches asked for, none looked at */
+	assert_bts("be", "BBBBBEBB", 0);		/* the error where it happened */
+	assert_bts(NULL, "BBEB", sym("f_call"));	/* perf script's default: ce */
+}
+END_TEST
+
+START_TEST(test_bts_error)
+{
+	struct collector *c = calloc(1, sizeof(*c));
+
+	REQUIRE_CODE();
+	bts_recording();
+	ck_assert_int_eq(collect(fx.path, -1, "be", c), 0);
+	ck_assert_int_eq(c->n, 8);
+	ck_assert_int_eq(c->s[5].kind, 'E');
+	ck_assert_str_eq(c->s[5].msg, "Failed to get instruction");
+	ck_assert_int_eq(c->s[5].perf_code, 5);		/* perf's INTEL_BTS_ERR_NOINSN */
+	ck_assert_uint_eq(c->s[5].ip, BASE - 0x100);
+	ck_assert_uint_eq(c->s[5].aux_offset, 5 * sizeof(struct bts_record));
+	ck_assert_int_eq(c->s[5].pid, PID);
+	ck_assert_int_eq(c->s[5].tid, PID);
+	ck_assert_uint_eq(c->s[6].flags, 0);		/* no code: no kind of branch */
+	free(c);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("decode-session");
+	TCase *tc = tcase_create("decode");
+
+	tcase_add_checked_fixture(tc, fixture_setup, fixture_teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test_pt_cut_anywhere);
+	tcase_add_test(tc, test_pt_time_order);
+	tcase_add_test(tc, test_pt_instruction_samples);
+	tcase_add_test(tc, test_pt_psb_mid_trace);
+	tcase_add_test(tc, test_pt_pipe);
+	tcase_add_test(tc, test_buffers_mapped_while_decoded);
+	tcase_add_test(tc, test_bts_itrace_options);
+	tcase_add_test(tc, test_bts_error);
+	suite_add_tcase(s, tc);
+	return testlib_run(s);
+}
