@@ -178,7 +178,7 @@ void auxtrace_record__free(struct auxtrace_record *itr)
 
 const char *auxtrace_record__pmu_name(const struct auxtrace_record *itr)
 {
-	return itr && itr->pmu ? perf_pmu__name(itr->pmu) : NULL;
+	return auxtrace_itr__pmu_name(itr);
 }
 
 int auxtrace_record__options(struct auxtrace_record *itr, struct evlist *evlist,

@@ -606,12 +606,3 @@ struct auxtrace *decode_session__start(struct decode_session *ds, struct perf_se
 	}
 	return &ds->aux;
 }
-
-const struct auxtrace_decoder *const *auxtrace_decoders__builtin(void)
-{
-	static const struct auxtrace_decoder *const decoders[] = {
-		&intel_pt_auxtrace_decoder, &intel_bts_auxtrace_decoder, NULL,
-	};
-
-	return decoders;
-}

@@ -14,23 +14,6 @@
 #include <internal/itrace.h>
 #include <internal/lib.h>
 
-/* The first (and so far only) layout: every sz from this one on is accepted. */
-#define ITRACE_SYNTH_OPTS_SZ_MIN \
-	(offsetof(struct itrace_synth_opts, log_on_error_size) + sizeof(unsigned int))
-
-int itrace_synth_opts__load(const struct itrace_synth_opts *opts,
-			    struct itrace_synth_opts *copy)
-{
-	if (!opts || opts->sz < ITRACE_SYNTH_OPTS_SZ_MIN) {
-		pr_err("struct itrace_synth_opts: %s; set opts.sz = sizeof(opts) before use\n",
-		       !opts ? "opts is NULL" : "sz is smaller than any version of the struct");
-		return libauxtrace__err(-EINVAL);
-	}
-	memset(copy, 0, sizeof(*copy));
-	memcpy(copy, opts, opts->sz < sizeof(*copy) ? opts->sz : sizeof(*copy));
-	return 0;
-}
-
 /* Fields a newer caller has beyond ours stay as they were. */
 static void itrace_synth_opts__store(struct itrace_synth_opts *opts,
 				     const struct itrace_synth_opts *copy)
@@ -67,52 +50,6 @@ int itrace_synth_opts__set_default(struct itrace_synth_opts *opts, bool no_sampl
 	itrace_synth_opts__defaults(&o, no_sample);
 	itrace_synth_opts__store(opts, &o);
 	return 0;
-}
-
-/* Every letter in canonical order; field is the bool it switches on (0: none). */
-const struct itrace_letter itrace_letters[] = {
-	{ 'i', offsetof(struct itrace_synth_opts, instructions),	"instructions" },
-	{ 'y', offsetof(struct itrace_synth_opts, cycles),		"cycles" },
-	{ 'b', offsetof(struct itrace_synth_opts, branches),		"branches" },
-	{ 'c', offsetof(struct itrace_synth_opts, calls),		"calls" },
-	{ 'r', offsetof(struct itrace_synth_opts, returns),		"returns" },
-	{ 'x', offsetof(struct itrace_synth_opts, transactions),	"transactions" },
-	{ 'w', offsetof(struct itrace_synth_opts, ptwrites),		"ptwrites" },
-	{ 'p', offsetof(struct itrace_synth_opts, pwr_events),		"power events" },
-	{ 'o', offsetof(struct itrace_synth_opts, other_events),	"other events" },
-	{ 'I', offsetof(struct itrace_synth_opts, intr_events),	"interrupt events" },
-	{ 'e', offsetof(struct itrace_synth_opts, errors),		"errors" },
-	{ 'd', offsetof(struct itrace_synth_opts, log),		"debug log" },
-	{ 'f', offsetof(struct itrace_synth_opts, flc),		"first-level cache" },
-	{ 'm', offsetof(struct itrace_synth_opts, llc),		"last-level cache" },
-	{ 't', offsetof(struct itrace_synth_opts, tlb),		"TLB" },
-	{ 'a', offsetof(struct itrace_synth_opts, remote_access),	"remote access" },
-	{ 'M', offsetof(struct itrace_synth_opts, mem),		"memory" },
-	{ 'g', offsetof(struct itrace_synth_opts, callchain),		"callchain" },
-	{ 'G', offsetof(struct itrace_synth_opts, add_callchain),	"callchain on events" },
-	{ 'l', offsetof(struct itrace_synth_opts, last_branch),	"last branch" },
-	{ 'L', offsetof(struct itrace_synth_opts, add_last_branch),	"last branch on events" },
-	{ 's', 0,							"skip" },
-	{ 'q', 0,							"quicker" },
-	{ 'A', offsetof(struct itrace_synth_opts, approx_ipc),		"approximate IPC" },
-	{ 'Z', offsetof(struct itrace_synth_opts, timeless_decoding),	"timeless" },
-	{ 'T', offsetof(struct itrace_synth_opts, use_timestamp),	"timestamp as kernel time" },
-	{ 0, 0, NULL },
-};
-
-const struct itrace_letter *itrace_letter__find(char c)
-{
-	const struct itrace_letter *l;
-
-	for (l = itrace_letters; c && l->letter; l++)
-		if (l->letter == c)
-			return l;
-	return NULL;
-}
-
-bool *itrace_letter__flag(const struct itrace_letter *l, struct itrace_synth_opts *opts)
-{
-	return (bool *)((char *)opts + l->field);
 }
 
 struct itrace_parse {
@@ -311,7 +248,7 @@ static int itrace_parse__flags(struct itrace_parse *ip, const struct itrace_lett
 
 static int itrace_parse__unknown(struct itrace_parse *ip)
 {
-	char letters[ARRAY_SIZE(itrace_letters)];
+	char letters[ITRACE_NR_LETTERS + 1];
 	const struct itrace_letter *l;
 	size_t n = 0;
 

@@ -147,7 +147,7 @@ int auxtrace_backend__parse_snapshot_options(struct auxtrace_record *itr,
 		if (*str < '0' || *str > '9' || *end || errno || size > SIZE_MAX) {
 			pr_err("%s: invalid snapshot size '%s': give a byte count (e.g. -S65536 or "
 			       "-Se0x10000), or none for the default\n",
-			       auxtrace_record__pmu_name(itr), str);
+			       auxtrace_itr__pmu_name(itr), str);
 			return -EINVAL;
 		}
 	}
@@ -171,7 +171,7 @@ int auxtrace_opts__parse_snapshot(struct auxtrace_record *itr, struct auxtrace_o
 	}
 	if (!itr->parse_snapshot_options) {
 		pr_err("%s: this backend has no snapshot mode: record without -S\n",
-		       auxtrace_record__pmu_name(itr) ?: "AUX PMU");
+		       auxtrace_itr__pmu_name(itr) ?: "AUX PMU");
 		return libauxtrace__err(-EINVAL);
 	}
 	err = itr->parse_snapshot_options(itr, opts, on_exit ? str + 1 : str);

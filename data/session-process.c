@@ -367,3 +367,29 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 	s->tool = NULL;
 	return libauxtrace__err(err);
 }
+
+int perf_session__read_pipe_header(struct perf_session *s)
+{
+	union perf_event *event;
+	uint64_t offset;
+	int ret;
+
+	while ((ret = perf_session__read_event(s, &event, &offset)) > 0) {
+		switch (event->header.type) {
+		case PERF_RECORD_HEADER_ATTR:
+		case PERF_RECORD_HEADER_FEATURE:
+		case PERF_RECORD_HEADER_TRACING_DATA:
+			ret = perf_session__process_user_event(s, event, offset);
+			perf_session__release_payload(s);
+			if (ret)
+				return ret;
+			continue;
+		default:
+			s->held = true;
+			s->held_event = event;
+			s->held_offset = offset;
+			return 0;
+		}
+	}
+	return ret;
+}

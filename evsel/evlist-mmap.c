@@ -16,6 +16,13 @@
 #include <internal/lib.h>
 #include <internal/mmap.h>
 
+/* Whether the rings are per thread: no real CPU in the maps. */
+bool evlist__per_thread(const struct evlist *evlist)
+{
+	return perf_cpu_map__is_empty(evlist->all_cpus) ||
+	       perf_cpu_map__has_any_cpu(evlist->all_cpus);
+}
+
 /* perf's default: what perf_event_mlock_kb allows one CPU, less the control page. */
 static unsigned int evlist__default_pages(void)
 {

@@ -176,22 +176,6 @@ int evlist__add(struct evlist *evlist, struct evsel *evsel)
 	return 0;
 }
 
-static void evlist__id_hash_remove_evsel(struct evlist *evlist, const struct evsel *evsel)
-{
-	size_t b;
-
-	for (b = 0; b < ARRAY_SIZE(evlist->id_hash); b++) {
-		struct evsel_sid **p = &evlist->id_hash[b];
-
-		while (*p) {
-			if ((*p)->where.evsel == evsel)
-				*p = (*p)->next;
-			else
-				p = &(*p)->next;
-		}
-	}
-}
-
 /* Hand a dropped evsel back to the caller. */
 static void evlist__undrop(struct evlist *evlist, struct evsel *evsel)
 {
@@ -283,12 +267,6 @@ struct perf_thread_map *evlist__threads(const struct evlist *evlist)
 	return evlist->threads;
 }
 
-bool evlist__per_thread(const struct evlist *evlist)
-{
-	return perf_cpu_map__is_empty(evlist->all_cpus) ||
-	       perf_cpu_map__has_any_cpu(evlist->all_cpus);
-}
-
 int evlist__open(struct evlist *evlist)
 {
 	int i, err;
@@ -339,36 +317,4 @@ int evlist__enable(struct evlist *evlist)
 int evlist__disable(struct evlist *evlist)
 {
 	return evlist__for_each_evsel(evlist, evsel__disable);
-}
-
-/* Multiplicative hashing: kernel IDs are small sequential numbers, spread them out. */
-static unsigned int evlist__id_bucket(uint64_t id)
-{
-	return (unsigned int)((id * 0x61C8864680B583EBull) >> (64 - EVLIST_ID_HASH_BITS));
-}
-
-void evlist__id_hash_add(struct evlist *evlist, struct evsel_sid *sid)
-{
-	struct evsel_sid **head = &evlist->id_hash[evlist__id_bucket(sid->id)];
-
-	sid->next = *head;
-	*head = sid;
-}
-
-void evlist__id_hash_clear(struct evlist *evlist)
-{
-	memset(evlist->id_hash, 0, sizeof(evlist->id_hash));
-}
-
-int evlist__id_lookup(const struct evlist *evlist, uint64_t id, struct evlist_sample_id *out)
-{
-	const struct evsel_sid *sid;
-
-	for (sid = evlist->id_hash[evlist__id_bucket(id)]; sid; sid = sid->next) {
-		if (sid->id == id) {
-			*out = sid->where;
-			return 0;
-		}
-	}
-	return libauxtrace__err(-ENOENT);
 }

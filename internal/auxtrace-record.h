@@ -90,6 +90,12 @@ extern const struct auxtrace_record cs_etm_record_ops;
 /* 0 when opts was filled by auxtrace_opts__init(), else -EINVAL (logged). */
 int auxtrace_opts__check(const struct auxtrace_opts *opts);
 
+/* The backend's PMU name, or NULL: inline, so option parsing needs no record code. */
+static inline const char *auxtrace_itr__pmu_name(const struct auxtrace_record *itr)
+{
+	return itr && itr->pmu ? perf_pmu__name(itr->pmu) : NULL;
+}
+
 static inline size_t auxtrace__page_size(void)
 {
 	return (size_t)sysconf(_SC_PAGESIZE);

@@ -58,7 +58,9 @@ void evlist__drop_ring_pollfds(struct evlist *evlist);
 int evlist__poll_init(struct evlist *evlist);
 void evlist__poll_exit(struct evlist *evlist);
 
+/* The sample-ID hash (evlist-ids.c). */
 void evlist__id_hash_add(struct evlist *evlist, struct evsel_sid *sid);
 void evlist__id_hash_clear(struct evlist *evlist);
+void evlist__id_hash_remove_evsel(struct evlist *evlist, const struct evsel *evsel);
 
 #endif

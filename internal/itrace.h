@@ -14,7 +14,8 @@ struct itrace_letter {
 };
 
 /* Every letter, in the canonical order; ends with letter 0. */
-extern const struct itrace_letter itrace_letters[];
+#define ITRACE_NR_LETTERS 26
+extern const struct itrace_letter itrace_letters[ITRACE_NR_LETTERS + 1];
 
 const struct itrace_letter *itrace_letter__find(char c);
 /* The bool of opts that l switches on (l->field must not be 0). */

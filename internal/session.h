@@ -154,6 +154,8 @@ struct evsel *perf_session__event_evsel(struct perf_session *s, const union perf
 				       bool raw);
 /* The sample ID entry, NULL when unknown. */
 struct perf_sid *perf_session__sid(const struct perf_session *s, uint64_t id);
+/* Map sample ID id to evsel (adding it, or moving it to evsel). 0 or -ENOMEM. */
+int perf_session__add_id(struct perf_session *s, struct evsel *evsel, uint64_t id);
 /* An attr of stored bytes in the writer's byte order into a native one of this build
  * (shorter: zero-filled; longer: only if the rest is zero); checked against the others. */
 int perf_session__read_attr(struct perf_session *s, const void *raw, size_t stored,
