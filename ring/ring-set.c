@@ -31,6 +31,7 @@ struct ring_entry {
 	/* any other source */
 	const struct ring_source_ops *ops;
 	void *ctx;
+	uint64_t pass;		/* the last poll that drained it */
 };
 
 /* A watched fd: data.ptr of its epoll_event. Several fds may feed one ring (SET_OUTPUT). */
@@ -50,6 +51,7 @@ struct ring_set {
 	struct ring_watch **watches;	/* stable pointers: epoll hands them back */
 	int nr_watches;
 	int nr_task_bound, nr_alive;
+	uint64_t pass;		/* polls so far */
 	struct ring_set_opts opts;
 };
 
@@ -247,6 +249,32 @@ static bool ring_set__stopped(const struct ring_set *set)
 	return __atomic_load_n(&set->stopped, __ATOMIC_ACQUIRE);
 }
 
+/*
+ * Before a pass ends with pass_done, the perf data rings that were not ready are drained
+ * too (a load of the head each when empty, as perf record reads every ring in each round):
+ * a perf.data writer ends the round there, and perf sorts records one round behind, so a
+ * record left waiting in a ring under its wakeup mark would come out after newer ones.
+ * Other sources are left alone: they need no rounds, and draining one may cost a call.
+ */
+static int ring_set__end_round(struct ring_set *set, size_t *bytes)
+{
+	int err = 0;
+
+	for (int i = 0; i < set->nr_entries; i++) {
+		struct ring_entry *e = &set->entries[i];
+		ssize_t moved;
+
+		if (e->ops || e->pass == set->pass)
+			continue;
+		moved = ring_entry__drain(e, false);
+		if (moved < 0 && !err)
+			err = (int)moved;
+		if (moved > 0)
+			*bytes += moved;
+	}
+	return err;
+}
+
 int ring_set__poll(struct ring_set *set, int timeout_ms)
 {
 	struct epoll_event ev[64];
@@ -264,6 +292,7 @@ int ring_set__poll(struct ring_set *set, int timeout_ms)
 
 		return libauxtrace__err(err);
 	}
+	set->pass++;
 	for (int i = 0; i < n; i++) {
 		struct ring_watch *w = ev[i].data.ptr;
 		struct ring_entry *e;
@@ -276,14 +305,20 @@ int ring_set__poll(struct ring_set *set, int timeout_ms)
 		if (ev[i].events & (EPOLLHUP | EPOLLERR))
 			ring_set__forget(set, w);
 		moved = ring_entry__drain(e, false);
+		e->pass = set->pass;
 		if (moved < 0 && !err)
 			err = (int)moved;
 		if (moved > 0)
 			bytes += moved;
 		drained++;
 	}
-	if (bytes && set->opts.pass_done)
+	if (bytes && set->opts.pass_done) {
+		int round_err = ring_set__end_round(set, &bytes);
+
+		if (round_err && !err)
+			err = round_err;
 		set->opts.pass_done(set->opts.ctx, bytes);
+	}
 	if (err)
 		return libauxtrace__err(err);
 	if (ring_set__stopped(set))

@@ -254,6 +254,83 @@ START_TEST(test_data_ring_and_aux_area_together)
 }
 END_TEST
 
+/* pass_done's view: what the data rings of CPUs 0 and 1 had delivered when it was called. */
+struct round_check {
+	struct ring_set *set;
+	uint64_t records[2];
+	int calls;
+};
+
+static void round_check__pass_done(void *ctx, size_t bytes)
+{
+	struct round_check *rc = ctx;
+	struct ring_stats st;
+
+	(void)bytes;
+	for (int cpu = 0; cpu < 2; cpu++) {
+		ck_assert_int_eq(ring_set__stats(rc->set, RING_SOURCE_PERF, cpu, &st), 0);
+		rc->records[cpu] = st.records;
+	}
+	rc->calls++;
+}
+
+/*
+ * A pass that moved anything has drained every perf data ring when pass_done runs, the ready
+ * ones and the others: a perf.data writer puts FINISHED_ROUND there and perf sorts by round,
+ * so records left in a ring below its wakeup mark would come out behind newer ones ("out of
+ * order events" in perf report). Here CPU 1's ring holds 10 of this thread's records, under
+ * its mark of 100, when CPU 0's ring wakes the set.
+ */
+START_TEST(test_pass_done_follows_every_perf_ring)
+{
+	struct round_check rc = { 0 };
+	struct ring_set_opts opts = { .sz = sizeof(opts), .pass_done = round_check__pass_done,
+				      .ctx = &rc };
+	struct perf_cpu_map *cpus = perf_cpu_map__new("0-1");
+	struct perf_thread_map *threads = perf_thread_map__new_tid(getpid());
+	static char out[1 << 16];
+	struct ring_sink_memory mem;
+	struct evlist *evlist;
+	struct evsel *evsel;
+
+	TEST_REQUIRE_ROOT();
+	if (testlib_nr_online_cpus() < 2)
+		TEST_SKIP("needs CPUs 0 and 1 online");
+	evsel = testlib_tracepoint_evsel("syscalls", "sys_enter_getppid", PERF_SAMPLE_TID, false);
+	if (!evsel)
+		TEST_SKIP("no syscalls:sys_enter_getppid tracepoint");
+	evsel__attr(evsel)->wakeup_events = 100;
+	evlist = evlist__new();
+	ck_assert_int_eq(evlist__add(evlist, evsel), 0);
+	ck_assert_int_eq(evlist__set_maps(evlist, cpus, threads), 0);
+	ck_assert_int_eq(evlist__open(evlist), 0);
+	ck_assert_int_eq(evlist__mmap(evlist, 4), 0);
+	rc.set = ring_set__new(&opts);
+	ring_sink_memory__init(&mem, out, sizeof(out));
+	ck_assert_int_eq(ring_set__add_evlist(rc.set, evlist, NULL, &mem.sink, NULL), 0);
+	ck_assert_int_eq(ring_set__nr_rings(rc.set), 2);
+
+	evlist__enable(evlist);
+	ck_assert_int_eq(testlib_pin_cpu(1), 0);
+	for (int i = 0; i < 10; i++)
+		getppid();
+	ck_assert_int_eq(testlib_pin_cpu(0), 0);
+	for (int i = 0; i < 100; i++)
+		getppid();
+	evlist__disable(evlist);
+	ck_assert_int_eq(ring_set__poll(rc.set, 1000), 1);	/* CPU 0's ring was ready */
+	ck_assert_int_eq(rc.calls, 1);
+	ck_assert_uint_eq(rc.records[0], 100);
+	ck_assert_msg(rc.records[1] == 10, "CPU 1's ring had given %llu of its 10 records when "
+		      "the round ended", (unsigned long long)rc.records[1]);
+	ck_assert_int_eq(ring_set__drain_all(rc.set, true), 0);	/* nothing was left */
+	ring_set__delete(rc.set);
+	evlist__delete(evlist);
+	perf_cpu_map__put(cpus);
+	perf_thread_map__put(threads);
+}
+END_TEST
+
 /* The fds of a per-thread event on a task hang up when it exits: nr_alive reaches 0. */
 START_TEST(test_task_exit_hangs_up)
 {
@@ -365,6 +442,7 @@ int main(void)
 	tcase_add_test(tc, test_stop_from_signal_handler);
 	tcase_add_test(tc, test_bad_arguments);
 	tcase_add_test(tc, test_data_ring_and_aux_area_together);
+	tcase_add_test(tc, test_pass_done_follows_every_perf_ring);
 	tcase_add_test(tc, test_task_exit_hangs_up);
 	tcase_add_loop_test(tc, test_tracefs_cpu_source, 0, 2);
 	suite_add_tcase(s, tc);

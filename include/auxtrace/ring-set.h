@@ -54,7 +54,11 @@ struct ring_set_opts {
 	size_t sz;		/* sizeof(struct ring_set_opts): fields may be added at the end */
 	/*
 	 * Called after every poll that drained something, with the bytes moved: where a
-	 * perf.data writer puts PERF_RECORD_FINISHED_ROUND. Optional.
+	 * perf.data writer puts PERF_RECORD_FINISHED_ROUND. Before it is called, every perf
+	 * data ring (and the AUX area beside it) has been drained in that poll, the ready ones
+	 * and the others, as perf record reads every ring in each round: perf sorts records
+	 * one round behind, and a record left in a ring under its wakeup mark would come out
+	 * after newer ones. Optional; without it only the ready rings are drained.
 	 */
 	void (*pass_done)(void *ctx, size_t bytes);
 	void *ctx;
@@ -82,7 +86,8 @@ AUXTRACE_API int ring_set__add_source(struct ring_set *set, int fd, int cpu,
 				      struct ring_sink *sink);
 
 /*
- * Wait up to timeout_ms (-1: for ever) and drain the rings that are ready. Returns how many
+ * Wait up to timeout_ms (-1: for ever) and drain the rings that are ready (and, with a
+ * pass_done, the other perf data rings: see struct ring_set_opts). Returns how many ready
  * rings were drained (0: timeout), -ECANCELED once ring_set__stop() was called, or the first
  * drain's -errno (the other ready rings are drained all the same; what a sink refused stays
  * in its ring).

@@ -92,6 +92,14 @@ timeout 60 perf report -i "$tmp/pd/perf.data" --header-only >"$tmp/pd.hdr" 2>&1
 check "perf report --header-only: hostname, cmdline, event names" \
 	bash -c "grep -q 'hostname' '$tmp/pd.hdr' && grep -q 'cmdline.*auxrec' '$tmp/pd.hdr' && grep -q 'name = cpu-clock' '$tmp/pd.hdr'"
 
+# one busy CPU among idle ones: perf sorts by FINISHED_ROUND, so each round must have read
+# every ring, not only the ready ones, or the idle CPU's records come out of order
+timeout 60 "$auxrec" record -o "$tmp/busy" -a -e cpu-clock -e syscalls:sys_enter_getpgid \
+	-- "$loop" 200000 0 getpgid >"$tmp/busy.log" 2>&1
+check "a system-wide recording with one busy CPU exits 0" [ $? -eq 0 ]
+timeout 60 perf script -i "$tmp/busy/perf.data" -F time >/dev/null 2>"$tmp/busy.err"
+check "... and perf finds every record in order" bash -c "! grep -q 'out of order' '$tmp/busy.err'"
+
 # the same through the pipe format
 timeout 60 "$auxrec" record -o - -e cpu-clock -- "$loop" 5000000 2>"$tmp/pipe.log" |
 	timeout 60 perf script -i - -F comm,ip,sym,dso >"$tmp/pipe.script" 2>"$tmp/pipe.err"
