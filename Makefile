@@ -6,6 +6,8 @@
 #   make fuzz            each tests/fuzz/fuzz-<name>.c for FUZZ_SECONDS (60) under libFuzzer,
 #                        clang, ASan + UBSan (build-fuzz/); FUZZ_TARGETS=<name> picks some
 #   make bench           benchmarks: figures, never pass/fail
+#   make soak            auxrec (perf + ftrace) and the AUX path under load for SOAK_SECONDS
+#                        (600): RSS, fds and CPU flat, every loss counted, files valid
 #   make run             auxrec info + a short recording on this machine
 #   make install PREFIX=/usr/local DESTDIR=
 # Dependencies are installed by scripts/install-deps (make test and make run call it).
@@ -76,6 +78,8 @@ BENCH_SRCS  := $(wildcard tools/bench/*.c)
 BENCH_MAINS := $(filter tools/bench/bench-%.c,$(BENCH_SRCS))
 BENCH_LIBS  := $(filter-out tools/bench/bench-%.c,$(BENCH_SRCS))
 BENCHES     := $(BENCH_MAINS:tools/bench/%.c=$(B)/%)
+# The soak's programs (make soak): the AUX half, and the load generator.
+SOAKS       := $(B)/soak-aux $(B)/soak-load
 
 TEST_SRCS   := $(wildcard tests/test-*.c)
 # The test-support library: suite helpers, fake sysfs trees, and the AUX test producer that
@@ -97,7 +101,7 @@ MEMCHECK := valgrind --quiet --error-exitcode=99 --leak-check=no \
 	    --suppressions=tests/valgrind.supp
 
 .PHONY: all lib tools test check-suites bench run install uninstall clean deps memcheck \
-	memcheck-suites fuzz fuzz-targets
+	memcheck-suites fuzz fuzz-targets soak
 all: lib tools
 
 lib: $(STATIC) $(SHARED) $(TRACEFS_STATIC) $(TRACEFS_SHARED)
@@ -186,6 +190,15 @@ $(B)/bench-%: tools/bench/bench-%.c $(BENCH_LIBS) $(wildcard tools/bench/*.h) $(
 # bench-decode times auxrec script against perf script.
 $(B)/bench-decode: $(AUXREC)
 
+# soak-aux drives the AUX test producer and reaches the backend's time conversion (-I.).
+$(B)/soak-aux: tools/soak/soak-aux.c tools/soak/soak-aux-check.c tools/soak/soak-aux.h \
+	       $(TESTSUPPORT) $(wildcard tests/lib/*.h) $(STATICS)
+	$(CC) $(BASE_CFLAGS) -I. $(CFLAGS) -o $@ $(filter %.c,$^) $(TESTSUPPORT) $(STATICS) \
+		$(LDFLAGS) $(DEP_LIBS)
+
+$(B)/soak-load: tools/soak/soak-load.c Makefile
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $< $(LDFLAGS)
+
 # libtracecmd's reader (tracecmd_open, tracecmd_iterate_events) reads what the trace.dat writer
 # wrote; only libtracecmd itself, so the test links no second tracefs_* of the system's.
 $(B)/tests/test-trace-dat: TEST_EXTRA_LIBS += -ltracecmd
@@ -224,6 +237,10 @@ fuzz:
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCHES)
 	@for b in $(BENCHES); do echo "== $$b"; $$b || exit 1; done
+
+soak: deps
+	@$(MAKE) --no-print-directory tools $(SOAKS)
+	@B=$(B) scripts/soak
 
 run: deps
 	@$(MAKE) --no-print-directory tools
