@@ -242,10 +242,18 @@ soak: deps
 	@$(MAKE) --no-print-directory tools $(SOAKS)
 	@B=$(B) scripts/soak
 
+# This machine's default recording (the AUX PMU, or cpu-clock + sched events), read back.
+RUN_DATA = $(B)/run.data
 run: deps
 	@$(MAKE) --no-print-directory tools
 	$(AUXREC) info
-	$(AUXREC) record -a -e cpu-clock -e syscalls:sys_enter_getppid -- sleep 1
+	$(AUXREC) record -a -o $(RUN_DATA) -- sleep 1
+	$(AUXREC) report $(RUN_DATA)
+	@echo "== perf script -i $(RUN_DATA)/perf.data | head"
+	@timeout 60 perf script -i $(RUN_DATA)/perf.data 2>/dev/null | head -8
+	@if [ -e $(RUN_DATA)/trace.dat ]; then \
+		echo "== trace-cmd report -i $(RUN_DATA)/trace.dat | head"; \
+		timeout 60 trace-cmd report -i $(RUN_DATA)/trace.dat 2>/dev/null | head -8; fi
 
 # PC_SUBST: a .pc.in file to stdout with the install paths filled in.
 PC_SUBST = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \

@@ -303,8 +303,8 @@ def truth_from_report(path):
     for name, key in LOSS_KEYS.items():
         m = re.search(r'^%s +(\d+) +(\d+) ' % re.escape(name), text, re.M)
         truth['lossTotals'][key] = [int(m.group(2)), int(m.group(1))]
-    lanes = re.findall(r'^  (?:CPU|thread) (-?\d+)  \d+/\d+', text, re.M)
-    if re.search(r'^  no (?:CPU|thread)  \d+/\d+', text, re.M):
+    lanes = re.findall(r'^  (?:CPU|thread) (-?\d+) +\d+/\d+', text, re.M)
+    if re.search(r'^  no (?:CPU|thread) +\d+/\d+', text, re.M):
         lanes.insert(0, '-1')
     truth['lanes'] = [int(l) for l in lanes]
     section = text.split('\nlosses over time', 1)

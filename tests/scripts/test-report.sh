@@ -57,7 +57,7 @@ start=$(sed -n 's/^  span *\([0-9]*\)\.\([0-9]*\) to .*/\1\2/p' "$out/report.txt
 t_loss=$(python3 -c "import json; print(json.load(open('$rec/truth.json'))['losses'][0][1])")
 at=$(python3 -c "v = $t_loss - int('$start'); print('%d.%09d' % (v // 10**9, v % 10**9))")
 check "the truncated stretch is listed at +$at s on CPU 0" grep -q "^  $at  CPU 0  AUX truncated  1 " "$out/report.txt"
-check "CPU 0 has every source" grep -qE '^  CPU 0  [1-9][0-9]*/[0-9]+  [1-9][0-9]*/[0-9]+  [1-9][0-9]*/[0-9]+  [1-9][0-9]*/[0-9]+;' "$out/report.txt"
+check "CPU 0 has every source" grep -qE '^  CPU 0 +[1-9][0-9]*/[0-9]+ +[1-9][0-9]*/[0-9]+ +[1-9][0-9]*/[0-9]+ +[1-9][0-9]*/[0-9]+;' "$out/report.txt"
 check "the header names host, kernel, command, CPUs, clock" \
 	grep -q "^  command      .*report-recording" "$out/report.txt"
 grep -q "^  trace clock  mono" "$out/report.txt" && grep -q "^  CPUs " "$out/report.txt" ||

@@ -113,24 +113,54 @@ static void text__losses(FILE *f, const struct report_model *m)
 	}
 }
 
+static void report_lane__label(const struct report_lane *l, const char *kind, char *buf,
+				size_t size)
+{
+	if (l->id == REPORT_LANE_NONE)
+		snprintf(buf, size, "no %s", kind);
+	else
+		snprintf(buf, size, "%s %d", kind, l->id);
+}
+
+/* One row per lane, every column as wide as its widest cell, so the eye runs down a column. */
 static void text__lanes(FILE *f, const struct report_model *m)
 {
 	const char *kind = m->lane_kind == REPORT_LANES_THREAD ? "thread" : "CPU";
+	int width[REPORT_SRC__NR], label_width = (int)strlen(kind) + 2;
+	char cell[48];
 
-	fprintf(f, "\nper %s (bytes/records)", kind);
 	for (int s = 0; s < REPORT_SRC__NR; s++)
-		fprintf(f, "  %s", report_source__name(s));
-	fputs("; losses\n", f);
+		width[s] = (int)strlen(report_source__name(s));
+	for (size_t i = 0; i < m->nr_lanes; i++) {
+		const struct report_lane *l = &m->lanes[i];
+
+		report_lane__label(l, kind, cell, sizeof(cell));
+		if ((int)strlen(cell) > label_width)
+			label_width = (int)strlen(cell);
+		for (int s = 0; s < REPORT_SRC__NR; s++) {
+			int n = snprintf(cell, sizeof(cell), "%" PRIu64 "/%" PRIu64,
+					 l->total[s].bytes, l->total[s].records);
+
+			if (n > width[s])
+				width[s] = n;
+		}
+	}
+	fprintf(f, "\nper %s: bytes/records of each source; losses\n  %-*s", kind, label_width,
+		kind);
+	for (int s = 0; s < REPORT_SRC__NR; s++)
+		fprintf(f, "  %*s", width[s], report_source__name(s));
+	fputc('\n', f);
 	for (size_t i = 0; i < m->nr_lanes; i++) {
 		const struct report_lane *l = &m->lanes[i];
 		int any = 0;
 
-		if (l->id == REPORT_LANE_NONE)
-			fprintf(f, "  no %s", kind);
-		else
-			fprintf(f, "  %s %d", kind, l->id);
-		for (int s = 0; s < REPORT_SRC__NR; s++)
-			fprintf(f, "  %" PRIu64 "/%" PRIu64, l->total[s].bytes, l->total[s].records);
+		report_lane__label(l, kind, cell, sizeof(cell));
+		fprintf(f, "  %-*s", label_width, cell);
+		for (int s = 0; s < REPORT_SRC__NR; s++) {
+			snprintf(cell, sizeof(cell), "%" PRIu64 "/%" PRIu64, l->total[s].bytes,
+				 l->total[s].records);
+			fprintf(f, "  %*s", width[s], cell);
+		}
 		for (int k = 0; k < REPORT_LOSS__NR; k++) {
 			if (!l->lost[k])
 				continue;
