@@ -54,6 +54,9 @@ check "trace-cmd report: markers in order" cmp -s "$tmp/seq" <(seq 0 $((N - 1)))
 lib=$(timeout 60 "$tmp/tracecmd-count" "$tmp/ft/trace.dat" marker-getppid)
 check "libtracecmd reads the same ($lib)" \
 	[ "$lib" = "markers $N getppid $M disorder 0" ]
+ev=$(timeout 60 "$auxrec" report "$tmp/ft" | grep '^  events ')
+check "auxrec report lists both ftrace events, trace_marker's print among them ($ev)" \
+	bash -c "grep -q 'ftrace:print (ftrace)' <<<'$ev' && grep -q 'sys_enter_getppid (ftrace)' <<<'$ev'"
 
 # --- ftrace losses: a tiny buffer under a burst; the summary agrees with trace-cmd ---
 timeout 60 "$auxrec" record -o "$tmp/lost" --ftrace ftrace:print --ftrace-mode read \

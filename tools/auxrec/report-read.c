@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include <auxtrace/session.h>
+#include <event-parse.h>
 #include <tracefs/trace-dat-reader.h>
 
 #include "auxrec.h"
@@ -40,6 +41,8 @@ struct report_walk {
 	bool snapshot_mode;
 	uint64_t last_time;		/* pass 2: of the latest timed record, in file order */
 	uint64_t last_snapshot;
+	int *ftrace_ids;		/* pass 1: ids of the ftrace system's events seen */
+	size_t nr_ftrace_ids;
 	bool said;			/* the error was printed where it happened */
 };
 
@@ -452,6 +455,32 @@ static int trace_describe(struct report_walk *w, struct trace_dat_reader *r, boo
 	return err;
 }
 
+/*
+ * trace.dat carries the formats of the whole ftrace system whatever was recorded, so an ftrace
+ * event (trace_marker's print, ...) counts among the recorded events once it is in the data.
+ */
+static int report_walk__note_ftrace_event(struct report_walk *w, const struct tep_event *event)
+{
+	char *name;
+	int *ids, err;
+
+	if (!event || strcmp(event->system, "ftrace"))
+		return 0;
+	for (size_t i = 0; i < w->nr_ftrace_ids; i++)
+		if (w->ftrace_ids[i] == event->id)
+			return 0;
+	ids = realloc(w->ftrace_ids, (w->nr_ftrace_ids + 1) * sizeof(*ids));
+	if (!ids)
+		return -ENOMEM;
+	w->ftrace_ids = ids;
+	ids[w->nr_ftrace_ids++] = event->id;
+	if (asprintf(&name, "ftrace:%s (ftrace)", event->name) < 0)
+		return -ENOMEM;
+	err = report_model__add_event(w->d->m, name);
+	free(name);
+	return err;
+}
+
 static int trace_pass(struct report_walk *w, struct trace_dat_reader *r, bool second)
 {
 	struct trace_dat_cursor *c = trace_dat_cursor__new(r, -1);
@@ -461,9 +490,11 @@ static int trace_pass(struct report_walk *w, struct trace_dat_reader *r, bool se
 	if (!c)
 		return -errno;
 	while (!err && (rec = trace_dat_cursor__next(c))) {
-		if (!second)
+		if (!second) {
 			report_walk__span(w, rec->ts);
-		else if (rec->kind == TRACE_DAT_LOST)
+			if (rec->kind == TRACE_DAT_EVENT)
+				err = report_walk__note_ftrace_event(w, rec->event);
+		} else if (rec->kind == TRACE_DAT_LOST)
 			err = add_loss(w, REPORT_LOSS_FTRACE_MISSED, rec->cpu, rec->ts,
 				       rec->missed < 0 ? 0 : (uint64_t)rec->missed);
 		else
@@ -560,6 +591,7 @@ int report_data__read(struct report_data *d, const struct report_input *in)
 	perf_session__delete(ps);
 	trace_dat_reader__close(tr);
 	free(w.marks);
+	free(w.ftrace_ids);
 	if (err) {
 		if (!w.said)
 			auxrec_error("%s: %s", in->where, strerror(-err));
