@@ -310,11 +310,13 @@ static int perf_pass(struct report_walk *w, struct perf_session *s, bool second)
 		w->said = true;
 		return err;
 	}
-	if (!second)
-		qsort(w->marks, w->nr_marks, sizeof(*w->marks), aux_mark__cmp);
-	else
+	if (!second) {
+		if (w->nr_marks)	/* no PERF_RECORD_AUX: marks is NULL, which qsort may not take */
+			qsort(w->marks, w->nr_marks, sizeof(*w->marks), aux_mark__cmp);
+	} else {
 		w->d->perf_unknown = perf_session__stats(s)->nr_unknown_events +
 				     perf_session__stats(s)->nr_unknown_id;
+	}
 	return 0;
 }
 
