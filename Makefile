@@ -169,6 +169,10 @@ $(B)/tests/progs/%: tests/progs/%.c $(PUB_HDRS) $(STATICS)
 	@mkdir -p $(@D)
 	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $(filter %.c,$^) $(STATICS) $(LDFLAGS) $(DEP_LIBS)
 
+# Workloads the tests count and compare with perf's view: plain programs even in a sanitizer
+# build, so that no runtime of a sanitizer adds system calls or samples of its own.
+$(B)/tests/progs/getppid-loop $(B)/tests/progs/marker-getppid: private SAN :=
+
 # The report page: its model's suite, and the program that writes pages for the browser test.
 $(B)/tests/test-report-model $(B)/tests/test-report-page: $(REPORT_SRCS)
 $(B)/tests/progs/report-html-demo: $(REPORT_SRCS)
