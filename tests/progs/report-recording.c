@@ -5,8 +5,10 @@
  * CPU 0 and DIR/truth.json with what the program forced. With snapshot, the AUX area is in
  * snapshot mode and a snapshot is taken every SNAPSHOT_EVERY rounds instead of draining it.
  *
- * perf.data: samples of a hardware breakpoint on a counter the workload writes on CPU 0
- * (a real PMU that needs no tracing data, so that perf 6.1 reads the file too), and Intel
+ * perf.data: a sample of the syscalls:sys_enter_getppid tracepoint for every getppid call
+ * the workload makes on CPU 0 (filtered to this process, with the tracing data perf 6.1
+ * needs to read the file; a hardware breakpoint would need no tracing data, but on some VMs
+ * of this kind debug registers are not virtualized and it never fires), and Intel
  * PT packets (libipt's encoder) from the AUX test producer (this machine has no AUX hardware:
  * in a fake sysfs the software PMU plays intel_pt, and a disabled cpu-clock event's real ring
  * on CPU 0 gets the producer as its AUX area). After each stretch of trace the program writes the PERF_RECORD_AUX the
@@ -26,10 +28,10 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
-#include <linux/hw_breakpoint.h>
 
 #include <auxtrace/auxtrace.h>
 #include <auxtrace/auxtrace-record.h>
+#include <auxtrace/parse-events.h>
 #include <auxtrace/perf-data.h>
 #include <auxtrace/synthesize.h>
 #include <internal/auxtrace-record.h>
@@ -52,16 +54,14 @@
 #define BURST_LEN	200		/* leaves the kernel room to store its lost count */
 #define MAX_CPUS	64
 #define SNAPSHOT_EVERY	10
-
-/* What the breakpoint watches: each write is a sample. */
-static volatile uint64_t counter;
+#define TRACEPOINT	"syscalls:sys_enter_getppid"	/* perf's samples: one a call */
 
 struct recording {
 	const char *dir;
 	bool snapshot;
 	struct fake_sysfs fs;
 	struct evlist *evlist;
-	struct evsel *aux_evsel, *bp_evsel;
+	struct evsel *aux_evsel, *tp_evsel;
 	struct auxtrace_record *itr;
 	struct auxtrace_mmaps *aux;
 	struct aux_producer *p;
@@ -123,13 +123,9 @@ static void perf_setup(struct recording *r, const char *perf_path)
 	};
 	struct perf_data_writer_opts wopts = { .sz = sizeof(wopts) };
 	struct aux_producer_config cfg = { 0 };
-	struct perf_event_attr bp = {
-		.type = PERF_TYPE_BREAKPOINT, .size = sizeof(bp), .bp_type = HW_BREAKPOINT_W,
-		.bp_addr = (uintptr_t)&counter, .bp_len = HW_BREAKPOINT_LEN_8, .sample_period = 1,
-		.sample_type = PERF_SAMPLE_IP, .disabled = 1,
-	};
 	struct auxtrace_opts opts;
 	struct evsel *evsel;
+	char filter[64];
 	int err;
 
 	check(fake_sysfs__aux_as_software(&r->fs, "intel_pt"), "fake sysfs");
@@ -137,8 +133,13 @@ static void perf_setup(struct recording *r, const char *perf_path)
 	r->evlist = evlist__new();
 	r->aux_evsel = evsel__new(&attr);
 	check(evlist__add(r->evlist, r->aux_evsel), "evlist__add");
-	r->bp_evsel = evsel__new(&bp);
-	check(evlist__add(r->evlist, r->bp_evsel), "evlist__add");
+	check(parse_events(r->evlist, TRACEPOINT, NULL, NULL), TRACEPOINT);
+	evlist__for_each_entry(r->evlist, evsel)
+		if (evsel != r->aux_evsel)
+			r->tp_evsel = evsel;
+	evsel__attr(r->tp_evsel)->sample_period = 1;	/* every call */
+	evsel__attr(r->tp_evsel)->sample_type = PERF_SAMPLE_IP;
+	evsel__attr(r->tp_evsel)->disabled = 1;
 	{
 		struct perf_cpu_map *cpus = perf_cpu_map__new("0");
 		struct perf_thread_map *threads = perf_thread_map__new_tid(-1);
@@ -159,6 +160,8 @@ static void perf_setup(struct recording *r, const char *perf_path)
 	evlist__for_each_entry(r->evlist, evsel)	/* the tracking event the options added too */
 		attr__common(evsel__attr(evsel));
 	check(evlist__open(r->evlist), "evlist__open");
+	snprintf(filter, sizeof(filter), "common_pid == %d", (int)getpid());
+	check(evsel__apply_filter(r->tp_evsel, filter), "tracepoint filter");
 	auxtrace_record__set_user_disabled(r->itr, true);	/* cpu-clock stays off */
 	check(evsel__id(r->aux_evsel, 0, 0, &r->aux_id), "evsel__id");
 	r->p = aux_producer__new(&cfg);
@@ -174,6 +177,15 @@ static void perf_setup(struct recording *r, const char *perf_path)
 	r->w = perf_data_writer__new(r->fd, r->evlist, &wopts);
 	if (!r->w)
 		die("perf_data_writer__new", errno);
+	{
+		const char *const names[] = { TRACEPOINT, NULL };
+		void *data;
+		size_t size;
+
+		check(trace_dat__tracing_data(NULL, names, &data, &size), "tracing data");
+		check(perf_data_writer__write_tracing_data(r->w, data, size), "tracing data");
+		free(data);
+	}
 	check(perf_data_writer__write_prologue(r->w, r->itr), "write_prologue");
 	check(perf_event__synthesize_thread(r->evlist, getpid(), false, NULL,
 					    perf_data_writer__data_sink(r->w)), "synthesize");
@@ -266,14 +278,13 @@ static void drain(struct recording *r, int round, bool flush)
 static void workload(struct recording *r)
 {
 	check(testlib_pin_cpu(0), "pin to CPU 0");
-	check(evsel__enable(r->bp_evsel), "enable");
+	check(evsel__enable(r->tp_evsel), "enable");
 	for (int round = 0; round < ROUNDS; round++) {
 		char text[32];
 		int len = snprintf(text, sizeof(text), "round %d", round);
 
 		for (int i = 0; i < CALLS; i++) {
 			syscall(SYS_getppid);
-			counter++;
 		}
 		check(write(r->marker, text, (size_t)len) == len ? 0 : -EIO, "trace_marker");
 		for (int i = 0; round == BURST_ROUND && i < BURST; i++) {
@@ -287,7 +298,7 @@ static void workload(struct recording *r)
 		usleep(2000);
 		drain(r, round, false);
 	}
-	check(evsel__disable(r->bp_evsel), "disable");
+	check(evsel__disable(r->tp_evsel), "disable");
 	check(tracefs_event_disable(r->inst, NULL, NULL), "event disable");
 	drain(r, -1, true);
 }

@@ -1,7 +1,8 @@
 #!/bin/bash
-# auxrec report on real recordings. report-recording makes one with the library (a hardware
-# breakpoint sampled on CPU 0, Intel PT packets from the AUX test producer with one stretch
-# cut short by a full AUX area, ftrace events with one burst that overruns an 8 KiB buffer),
+# auxrec report on real recordings. report-recording makes one with the library (the
+# sys_enter_getppid tracepoint sampled on CPU 0, Intel PT packets from the AUX test producer
+# with one stretch cut short by a full AUX area, ftrace events with one burst that overruns an
+# 8 KiB buffer),
 # and the same in AUX snapshot mode; perf 6.1 makes another. Checked:
 #  - the text report has what the recording program did: samples, ftrace events + missed,
 #    AUX bytes, the truncated AUX stretch at its time, lanes; a trace.dat alone reads too;
@@ -43,7 +44,7 @@ check "auxrec report exits 0" [ $? -eq 0 ]
 num() {	# num LABEL COLUMN: a number of the totals tables
 	awk -v label="$1" -v col="$2" 'index($0, label) == 1 { n = split(substr($0, length(label) + 1), f, " "); print f[col]; exit }' "$out/report.txt"
 }
-check "perf samples: one per breakpoint hit ($(truth calls))" [ "$(num 'perf samples' 2)" = "$(truth calls)" ]
+check "perf samples: one per getppid call ($(truth calls))" [ "$(num 'perf samples' 2)" = "$(truth calls)" ]
 events=$(num 'ftrace events' 2)
 missed=$(num 'ftrace missed events' 2)
 check "ftrace: $events events + $missed missed = the workload's $(truth calls) calls + $(truth markers) markers" \
