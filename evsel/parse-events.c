@@ -448,8 +448,8 @@ static int parse_tracepoint(struct parser *p, const char *sys, size_t sys_len,
 	int err;
 
 	if (!root)
-		return parser__error(p, sys, "tracepoint %.*s:%.*s: tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)",
-				     (int)sys_len, sys, (int)event_len, event);
+		return parser__error(p, sys, "tracepoint %.*s:%.*s: %s", (int)sys_len, sys,
+				     (int)event_len, event, libauxtrace__no_tracing_dir_why(errno));
 	snprintf(path, sizeof(path), "%s/events/%.*s/%.*s/id", root, (int)sys_len, sys,
 		 (int)event_len, event);
 	err = libauxtrace__read_u64(path, &id);

@@ -40,8 +40,13 @@ static inline void *libauxtrace__ptr_err(int err)
 	return NULL;
 }
 
-/* The tracefs mount point (or debugfs' tracing directory), or NULL with errno ENODEV. */
+/*
+ * The tracefs mount point (or debugfs' tracing directory), or NULL with errno ENODEV (none
+ * mounted) or EACCES (mounted, but not for this user).
+ */
 AUXTRACE_PRIVATE const char *libauxtrace__tracing_dir(void);
+/* What to tell a user when libauxtrace__tracing_dir() failed with err, with the fix. */
+AUXTRACE_PRIVATE const char *libauxtrace__no_tracing_dir_why(int err);
 
 /*
  * Log why an option string is refused: "<what> '<str>': at byte N ('c'): <why>", the byte

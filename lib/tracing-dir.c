@@ -3,6 +3,7 @@
  * Where tracefs is mounted: the perf side needs it for tracepoint IDs, and the tracefs
  * library builds on it, so it lives here, below both.
  */
+#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -13,6 +14,7 @@
 #include <internal/lib.h>
 
 static char tracing_dir[PATH_MAX];
+static int tracing_dir_err = -ENODEV;	/* why there is none: -EACCES when one is not ours */
 static pthread_once_t tracing_dir_once = PTHREAD_ONCE_INIT;
 
 static bool is_tracing_dir(const char *dir)
@@ -21,7 +23,11 @@ static bool is_tracing_dir(const char *dir)
 	struct stat st;
 
 	snprintf(path, sizeof(path), "%s/trace", dir);
-	return stat(path, &st) == 0;
+	if (stat(path, &st) == 0)
+		return true;
+	if (errno == EACCES)	/* mounted, but this user may not enter it (mode 0700) */
+		tracing_dir_err = -EACCES;
+	return false;
 }
 
 /* tracefs itself first, then the tracing directory inside an old-style debugfs. */
@@ -61,5 +67,12 @@ static void tracing_dir__find(void)
 const char *libauxtrace__tracing_dir(void)
 {
 	pthread_once(&tracing_dir_once, tracing_dir__find);
-	return tracing_dir[0] ? tracing_dir : libauxtrace__ptr_err(-ENODEV);
+	return tracing_dir[0] ? tracing_dir : libauxtrace__ptr_err(tracing_dir_err);
+}
+
+const char *libauxtrace__no_tracing_dir_why(int err)
+{
+	return err == EACCES || err == -EACCES ?
+	       "tracefs is mounted, but this user may not read it (permission denied): run as root" :
+	       "tracefs is not mounted: as root, mount -t tracefs nodev /sys/kernel/tracing";
 }

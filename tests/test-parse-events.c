@@ -593,6 +593,11 @@ static void tracepoint_unprivileged(void *ctx)
 		      strstr(err.msg, "Permission denied") &&
 		      strstr(err.msg, "run as root or make tracefs readable"), "%s", err.msg);
 	ck_assert_int_eq(err.idx, 0);
+	/* found by the library: mounted but closed to this user is not "not mounted" */
+	ck_assert_int_eq(parse_events__attr("syscalls:sys_enter_getppid", NULL, &ev, &err),
+			 -EINVAL);
+	ck_assert_msg(strcasestr(err.msg, "permission denied") && strstr(err.msg, "root") &&
+		      !strstr(err.msg, "not mounted"), "%s", err.msg);
 }
 
 /* tracefs is root's alone (mode 0700): an ordinary user is told so, not "unknown event". */

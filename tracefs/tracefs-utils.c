@@ -16,7 +16,7 @@ const char *tracefs_tracing_dir(void)
 	const char *dir = libauxtrace__tracing_dir();
 
 	if (!dir)
-		pr_err("tracefs is not mounted: mount it with 'mount -t tracefs nodev /sys/kernel/tracing'\n");
+		pr_err("%s\n", libauxtrace__no_tracing_dir_why(errno));
 	return dir;
 }
 

@@ -105,7 +105,9 @@ static void info_tracefs(void)
 	const char *dir = tracefs_tracing_dir();
 
 	if (!dir) {
-		printf("tracefs:              not mounted (as root: mount -t tracefs nodev /sys/kernel/tracing)\n");
+		printf("tracefs:              %s\n", errno == EACCES ?
+		       "mounted, not readable by this user (needs root)" :
+		       "not mounted (as root: mount -t tracefs nodev /sys/kernel/tracing)");
 		return;
 	}
 	printf("tracefs:              %s\n", dir);
