@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <auxtrace/auxtrace.h>
@@ -52,11 +53,21 @@ struct ring_set {
 	int nr_watches;
 	int nr_task_bound, nr_alive;
 	uint64_t pass;		/* polls so far */
+	size_t round_bytes;	/* moved since the last round ended */
+	uint64_t round_end_ns;	/* CLOCK_MONOTONIC when it ended */
 	struct ring_set_opts opts;
 };
 
 /* The stop eventfd's epoll tag: never a watch pointer. */
 static char stop_tag;
+
+static uint64_t ring_set__now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
 
 struct ring_set *ring_set__new(const struct ring_set_opts *opts)
 {
@@ -68,6 +79,7 @@ struct ring_set *ring_set__new(const struct ring_set_opts *opts)
 		return libauxtrace__ptr_err(-ENOMEM);
 	if (opts)	/* an older caller's shorter opts: the rest stays zero */
 		memcpy(&set->opts, opts, opts->sz < sizeof(*opts) ? opts->sz : sizeof(*opts));
+	set->round_end_ns = ring_set__now_ns();
 	set->stop_fd = -1;
 	set->epoll_fd = epoll_create1(EPOLL_CLOEXEC);
 	if (set->epoll_fd >= 0)
@@ -249,14 +261,22 @@ static bool ring_set__stopped(const struct ring_set *set)
 	return __atomic_load_n(&set->stopped, __ATOMIC_ACQUIRE);
 }
 
+/* The round ends here: every perf data ring has been drained since the last. */
+static void ring_set__round_done(struct ring_set *set)
+{
+	set->opts.pass_done(set->opts.ctx, set->round_bytes);
+	set->round_bytes = 0;
+	set->round_end_ns = ring_set__now_ns();
+}
+
 /*
- * Before a pass ends with pass_done, the perf data rings that were not ready are drained
+ * Before a round ends with pass_done, the perf data rings that were not ready are drained
  * too (a load of the head each when empty, as perf record reads every ring in each round):
  * a perf.data writer ends the round there, and perf sorts records one round behind, so a
  * record left waiting in a ring under its wakeup mark would come out after newer ones.
  * Other sources are left alone: they need no rounds, and draining one may cost a call.
  */
-static int ring_set__end_round(struct ring_set *set, size_t *bytes)
+static int ring_set__end_round(struct ring_set *set)
 {
 	int err = 0;
 
@@ -270,21 +290,36 @@ static int ring_set__end_round(struct ring_set *set, size_t *bytes)
 		if (moved < 0 && !err)
 			err = (int)moved;
 		if (moved > 0)
-			*bytes += moved;
+			set->round_bytes += moved;
 	}
+	ring_set__round_done(set);
 	return err;
+}
+
+/* ms until a round with data pending is due (0: now), or -1 when none is pending. */
+static int ring_set__round_wait_ms(const struct ring_set *set)
+{
+	uint64_t due, now;
+
+	if (!set->round_bytes || !set->opts.pass_done)
+		return -1;
+	due = set->round_end_ns + (uint64_t)set->opts.round_ms * 1000000;
+	now = ring_set__now_ns();
+	return now >= due ? 0 : (int)((due - now + 999999) / 1000000);
 }
 
 int ring_set__poll(struct ring_set *set, int timeout_ms)
 {
 	struct epoll_event ev[64];
-	int n, drained = 0, err = 0;
-	size_t bytes = 0;
+	int n, round_ms, drained = 0, err = 0;
 
 	if (!set)
 		return libauxtrace__err(-EINVAL);
 	if (ring_set__stopped(set))
 		return libauxtrace__err(-ECANCELED);
+	round_ms = ring_set__round_wait_ms(set);
+	if (round_ms >= 0 && (timeout_ms < 0 || round_ms < timeout_ms))
+		timeout_ms = round_ms;		/* a due round is not left waiting for data */
 	n = epoll_wait(set->epoll_fd, ev, ARRAY_SIZE(ev), timeout_ms);
 	if (n < 0) {
 		/* a handler that called ring_set__stop may be why the wait was interrupted */
@@ -309,15 +344,14 @@ int ring_set__poll(struct ring_set *set, int timeout_ms)
 		if (moved < 0 && !err)
 			err = (int)moved;
 		if (moved > 0)
-			bytes += moved;
+			set->round_bytes += moved;
 		drained++;
 	}
-	if (bytes && set->opts.pass_done) {
-		int round_err = ring_set__end_round(set, &bytes);
+	if (ring_set__round_wait_ms(set) == 0) {
+		int round_err = ring_set__end_round(set);
 
 		if (round_err && !err)
 			err = round_err;
-		set->opts.pass_done(set->opts.ctx, bytes);
 	}
 	if (err)
 		return libauxtrace__err(err);
@@ -333,7 +367,7 @@ ssize_t ring_set__drain_all(struct ring_set *set, bool final)
 
 	if (!set)
 		return libauxtrace__err(-EINVAL);
-	for (int i = 0; i < set->nr_entries; i++) {
+	for (int i = 0; i < set->nr_entries && !ring_set__stopped(set); i++) {
 		ssize_t n = ring_entry__drain(&set->entries[i], final);
 
 		if (n < 0 && !err)
@@ -341,8 +375,11 @@ ssize_t ring_set__drain_all(struct ring_set *set, bool final)
 		if (n > 0)
 			bytes += n;
 	}
-	if (bytes && set->opts.pass_done)
-		set->opts.pass_done(set->opts.ctx, bytes);
+	if (ring_set__stopped(set) && !err)
+		err = -ECANCELED;	/* what was drained stays drained: its round ends */
+	set->round_bytes += bytes;
+	if (set->round_bytes && set->opts.pass_done)
+		ring_set__round_done(set);
 	return err ? libauxtrace__err(err) : (ssize_t)bytes;
 }
 

@@ -331,6 +331,121 @@ START_TEST(test_pass_done_follows_every_perf_ring)
 }
 END_TEST
 
+/*
+ * With round_ms, a wakeup drains only the ready ring (its cost does not grow with the
+ * number of rings); the round, with every perf data ring drained before pass_done, comes
+ * once round_ms have passed, and a wait for data is cut short for it: a poll with no
+ * timeout returns when the round is due, so no record waits for the next wakeup.
+ */
+START_TEST(test_rounds_every_round_ms)
+{
+	struct round_check rc = { 0 };
+	struct ring_set_opts opts = { .sz = sizeof(opts), .pass_done = round_check__pass_done,
+				      .ctx = &rc, .round_ms = 2000 };
+	struct perf_cpu_map *cpus = perf_cpu_map__new("0-1");
+	struct perf_thread_map *threads = perf_thread_map__new_tid(getpid());
+	static char out[1 << 16];
+	struct ring_sink_memory mem;
+	struct ring_stats st;
+	struct evlist *evlist;
+	struct evsel *evsel;
+
+	TEST_REQUIRE_ROOT();
+	if (testlib_nr_online_cpus() < 2)
+		TEST_SKIP("needs CPUs 0 and 1 online");
+	evsel = testlib_tracepoint_evsel("syscalls", "sys_enter_getppid", PERF_SAMPLE_TID, false);
+	if (!evsel)
+		TEST_SKIP("no syscalls:sys_enter_getppid tracepoint");
+	evsel__attr(evsel)->wakeup_events = 100;
+	evlist = evlist__new();
+	ck_assert_int_eq(evlist__add(evlist, evsel), 0);
+	ck_assert_int_eq(evlist__set_maps(evlist, cpus, threads), 0);
+	ck_assert_int_eq(evlist__open(evlist), 0);
+	ck_assert_int_eq(evlist__mmap(evlist, 4), 0);
+	rc.set = ring_set__new(&opts);
+	ring_sink_memory__init(&mem, out, sizeof(out));
+	ck_assert_int_eq(ring_set__add_evlist(rc.set, evlist, NULL, &mem.sink, NULL), 0);
+
+	evlist__enable(evlist);
+	ck_assert_int_eq(testlib_pin_cpu(1), 0);
+	for (int i = 0; i < 10; i++)
+		getppid();
+	ck_assert_int_eq(testlib_pin_cpu(0), 0);
+	for (int i = 0; i < 100; i++)
+		getppid();
+	evlist__disable(evlist);
+	ck_assert_int_eq(ring_set__poll(rc.set, 1000), 1);	/* CPU 0's ring was ready */
+	ck_assert_int_eq(ring_set__stats(rc.set, RING_SOURCE_PERF, 1, &st), 0);
+	ck_assert_msg(st.records == 0 && rc.calls == 0, "a wakeup before the round was due "
+		      "drained CPU 1's idle ring (%llu records) or ended a round (%d)",
+		      (unsigned long long)st.records, rc.calls);
+	/* nothing is ready any more: the wait ends when the round is due */
+	ck_assert_int_eq(ring_set__poll(rc.set, -1), 0);
+	ck_assert_int_eq(rc.calls, 1);
+	ck_assert_uint_eq(rc.records[0], 100);
+	ck_assert_uint_eq(rc.records[1], 10);
+	ck_assert_int_eq(ring_set__drain_all(rc.set, true), 0);	/* nothing was left */
+	ck_assert_int_eq(rc.calls, 1);
+	ring_set__delete(rc.set);
+	evlist__delete(evlist);
+	perf_cpu_map__put(cpus);
+	perf_thread_map__put(threads);
+}
+END_TEST
+
+/* A source whose drain stops the set when it had data, as a signal in the middle would. */
+static ssize_t stopping_source__drain(void *ctx, struct ring_sink *sink, bool final)
+{
+	ssize_t n = fake_source__drain(ctx, sink, final);
+
+	if (n > 0)
+		ring_set__stop(alarm_set);
+	return n;
+}
+
+static const struct ring_source_ops stopping_ops = { .drain = stopping_source__drain };
+
+/*
+ * A stop (a second ^C) ends drain_all after the ring it is in: -ECANCELED, the rest left
+ * in their rings; after ring_set__resume, drain_all takes everything.
+ */
+START_TEST(test_stop_cuts_drain_all_short)
+{
+	enum { NR = 4 };
+	static struct fake_source f[NR];
+	struct ring_sink_memory mem;
+	struct ring_set *set;
+	char out[64];
+
+	set = ring_set__new(NULL);
+	alarm_set = set;
+	ring_sink_memory__init(&mem, out, sizeof(out));
+	for (int i = 0; i < NR; i++) {
+		ck_assert_int_eq(pipe2(f[i].p, O_NONBLOCK), 0);
+		f[i].drains = 0;
+		ck_assert_int_eq(ring_set__add_source(set, f[i].p[0], i, RING_SOURCE_OTHER,
+						      i == 1 ? &stopping_ops : &fake_ops, &f[i],
+						      &mem.sink), 0);
+		ck_assert_int_eq(write(f[i].p[1], "x", 1), 1);
+	}
+	ring_set__stop(set);
+	ck_assert_int_eq(ring_set__drain_all(set, true), -ECANCELED);
+	ck_assert_uint_eq(mem.used, 0);
+	ring_set__resume(set);
+	ck_assert_int_eq(ring_set__drain_all(set, true), -ECANCELED);	/* ring 1 stops it */
+	ck_assert_uint_eq(mem.used, 2);
+	ck_assert_int_eq(f[2].drains + f[3].drains, 0);
+	ring_set__resume(set);
+	ck_assert_int_eq(ring_set__drain_all(set, true), 2);	/* rings 2 and 3 */
+	ck_assert_uint_eq(mem.used, 4);
+	ring_set__delete(set);
+	for (int i = 0; i < NR; i++) {
+		close(f[i].p[0]);
+		close(f[i].p[1]);
+	}
+}
+END_TEST
+
 /* The fds of a per-thread event on a task hang up when it exits: nr_alive reaches 0. */
 START_TEST(test_task_exit_hangs_up)
 {
@@ -444,6 +559,8 @@ int main(void)
 	tcase_add_test(tc, test_data_ring_and_aux_area_together);
 	tcase_add_test(tc, test_pass_done_follows_every_perf_ring);
 	tcase_add_test(tc, test_task_exit_hangs_up);
+	tcase_add_test(tc, test_rounds_every_round_ms);
+	tcase_add_test(tc, test_stop_cuts_drain_all_short);
 	tcase_add_loop_test(tc, test_tracefs_cpu_source, 0, 2);
 	suite_add_tcase(s, tc);
 	return testlib_run(s);

@@ -53,15 +53,24 @@ struct ring_source_ops {
 struct ring_set_opts {
 	size_t sz;		/* sizeof(struct ring_set_opts): fields may be added at the end */
 	/*
-	 * Called after every poll that drained something, with the bytes moved: where a
-	 * perf.data writer puts PERF_RECORD_FINISHED_ROUND. Before it is called, every perf
-	 * data ring (and the AUX area beside it) has been drained in that poll, the ready ones
-	 * and the others, as perf record reads every ring in each round: perf sorts records
-	 * one round behind, and a record left in a ring under its wakeup mark would come out
-	 * after newer ones. Optional; without it only the ready rings are drained.
+	 * Called when a round ends, with the bytes moved since the last one: where a perf.data
+	 * writer puts PERF_RECORD_FINISHED_ROUND. Before it is called, every perf data ring
+	 * (and the AUX area beside it) has been drained, the ready ones and the others, as
+	 * perf record reads every ring in each round: perf sorts records one round behind, and
+	 * a record left in a ring under its wakeup mark would come out after newer ones.
+	 * Optional; without it only the ready rings are drained.
 	 */
 	void (*pass_done)(void *ctx, size_t bytes);
 	void *ctx;
+	/*
+	 * The least time between two rounds, in ms. 0: every poll that moved data ends a
+	 * round, which costs a look at every perf data ring per wakeup (256 CPUs: 256 per
+	 * wakeup for one ready ring). Otherwise a poll drains only the ready rings and ends a
+	 * round once round_ms have passed since the last (a wait for rings is cut short for
+	 * a round that is due), so the cost of a wakeup does not grow with the number of
+	 * rings; perf only keeps more records in memory to sort.
+	 */
+	unsigned int round_ms;
 };
 
 /* opts may be NULL. NULL with errno on failure. */
@@ -86,16 +95,18 @@ AUXTRACE_API int ring_set__add_source(struct ring_set *set, int fd, int cpu,
 				      struct ring_sink *sink);
 
 /*
- * Wait up to timeout_ms (-1: for ever) and drain the rings that are ready (and, with a
- * pass_done, the other perf data rings: see struct ring_set_opts). Returns how many ready
- * rings were drained (0: timeout), -ECANCELED once ring_set__stop() was called, or the first
+ * Wait up to timeout_ms (-1: for ever) and drain the rings that are ready (and, when a round
+ * ends, the other perf data rings: see struct ring_set_opts). Returns how many ready rings
+ * were drained (0: timeout), -ECANCELED once ring_set__stop() was called, or the first
  * drain's -errno (the other ready rings are drained all the same; what a sink refused stays
  * in its ring).
  */
 AUXTRACE_API int ring_set__poll(struct ring_set *set, int timeout_ms);
 /*
  * Drain every ring whether ready or not; final also takes what producers are still writing
- * (after disabling them, at the end of a recording). Bytes moved, or the first -errno.
+ * (after disabling them, at the end of a recording). Bytes moved, or the first -errno;
+ * -ECANCELED when ring_set__stop() was called before or during it (it stops after the ring
+ * it is in; call ring_set__resume() first to drain after a stop that ended a poll loop).
  */
 AUXTRACE_API ssize_t ring_set__drain_all(struct ring_set *set, bool final);
 

@@ -11,15 +11,24 @@
  * costs (one non-blocking read(2) that says EAGAIN). Per wakeup, one byte is written to
  * the ready ring's pipe, then the loop under test runs once. Both loops use the same set of
  * fds, side by side in one run.
+ *
+ * Then auxrec's own path: real perf data rings (a per-thread dummy event each, idle, and
+ * one sys_enter_getppid tracepoint ring that a getppid() call wakes), in a ring set with a
+ * pass_done that ends rounds (FINISHED_ROUND in perf.data): with round_ms 0 every wakeup is
+ * a round and looks at every ring; with auxrec's 10 ms only the ready ring is drained.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/epoll.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
+#include <auxtrace/evlist.h>
+#include <auxtrace/parse-events.h>
 #include <auxtrace/ring-set.h>
 #include "util.h"
 
@@ -119,6 +128,129 @@ static double bench__drain_all(struct bench *b)
 	return (double)(bench__now_ns() - t0) / WAKEUPS;
 }
 
+/* auxrec's path: real perf rings on this thread, one of them woken by each getppid(). */
+struct perf_bench {
+	int nr;			/* idle rings */
+	struct evlist **evlists;	/* [0]: the getppid ring, then the idle ones */
+	struct ring_set *set;
+	struct ring_sink_callback sink;
+};
+
+static void pass_done__count(void *ctx, size_t bytes)
+{
+	(void)bytes;
+	++*(uint64_t *)ctx;
+}
+
+/* One evlist with one event on this thread, mapped, in the set. 0 or -errno. */
+static int perf_bench__add(struct perf_bench *b, int i, const char *event)
+{
+	struct perf_cpu_map *cpus = perf_cpu_map__new_any_cpu();
+	struct perf_thread_map *threads = perf_thread_map__new_tid((int)syscall(SYS_gettid));
+	struct evlist *evlist = evlist__new();
+	struct evsel *evsel;
+	int err = -ENOMEM;
+
+	b->evlists[i] = evlist;
+	if (cpus && threads && evlist)
+		err = parse_events(evlist, event, NULL, NULL);
+	if (!err) {
+		evlist__for_each_entry(evlist, evsel) {
+			evsel__attr(evsel)->sample_period = 1;
+			evsel__attr(evsel)->wakeup_events = 1;
+		}
+		err = evlist__set_maps(evlist, cpus, threads);
+	}
+	if (!err)
+		err = evlist__open(evlist);
+	if (!err)
+		err = evlist__mmap(evlist, 1);
+	if (!err)
+		err = ring_set__add_evlist(b->set, evlist, NULL, &b->sink.sink, NULL);
+	if (!err)
+		err = evlist__enable(evlist);
+	perf_cpu_map__put(cpus);
+	perf_thread_map__put(threads);
+	return err;
+}
+
+static int perf_bench__setup(struct perf_bench *b, int nr, unsigned int round_ms,
+			     uint64_t *rounds)
+{
+	struct ring_set_opts opts = { .sz = sizeof(opts), .pass_done = pass_done__count,
+				      .ctx = rounds, .round_ms = round_ms };
+	int err = 0;
+
+	b->nr = nr;
+	b->evlists = calloc(nr + 1, sizeof(*b->evlists));
+	b->set = ring_set__new(&opts);
+	if (!b->evlists || !b->set)
+		return -ENOMEM;
+	ring_sink_callback__init(&b->sink, discard, NULL);
+	err = perf_bench__add(b, 0, "syscalls:sys_enter_getppid");
+	for (int i = 1; !err && i <= nr; i++)
+		err = perf_bench__add(b, i, "dummy");
+	return err;
+}
+
+static void perf_bench__teardown(struct perf_bench *b)
+{
+	for (int i = 0; b->evlists && i <= b->nr; i++)
+		evlist__delete(b->evlists[i]);
+	ring_set__delete(b->set);
+	free(b->evlists);
+}
+
+/* ns per wakeup: a getppid() writes a record and wakes the set, which drains. */
+static double perf_bench__run(struct perf_bench *b)
+{
+	uint64_t t0 = bench__now_ns();
+
+	for (int i = 0; i < WAKEUPS; i++) {
+		syscall(SYS_getppid);
+		if (ring_set__poll(b->set, -1) < 0)
+			return -1;
+	}
+	return (double)(bench__now_ns() - t0) / WAKEUPS;
+}
+
+/* The table of auxrec's path. 0, or 1 when the kernel refused something. */
+static int perf_bench__table(const int *counts, int nr_counts)
+{
+	static const unsigned int round_ms[2] = { 0, 10 };
+	double ns[3][2];
+
+	printf("\nauxrec's path: real perf rings (idle per-thread dummy events), one woken by a\n"
+	       "getppid() tracepoint record per wakeup; rounds end with pass_done (FINISHED_ROUND)\n\n");
+	printf("%8s %20s %20s %16s\n", "rings", "round every poll ns", "round_ms 10 ns",
+	       "rounds (each)");
+	for (int c = 0; c < nr_counts; c++) {
+		uint64_t rounds[2] = { 0, 0 };
+
+		for (int m = 0; m < 2; m++) {
+			struct perf_bench b = { 0 };
+			double v[REPS];
+			int err = perf_bench__setup(&b, counts[c], round_ms[m], &rounds[m]);
+
+			for (int r = 0; !err && r < REPS; r++)
+				if ((v[r] = perf_bench__run(&b)) < 0)
+					err = -errno;
+			perf_bench__teardown(&b);
+			if (err) {
+				fprintf(stderr, "bench-ring-set: perf rings, %d idle: %s\n", counts[c],
+					strerror(-err));
+				return 1;
+			}
+			ns[c][m] = bench__median(v, REPS);
+		}
+		printf("%8d %20.0f %20.0f %9llu/%-6llu\n", counts[c], ns[c][0], ns[c][1],
+		       (unsigned long long)rounds[0], (unsigned long long)rounds[1]);
+	}
+	printf("\n256 idle rings against 1: round every poll %.2fx, round_ms 10 %.2fx (flat is 1.0x)\n",
+	       ns[nr_counts - 1][0] / ns[0][0], ns[nr_counts - 1][1] / ns[0][1]);
+	return 0;
+}
+
 int main(void)
 {
 	static const int counts[] = { 1, 16, 256 };
@@ -162,5 +294,5 @@ int main(void)
 	}
 	printf("\nring set, 256 rings against 1: %.2fx (flat is 1.0x); drain all: %.1fx\n",
 	       set_ns[2] / set_ns[0], all_ns[2] / all_ns[0]);
-	return 0;
+	return perf_bench__table(counts, 3);
 }
