@@ -341,32 +341,37 @@ int perf_event__synthesize_threads(struct evlist *evlist, const struct perf_synt
 	return libauxtrace__err(err);
 }
 
-/* _text's address from /proc/kallsyms; 0 when hidden or absent. */
-static uint64_t kallsyms__text(void)
+/* _text's address from /proc/kallsyms into *addr, 0 when hidden or absent. 0 or -errno. */
+static int kallsyms__text(uint64_t *addr)
 {
 	char line[512], name[256], type;
-	uint64_t addr = 0, a;
+	uint64_t a;
 	FILE *f = fopen("/proc/kallsyms", "re");
 
+	*addr = 0;
 	if (!f)
-		return 0;
-	while (!addr && fgets(line, sizeof(line), f))
+		return -errno;
+	while (!*addr && fgets(line, sizeof(line), f))
 		if (sscanf(line, "%" SCNx64 " %c %255s", &a, &type, name) == 3 &&
 		    !strcmp(name, "_text"))
-			addr = a;
+			*addr = a;
 	fclose(f);
-	return addr;
+	return 0;
 }
 
 int perf_event__synthesize_kernel_mmap(struct evlist *evlist, const struct perf_synth_opts *opts,
 				       struct ring_sink *sink)
 {
 	struct perf_record_mmap *ev;
-	uint64_t text = kallsyms__text();
+	uint64_t text;
 	struct synth s;
 	size_t len;
-	int err;
+	int err = kallsyms__text(&text);
 
+	if (err) {
+		pr_err("synthesize: cannot read /proc/kallsyms: %s\n", strerror(-err));
+		return libauxtrace__err(err);
+	}
 	if (!text) {
 		pr_err("synthesize: /proc/kallsyms shows no address for _text "
 		       "(kernel.kptr_restrict hides it): run as root, or set "

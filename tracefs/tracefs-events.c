@@ -72,8 +72,8 @@ static int event_match__system(struct event_match *m, int events_fd, const char 
 	DIR *dp;
 
 	fd = openat(events_fd, system, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;		/* a file such as header_page */
+	if (fd < 0)	/* ENOTDIR: a file such as header_page; anything else is a real error */
+		return errno == ENOTDIR ? 0 : -errno;
 	dp = fdopendir(fd);
 	if (!dp) {
 		close(fd);

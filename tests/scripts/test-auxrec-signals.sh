@@ -5,7 +5,8 @@
 # killed with SIGKILL left behind is removed by the next run.
 set -u
 # Job control: background jobs then keep SIGINT and SIGQUIT (without it they start ignoring
-# them, and auxrec leaves signals ignored at its start ignored, as nohup needs).
+# them, and auxrec leaves signals ignored at its start ignored, as nohup needs, but for INT
+# and TERM).
 set -m
 cd "$(dirname "$0")/../.."
 B=${B:-build}
@@ -71,6 +72,44 @@ kill -HUP "$pid"
 wait "$pid"
 check "under nohup, SIGHUP does not stop the recording (exit $?)" \
 	grep -q "ended because the duration" "$tmp/n.log"
+
+# SIGINT is caught even when auxrec starts with it ignored, as perf record does: a script's
+# background job (no job control) starts so, and scripts stop such a recording with kill -INT.
+set +m
+"$auxrec" record -a -e cpu-clock -d 10 -o "$tmp/bg" >"$tmp/bg.log" 2>&1 &
+pid=$!
+set -m
+until [ "$(readlink /proc/"$pid"/exe 2>/dev/null)" = "$(readlink -f "$auxrec")" ]; do
+	kill -0 "$pid" 2>/dev/null || break
+done
+sleep 0.3
+kill -INT "$pid"
+for _ in $(seq 1 300); do
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.01
+done
+kill -0 "$pid" 2>/dev/null && kill -KILL "$pid"
+wait "$pid"
+check "kill -INT stops a background job that started with SIGINT ignored (exit $?)" \
+	grep -q "ended because.*Interrupt" "$tmp/bg.log"
+
+# A second ^C aborts the final drain, and the files are still whole: perf and trace-cmd read them.
+"$auxrec" record -a -e cpu-clock --ftrace sched:sched_switch -d 10 -o "$tmp/ab" \
+	>"$tmp/ab.log" 2>&1 &
+pid=$!
+for _ in $(seq 1 200); do
+	[ -d "$tracefs/instances/auxrec-$pid" ] && break
+	sleep 0.01
+done
+sleep 0.3
+kill -INT "$pid"; kill -INT "$pid"
+wait "$pid"
+check "two SIGINTs: auxrec dies of SIGINT (exit $?)" [ $? -eq 130 ]
+check "... leaves no instance" [ ! -d "$tracefs/instances/auxrec-$pid" ]
+timeout 60 perf report -D -i "$tmp/ab/perf.data" >/dev/null 2>&1
+check "... and perf report -D reads its perf.data" [ $? -eq 0 ]
+timeout 60 trace-cmd report -i "$tmp/ab/trace.dat" >/dev/null 2>&1
+check "... and trace-cmd report its trace.dat" [ $? -eq 0 ]
 
 # -p ends when every thread of the process has exited, as perf record does.
 sleep 0.5 &

@@ -79,6 +79,49 @@ check "a reversed CPU range is refused" [ $? -ne 0 ]
 timeout 30 "$auxrec" record -o "$out/d8" -e no-such-event -- true >"$out/ev" 2>&1
 check "an unknown event is refused, by name" grep -q "no-such-event" "$out/ev"
 
+# The command lines of the hostile-user review: each one fails before anything is created,
+# saying what is wrong and what to give instead.
+online=$(nproc)
+bad() {	# bad PATTERN ARGS...: auxrec record ARGS exits non-zero, says PATTERN, makes no files
+	local want=$1 rc said=false; shift
+	rm -rf "$out/bad"
+	timeout 30 "$auxrec" record -o "$out/bad" "$@" >"$out/bad.log" 2>&1
+	rc=$?
+	grep -qE -- "$want" "$out/bad.log" && said=true
+	check "record $* is refused (exit $rc), saying /$want/" \
+		eval "[ $rc -ne 0 ] && [ $rc -ne 124 ] && $said"
+	check "... and leaves no output directory" [ ! -e "$out/bad" ]
+}
+bad "-d 'nan': give a positive, finite number of seconds" -e cpu-clock -a -d nan
+bad "-d 'inf': give a positive, finite number" -e cpu-clock -a -d inf
+bad "-d '1e999': give a positive, finite number" -e cpu-clock -a -d 1e999
+bad "-p '4294967297': not a process id" -e cpu-clock -p 4294967297
+bad "-p and -a exclude each other" -e cpu-clock -a -p 1
+bad "-p and -C exclude each other" -e cpu-clock -C 0 -p 1
+bad "--per-thread and -a exclude each other" -e cpu-clock --per-thread -a -- true
+bad "--per-thread and -C exclude each other" -e cpu-clock --per-thread -C 0 -- true
+bad "-C '': the CPU list is empty" -e cpu-clock -C '' -d 0.1
+bad "-C '$online': not every CPU in it is online \(online CPUs: " -e cpu-clock -C "$online" -d 0.1
+bad "refused: system and event are names" -a -d 0.1 --ftrace '../../../events/syscalls:sys_enter_getppid'
+bad "refused: system and event are names" -a -d 0.1 --ftrace 'syscalls:../../../events/syscalls/sys_enter_getppid'
+check "... and the top level's sys_enter_getppid stays off" \
+	[ "$(cat "$tracefs/events/syscalls/sys_enter_getppid/enable")" = 0 ]
+# out of file descriptors at any step of the start: the cause and the fix, never a wrong one
+for n in 10 12 14 18; do
+	rm -rf "$out/fd"
+	(ulimit -n $n; timeout 30 "$auxrec" record -o "$out/fd" --ftrace sched:sched_switch -- true) \
+		>"$out/fd.log" 2>&1
+	rc=$?
+	check "ulimit -n $n: refused (exit $rc), naming ulimit -n ($(tail -1 "$out/fd.log"))" \
+		eval "[ $rc -ne 0 ] && grep -q 'raise ulimit -n' '$out/fd.log'"
+done
+# --ftrace takes libtracefs' patterns: the formats of what matched are in trace.dat
+timeout 60 "$auxrec" record -o "$out/pat" --ftrace 'syscalls:sys_enter_getp.id' -- "$loop" 100 -1 \
+	>"$out/pat.log" 2>&1
+check "--ftrace with a pattern exits 0" [ $? -eq 0 ]
+n=$(timeout 60 trace-cmd report -i "$out/pat/trace.dat" 2>/dev/null | grep -c 'getppid-loop.*sys_enter_getppid:')
+check "... and trace-cmd report shows the 100 matched events by name (got $n)" [ "$n" -eq 100 ]
+
 # Left behind: an instance that was not there before and whose auxrec is gone (other runs
 # of auxrec on this machine may hold live ones).
 left=""

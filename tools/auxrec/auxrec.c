@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1
 /* auxrec: record AUX-area, perf ring-buffer and ftrace data with libauxtrace. */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -33,6 +34,19 @@ void auxrec_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+const char *auxrec_strerror(int err)
+{
+	static char buf[128];
+
+	if (err < 0)
+		err = -err;
+	if (err != EMFILE && err != ENFILE)
+		return strerror(err);
+	snprintf(buf, sizeof(buf), "%s (out of file descriptors: raise ulimit -n)",
+		 strerror(err));
+	return buf;
 }
 
 /* The library's errors and warnings always reach the user; info and debug with -v / -vv. */

@@ -15,6 +15,11 @@ int cmd_script(int argc, char **argv);
 
 /* Print to stderr with the tool's prefix. */
 void auxrec_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * strerror(err) (err positive or negative), with the fix for errors that a limit of the
+ * user's causes: out of file descriptors names ulimit -n.
+ */
+const char *auxrec_strerror(int err);
 
 /*
  * A command started stopped: forked, waiting on a pipe until workload__start() so that the

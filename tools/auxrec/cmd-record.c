@@ -29,7 +29,7 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* After each pass that moved records: perf sorts by time between two of these. */
+/* After each round that moved records: perf sorts by time between two of these. */
 static void record__pass_done(void *ctx, size_t bytes)
 {
 	struct record *rec = ctx;
@@ -41,21 +41,30 @@ static void record__pass_done(void *ctx, size_t bytes)
 /* One ring set over every ring: perf data rings with their AUX areas, ftrace CPUs. */
 static int record__setup_ring_set(struct record *rec)
 {
+	/*
+	 * A round (every perf ring read, then FINISHED_ROUND) at most every 10 ms: a wakeup
+	 * then drains only the ready rings, whatever the number of CPUs, and perf sorts at
+	 * most 10 ms of records at a time.
+	 */
 	struct ring_set_opts opts = { .sz = sizeof(opts), .pass_done = record__pass_done,
-				      .ctx = rec };
+				      .ctx = rec, .round_ms = 10 };
 	bool full_trace = rec->aux && !rec->opts.auxtrace_snapshot_mode &&
 			  !rec->opts.auxtrace_sample_mode;
 	int err = 0;
 
 	rec->set = ring_set__new(&opts);
-	if (!rec->set)
+	if (!rec->set) {
+		auxrec_error("cannot make the ring set: %s", auxrec_strerror(errno));
 		return -errno;
+	}
 	if (evlist__nr_mmaps(rec->evlist))
 		err = ring_set__add_evlist(rec->set, rec->evlist, full_trace ? rec->aux : NULL,
 					   perf_data_writer__data_sink(rec->perf_data),
 					   perf_data_writer__aux_sink(rec->perf_data));
 	if (!err && rec->ftrace)
 		err = ftrace_session__add_to_ring_set(rec->ftrace, rec->set, rec->trace_dat);
+	if (err)
+		auxrec_error("cannot watch the rings: %s", auxrec_strerror(err));
 	return err;
 }
 
@@ -89,10 +98,26 @@ static void record__note_end(struct record *rec, const char *why)
 static int record__loop(struct record *rec)
 {
 	double deadline = rec->duration > 0 ? rec->started + rec->duration : 0;
+	double swept = rec->started;
 
 	for (;;) {
 		double t = now();
 		int timeout = 1000, n;
+
+		/*
+		 * Once a second every ring, ready or not: what waits under a wakeup mark reaches
+		 * the files (and a pipe's reader) and the status line within a second.
+		 */
+		if (t - swept >= 1.0) {
+			ssize_t moved = ring_set__drain_all(rec->set, false);
+
+			if (moved < 0 && moved != -ECANCELED) {
+				auxrec_error("draining the rings failed: %s",
+					     auxrec_strerror((int)moved));
+				return (int)moved;
+			}
+			swept = t;
+		}
 
 		if (deadline) {
 			if (t >= deadline) {
@@ -105,7 +130,7 @@ static int record__loop(struct record *rec)
 		record__print_status(rec, t);
 		n = ring_set__poll(rec->set, timeout);
 		if (n < 0 && n != -ECANCELED && n != -EINTR) {
-			auxrec_error("draining the rings failed: %s", strerror(-n));
+			auxrec_error("draining the rings failed: %s", auxrec_strerror(-n));
 			return n;
 		}
 		if (n == -ECANCELED)
@@ -114,7 +139,7 @@ static int record__loop(struct record *rec)
 			int err = record__snapshot(rec, false);
 
 			if (err) {
-				auxrec_error("AUX area tracing snapshot failed: %s", strerror(-err));
+				auxrec_error("AUX area tracing snapshot failed: %s", auxrec_strerror(-err));
 				return err;
 			}
 		}
@@ -139,21 +164,20 @@ static int record__start(struct record *rec)
 	int err;
 
 	if (rec->ftrace && (err = ftrace_session__enable(rec->ftrace, true)) < 0) {
-		auxrec_error("cannot turn tracing on in auxrec's tracefs instance: %s%s",
-			     strerror(-err), err == -EMFILE || err == -ENFILE ?
-			     " (out of file descriptors: raise ulimit -n)" : "");
+		auxrec_error("cannot turn tracing on in auxrec's tracefs instance: %s",
+			     auxrec_strerror(err));
 		return err;
 	}
 	err = evlist__enable(rec->evlist);
 	if (err) {
-		auxrec_error("cannot enable the events: %s", strerror(-err));
+		auxrec_error("cannot enable the events: %s", auxrec_strerror(-err));
 		return err;
 	}
 	rec->started = now();
 	if (rec->have_workload) {
 		err = workload__start(&rec->workload);
 		if (err) {
-			auxrec_error("cannot run '%s': %s", rec->argv[0], strerror(-err));
+			auxrec_error("cannot run '%s': %s", rec->argv[0], auxrec_strerror(-err));
 			return err;
 		}
 	}
@@ -172,7 +196,7 @@ static int record__setup(struct record *rec)
 	if (!err && rec->argv) {
 		err = workload__prepare(&rec->workload, rec->argv);
 		if (err)
-			auxrec_error("cannot start '%s': %s", rec->argv[0], strerror(-err));
+			auxrec_error("cannot start '%s': %s", rec->argv[0], auxrec_strerror(-err));
 		rec->have_workload = !err;
 	}
 	if (!err)
@@ -207,25 +231,32 @@ static int record__setup(struct record *rec)
 /* Stop producing, take what is left, finish the files. */
 static int record__stop(struct record *rec, int err)
 {
+	bool aborted;
 	int ferr;
 
+	record__clear_status();
 	evlist__disable(rec->evlist);
 	if (rec->ftrace)
 		ftrace_session__enable(rec->ftrace, false);
 	rec->ended = now();
+	/* from here on, a stop the set sees is a second request: it cuts the drain short */
+	if (rec->set)
+		ring_set__resume(rec->set);
+	aborted = record__abort_requested();
 	/* what was captured before a stop or an error is still delivered, unless aborted */
-	if (!record__abort_requested() && rec->set) {
+	if (!aborted && rec->set) {
 		ssize_t n = ring_set__drain_all(rec->set, true);
 
-		if (n < 0 && !err) {
-			auxrec_error("draining the rings failed: %s", strerror(-(int)n));
+		aborted = n == -ECANCELED;
+		if (!aborted && n < 0 && !err) {
+			auxrec_error("draining the rings failed: %s", auxrec_strerror(-(int)n));
 			err = (int)n;
 		}
-		if (!err && rec->aux && rec->opts.auxtrace_snapshot_on_exit)
+		if (!aborted && !err && rec->aux && rec->opts.auxtrace_snapshot_on_exit)
 			err = record__snapshot(rec, true);
-	} else if (rec->set) {
-		fprintf(stderr, "auxrec: aborted: what was still in the rings is not written\n");
 	}
+	if (aborted && rec->set)
+		fprintf(stderr, "auxrec: aborted: what was still in the rings is not written\n");
 	ferr = record__finish_output(rec);
 	return err ? err : ferr;
 }
@@ -283,7 +314,7 @@ int cmd_record(int argc, char **argv)
 
 	/* first of all: a signal from now on stops us cleanly, even during the setup */
 	if (record__install_signals() < 0) {
-		auxrec_error("cannot install signal handlers: %s", strerror(errno));
+		auxrec_error("cannot install signal handlers: %s", auxrec_strerror(errno));
 		return 1;
 	}
 	err = record__parse_args(&rec, argc, argv);

@@ -33,7 +33,7 @@ static int ftrace_session__copy_markers(struct ftrace_session *fs, const char *s
 		return 0;
 	auxrec_error("--ftrace '%s': this kernel cannot copy trace_marker writes into auxrec's "
 		     "instance (options/copy_trace_marker: %s; Linux 6.16 or later has it)", spec,
-		     strerror(errno));
+		     auxrec_strerror(errno));
 	return -EINVAL;
 }
 
@@ -60,7 +60,7 @@ static int ftrace_session__enable_events(struct ftrace_session *fs, char **event
 			auxrec_error("--ftrace '%s': no such ftrace event (see %s/events)",
 				     events[i], tracefs_tracing_dir());
 		else if (err < 0)
-			auxrec_error("--ftrace '%s': %s", events[i], strerror(errno));
+			auxrec_error("--ftrace '%s': %s", events[i], auxrec_strerror(errno));
 		free(sys);
 		if (err < 0)
 			return -EINVAL;
@@ -115,7 +115,7 @@ static void ftrace__remove_stale_instances(const char *tracing)
 		else
 			auxrec_error("tracefs instance %s was left by an auxrec that is gone, and "
 				     "cannot be removed: %s; remove it with rmdir %s/%s", d->d_name,
-				     strerror(errno), dir, d->d_name);
+				     auxrec_strerror(errno), dir, d->d_name);
 		tracefs_instance_free(stale);
 	}
 	closedir(dp);
@@ -139,14 +139,15 @@ struct ftrace_session *ftrace_session__new(char **events, int nr_events, enum ft
 	if (!fs || !online)
 		goto fail;
 	if (!tracefs_tracing_dir()) {
-		auxrec_error("tracefs is not mounted: as root, mount -t tracefs nodev /sys/kernel/tracing");
+		auxrec_error(errno == EACCES ? "tracefs: permission denied: ftrace events need root" :
+			     "tracefs is not mounted: as root, mount -t tracefs nodev /sys/kernel/tracing");
 		goto fail;
 	}
 	ftrace__remove_stale_instances(tracefs_tracing_dir());
 	snprintf(name, sizeof(name), "auxrec-%d", (int)getpid());
 	fs->instance = tracefs_instance_create(name);
 	if (!fs->instance) {
-		auxrec_error("cannot create tracefs instance %s: %s", name, strerror(errno));
+		auxrec_error("cannot create tracefs instance %s: %s", name, auxrec_strerror(errno));
 		goto fail;
 	}
 	fs->mode = mode;
@@ -155,9 +156,9 @@ struct ftrace_session *ftrace_session__new(char **events, int nr_events, enum ft
 	/* perf's clock, so that trace.dat and perf.data share one timeline (as trace-cmd -C perf) */
 	if (tracefs_instance_set_clock(fs->instance, "perf") < 0)
 		fprintf(stderr, "auxrec: the ftrace instance keeps its default clock (%s): trace.dat's "
-			"times will not line up with perf.data's\n", strerror(errno));
+			"times will not line up with perf.data's\n", auxrec_strerror(errno));
 	if (buffer_kb && tracefs_instance_set_buffer_size(fs->instance, buffer_kb, -1) < 0) {
-		auxrec_error("--ftrace-buffer-kb %d: %s", buffer_kb, strerror(errno));
+		auxrec_error("--ftrace-buffer-kb %d: %s", buffer_kb, auxrec_strerror(errno));
 		goto fail;
 	}
 	if (ftrace_session__enable_events(fs, events, nr_events) < 0)
@@ -173,7 +174,7 @@ struct ftrace_session *ftrace_session__new(char **events, int nr_events, enum ft
 		fs->tcpus[i] = ftrace_session__open_cpu(fs, fs->cpus[i]);
 		if (!fs->tcpus[i]) {
 			auxrec_error("cannot open the ftrace ring of CPU %d: %s", fs->cpus[i],
-				     strerror(errno));
+				     auxrec_strerror(errno));
 			goto fail;
 		}
 		fs->all_mapped &= tracefs_cpu_is_mapped(fs->tcpus[i]);

@@ -204,7 +204,7 @@ int record__set_maps(struct record *rec)
 		cpus = perf_cpu_map__new_online_cpus();
 	if (!cpus) {
 		auxrec_error("CPU list '%s': %s (give e.g. 0-3,7 with online CPUs)",
-			     rec->cpu_list ? rec->cpu_list : "online", strerror(errno));
+			     rec->cpu_list ? rec->cpu_list : "online", auxrec_strerror(errno));
 		return -EINVAL;
 	}
 	if (rec->system_wide || rec->cpu_list)
@@ -217,7 +217,7 @@ int record__set_maps(struct record *rec)
 		threads = perf_thread_map__new_dummy();
 	if (!threads) {
 		err = -errno;
-		auxrec_error("threads of pid %d: %s", rec->pid, strerror(errno));
+		auxrec_error("threads of pid %d: %s", rec->pid, auxrec_strerror(errno));
 		perf_cpu_map__put(cpus);
 		return err;
 	}

@@ -71,7 +71,7 @@ static int record__keep_old(const char *dir)
 
 	if (ours < 0) {
 		auxrec_error("-o %s: exists and is not a directory auxrec can read (%s); give a new "
-			     "directory with -o DIR", dir, strerror(-ours));
+			     "directory with -o DIR", dir, auxrec_strerror(-ours));
 		return ours;
 	}
 	if (!ours) {
@@ -85,7 +85,7 @@ static int record__keep_old(const char *dir)
 		if (ours <= 0 || record__remove_recording(old) < 0) {
 			auxrec_error("%s: cannot replace it with the previous recording (%s); remove "
 				     "it or give another directory with -o DIR", old,
-				     ours == 0 ? "it is not an auxrec recording" : strerror(errno));
+				     ours == 0 ? "it is not an auxrec recording" : auxrec_strerror(errno));
 			return -EEXIST;
 		}
 	}
@@ -93,7 +93,7 @@ static int record__keep_old(const char *dir)
 		int err = -errno;
 
 		auxrec_error("cannot keep the previous recording %s as %s: %s", dir, old,
-			     strerror(-err));
+			     auxrec_strerror(-err));
 		return err;
 	}
 	return 0;
@@ -118,7 +118,7 @@ int record__prepare_output(struct record *rec)
 	if (mkdir(rec->output, 0755) < 0) {
 		err = -errno;
 		auxrec_error("cannot create the output directory %s: %s%s", rec->output,
-			     strerror(-err), err == -ENOENT ? " (its parent does not exist)" :
+			     auxrec_strerror(-err), err == -ENOENT ? " (its parent does not exist)" :
 			     err == -EACCES || err == -EROFS ? " (choose a writable place with -o DIR)" :
 			     "");
 		return err;
@@ -129,7 +129,7 @@ int record__prepare_output(struct record *rec)
 	rec->perf_fd = open(rec->perf_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (rec->perf_fd < 0) {
 		err = -errno;
-		auxrec_error("cannot create %s: %s", rec->perf_path, strerror(-err));
+		auxrec_error("cannot create %s: %s", rec->perf_path, auxrec_strerror(-err));
 		return err;
 	}
 	return 0;
@@ -173,7 +173,7 @@ static int record__write_tracing_data(struct record *rec)
 	if (!err && nr)
 		err = perf_data_writer__write_tracing_data(rec->perf_data, data, size);
 	if (err)
-		auxrec_error("the tracepoints' formats for perf.data: %s", strerror(-err));
+		auxrec_error("the tracepoints' formats for perf.data: %s", auxrec_strerror(-err));
 	free(data);
 	free(names);
 	return err;
@@ -191,7 +191,7 @@ int record__open_perf_data(struct record *rec)
 	if (!rec->perf_data) {
 		err = -errno;
 		auxrec_error("cannot write %s: %s", rec->perf_path ? rec->perf_path : "stdout",
-			     strerror(-err));
+			     auxrec_strerror(-err));
 		return err;
 	}
 	err = record__write_tracing_data(rec);
@@ -203,29 +203,22 @@ int record__open_perf_data(struct record *rec)
 		err = perf_data_writer__write_finished_init(rec->perf_data);
 	if (err)
 		auxrec_error("writing the start of %s: %s", rec->perf_path ? rec->perf_path :
-			     "stdout", strerror(-err));
+			     "stdout", auxrec_strerror(-err));
 	return err;
 }
 
 int record__open_trace_dat(struct record *rec)
 {
-	const char **events = calloc(rec->nr_ftrace_events + 1, sizeof(*events));
+	/* the formats of the events enabled in the instance: --ftrace may name patterns */
 	struct trace_dat_writer_opts opts = { .sz = sizeof(opts) };
-	int err = 0;
 
-	if (!events)
-		return -ENOMEM;
-	for (int i = 0; i < rec->nr_ftrace_events; i++)
-		events[i] = rec->ftrace_events[i];
-	opts.events = events;
 	rec->trace_dat = trace_dat_writer__new(rec->trace_path,
 					       ftrace_session__instance(rec->ftrace), &opts);
 	if (!rec->trace_dat) {
-		err = -errno;
-		auxrec_error("cannot write %s: %s", rec->trace_path, strerror(-err));
+		auxrec_error("cannot write %s: %s", rec->trace_path, auxrec_strerror(errno));
+		return -errno;
 	}
-	free(events);
-	return err;
+	return 0;
 }
 
 static void record__say_file(const char *path, int err)
@@ -234,7 +227,7 @@ static void record__say_file(const char *path, int err)
 
 	if (err)
 		fprintf(stderr, "auxrec: %s is incomplete (%s): it holds what was written before "
-			"the error, the log above says how far\n", path, strerror(-err));
+			"the error, the log above says how far\n", path, auxrec_strerror(-err));
 	else if (stat(path, &st) == 0)
 		fprintf(stderr, "auxrec: wrote %s (%.1f KiB)\n", path, st.st_size / 1024.0);
 }
@@ -249,14 +242,14 @@ int record__finish_output(struct record *rec)
 			record__say_file(rec->perf_path, e);
 		else if (e)
 			auxrec_error("the perf.data stream on stdout ended with an error: %s",
-				     strerror(-e));
+				     auxrec_strerror(-e));
 		err = e;
 	}
 	if (rec->trace_dat) {
 		e = trace_dat_writer__finish(rec->trace_dat);
 		if (e)
 			auxrec_error("%s was not written: %s (nothing half-written is left)",
-				     rec->trace_path, strerror(-e));
+				     rec->trace_path, auxrec_strerror(-e));
 		else
 			record__say_file(rec->trace_path, 0);
 		err = err ? err : e;
@@ -273,7 +266,7 @@ void record__discard_output(struct record *rec)
 	rec->perf_fd = -1;
 	if (record__remove_recording(rec->output) == 0)
 		return;
-	auxrec_error("could not remove the unfinished %s: %s", rec->output, strerror(errno));
+	auxrec_error("could not remove the unfinished %s: %s", rec->output, auxrec_strerror(errno));
 }
 
 void record__close_output(struct record *rec)

@@ -2,10 +2,12 @@
 /*
  * Whatever ends auxrec record short of SIGKILL, it finalizes what it captured and leaves no
  * tracing state behind. So the handlers go in before anything is created, every signal
- * whose default would kill us becomes a stop request (one ignored when we started, as nohup
- * ignores SIGHUP, stays ignored), and the session checks the request
- * between its setup steps as well as in its loop. A second request aborts: the rings are
- * not drained again, but the files are still finished so that the readers accept them.
+ * whose default would kill us becomes a stop request, and the session checks the request
+ * between its setup steps as well as in its loop. A signal ignored when we started (nohup
+ * ignores SIGHUP) stays ignored, but for SIGINT and SIGTERM, which perf record always
+ * catches: a shell starts a script's background job with SIGINT ignored, and scripts stop
+ * a background recording with kill -INT. A second request aborts: the final drain stops
+ * after the ring it is in, but the files are still finished so that the readers accept them.
  */
 #include <signal.h>
 #include <string.h>
@@ -52,10 +54,11 @@ int record__install_signals(void)
 	for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++) {
 		struct sigaction old;
 
-		/* ignored when we started (nohup, a shell's background job): it stays ignored */
+		/* ignored when we started (nohup's SIGHUP): it stays ignored */
 		if (sigaction(stop_signals[i], NULL, &old) < 0)
 			return -1;
-		if (old.sa_handler == SIG_IGN)
+		if (old.sa_handler == SIG_IGN && stop_signals[i] != SIGINT &&
+		    stop_signals[i] != SIGTERM)
 			continue;
 		if (sigaction(stop_signals[i], &sa, NULL) < 0)
 			return -1;

@@ -91,8 +91,7 @@ void record__print_stats(struct record *rec)
 	struct record_row total = { .has_perf = true, .has_aux = true, .has_ftrace = true };
 	char label[32];
 
-	if (isatty(STDERR_FILENO))
-		fputs("\r\033[K", stderr);	/* the status line gives way */
+	record__clear_status();
 	if (rec->end_reason)
 		fprintf(stderr, "auxrec: recorded %.2f s; ended because %s\n",
 			rec->ended - rec->started, rec->end_reason);
@@ -166,6 +165,15 @@ static int record__status_part(struct record *rec, enum ring_source_kind kind, c
 					     st.overruns));
 }
 
+static bool status_shown;
+
+void record__clear_status(void)
+{
+	if (status_shown)
+		fputs("\r\033[K", stderr);
+	status_shown = false;
+}
+
 void record__print_status(struct record *rec, double now)
 {
 	static double last;
@@ -183,4 +191,5 @@ void record__print_status(struct record *rec, double now)
 	if (rec->ftrace)
 		record__status_part(rec, RING_SOURCE_FTRACE, "ftrace", line + n, sizeof(line) - n);
 	fprintf(stderr, "%s\033[K", line);
+	status_shown = true;
 }

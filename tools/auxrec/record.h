@@ -99,5 +99,7 @@ bool record__take_snapshot_request(void);
 void record__print_stats(struct record *rec);
 /* The live status line on a terminal: bytes written and lost per source. */
 void record__print_status(struct record *rec, double now);
+/* The status line gives way to what is printed next (nothing when none is shown). */
+void record__clear_status(void);
 
 #endif
