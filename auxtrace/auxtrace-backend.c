@@ -214,6 +214,8 @@ int auxtrace_backend__add_tracking(struct auxtrace_backend *be, struct evlist *e
 		.comm = 1,
 		.comm_exec = 1,
 		.task = 1,
+		.ksymbol = 1,		/* BPF programs loaded while recording, as perf record */
+		.bpf_event = 1,
 		.context_switch = switch_events,
 		.exclude_kernel = aux->exclude_kernel,
 		.exclude_hv = 1,

@@ -385,6 +385,8 @@ START_TEST(test_options_tracking_event)
 	ck_assert_str_eq(evsel__name(tracking), "dummy:u");
 	ck_assert(t->type == PERF_TYPE_SOFTWARE && t->config == PERF_COUNT_SW_DUMMY);
 	ck_assert(t->mmap && t->mmap2 && t->comm && t->task && t->sample_id_all);
+	/* JITed BPF programs loaded while recording: a decoder needs their addresses */
+	ck_assert(t->ksymbol && t->bpf_event);
 	ck_assert(t->exclude_kernel && !t->context_switch);
 	ck_assert(t->sample_type & PERF_SAMPLE_TIME);
 	ck_assert(!(t->sample_type & PERF_SAMPLE_CPU));
