@@ -268,18 +268,24 @@ uint64_t auxtrace_backend__config_value(const struct auxtrace_backend *be, const
 	return perf_pmu__format_decode(&fmt, config);
 }
 
-void auxtrace_backend__set_config_if_unset(struct auxtrace_backend *be, const char *term,
-					   uint64_t value)
+void auxtrace_evsel__set_config_if_unset(const struct perf_pmu *pmu, struct evsel *evsel,
+					 const char *term, uint64_t value)
 {
 	struct perf_pmu_format fmt;
 	uint64_t config;
 
-	if (perf_pmu__format(be->itr.pmu, term, &fmt) || fmt.config ||
-	    (be->evsel->user_config[0] & fmt.bits))
+	if (perf_pmu__format(pmu, term, &fmt) || fmt.config ||
+	    (evsel->user_config[0] & fmt.bits))
 		return;
-	config = evsel__attr(be->evsel)->config & ~fmt.bits;
+	config = evsel__attr(evsel)->config & ~fmt.bits;
 	if (!perf_pmu__format_encode(&fmt, value, &config))
-		evsel__attr(be->evsel)->config = config;
+		evsel__attr(evsel)->config = config;
+}
+
+void auxtrace_backend__set_config_if_unset(struct auxtrace_backend *be, const char *term,
+					   uint64_t value)
+{
+	auxtrace_evsel__set_config_if_unset(be->itr.pmu, be->evsel, term, value);
 }
 
 int auxtrace_time_conv__from_userpg(const struct perf_event_mmap_page *pc,

@@ -3,13 +3,17 @@
  * Choosing the AUX recording backend of a session, and the auxtrace_record__* wrappers that
  * let a session without AUX events (itr == NULL) run the same code.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <auxtrace/auxtrace-record.h>
+#include <auxtrace/evlist.h>
+#include <auxtrace/evsel.h>
 #include <auxtrace/pmu.h>
 
 #include <internal/auxtrace-record.h>
+#include <internal/evsel.h>
 #include <internal/lib.h>
 
 static const struct auxtrace_backend_kind {
@@ -181,6 +185,39 @@ const char *auxtrace_record__pmu_name(const struct auxtrace_record *itr)
 	return auxtrace_itr__pmu_name(itr);
 }
 
+/*
+ * The PMU's default terms in the config bits of its parsed events that the event string left
+ * alone, as perf's parser always applies them: a caller that parsed "intel_pt//u" without
+ * the default_terms hook records what perf records, not pt alone. Bits the string set, or
+ * that the hook set already, keep their values.
+ */
+static void auxtrace_record__default_config(struct auxtrace_record *itr, struct evlist *evlist)
+{
+	struct auxtrace_pmu_terms terms;
+	const char *str = auxtrace_pmu__default_terms(itr->pmu, &terms);
+	struct evsel *evsel;
+
+	evlist__for_each_entry(evlist, evsel) {
+		char copy[sizeof(terms.str)], *term, *save = NULL;
+
+		/* an evsel made from an attr has the config its caller chose, all of it */
+		if (!str || !evsel->parsed || evsel__attr(evsel)->type != perf_pmu__type(itr->pmu))
+			continue;
+		snprintf(copy, sizeof(copy), "%s", str);
+		for (term = strtok_r(copy, ",", &save); term; term = strtok_r(NULL, ",", &save)) {
+			char *eq = strchr(term, '=');
+			uint64_t value = 1;
+
+			if (eq) {
+				*eq = '\0';
+				value = strtoull(eq + 1, NULL, 0);
+			}
+			/* config terms only: SPE's period is its backend's to set */
+			auxtrace_evsel__set_config_if_unset(itr->pmu, evsel, term, value);
+		}
+	}
+}
+
 int auxtrace_record__options(struct auxtrace_record *itr, struct evlist *evlist,
 			     struct auxtrace_opts *opts)
 {
@@ -188,6 +225,7 @@ int auxtrace_record__options(struct auxtrace_record *itr, struct evlist *evlist,
 		return 0;
 	if (auxtrace_opts__check(opts))
 		return -EINVAL;
+	auxtrace_record__default_config(itr, evlist);
 	return libauxtrace__err(itr->recording_options(itr, evlist, opts));
 }
 

@@ -793,6 +793,7 @@ static int evsels__make(const struct parser *p, const struct parsed_list *l,
 			break;
 		}
 		memcpy(evsels[i]->user_config, pe->ev.user_config, sizeof(pe->ev.user_config));
+		evsels[i]->parsed = true;
 		ret = evsel__set_name(evsels[i], pe->ev.name);
 		if (!ret && pe->cpus)
 			evsel__set_pmu_cpus(evsels[i], pe->cpus);

@@ -156,6 +156,9 @@ uint64_t auxtrace_backend__config_value(const struct auxtrace_backend *be, const
  */
 void auxtrace_backend__set_config_if_unset(struct auxtrace_backend *be, const char *term,
 					   uint64_t value);
+/* The same for evsel of pmu, before a backend has taken it. */
+void auxtrace_evsel__set_config_if_unset(const struct perf_pmu *pmu, struct evsel *evsel,
+					 const char *term, uint64_t value);
 
 /*
  * perf's default terms for the events of an Intel PT or Arm SPE PMU, as a term list into

@@ -31,6 +31,8 @@ struct evsel {
 	 * backends' session defaults leave alone; 0 for an evsel built from an attr.
 	 */
 	uint64_t user_config[4];
+	/* Made by parse_events: the bits its string did not set may take the PMU's defaults. */
+	bool parsed;
 	struct perf_cpu_map *pmu_cpus;	/* NULL: the PMU counts on any CPU */
 	struct perf_cpu_map *cpus;	/* what it opens on */
 	struct perf_thread_map *threads;

@@ -1223,13 +1223,16 @@ START_TEST(test_default_terms_other_pmus)
 }
 END_TEST
 
-/* str parsed as auxrec does (defaults, then the user's terms) on cpus, and its backend. */
-static struct auxtrace_record *parsed_backend(const char *str, const char *cpus,
-					      struct evlist **evlist, struct evsel **aux)
+/*
+ * str parsed on cpus as auxrec does (defaults, then the user's terms), or with hook false as
+ * a caller that knows no default_terms hook, and its backend.
+ */
+static struct auxtrace_record *parsed_backend_hook(const char *str, const char *cpus, bool hook,
+						   struct evlist **evlist, struct evsel **aux)
 {
 	struct auxtrace_pmu_terms terms;
 	struct parse_events_opts opts = { .sysfs_root = fs.root,
-					  .default_terms = auxtrace_pmu__default_terms,
+					  .default_terms = hook ? auxtrace_pmu__default_terms : NULL,
 					  .ctx = &terms };
 	struct parse_events_error err;
 	struct auxtrace_record *itr;
@@ -1242,6 +1245,12 @@ static struct auxtrace_record *parsed_backend(const char *str, const char *cpus,
 	itr = auxtrace_record__init(*evlist, fs.root, &ret);
 	ck_assert_msg(itr, "%s: no backend (%d)", str, ret);
 	return itr;
+}
+
+static struct auxtrace_record *parsed_backend(const char *str, const char *cpus,
+					      struct evlist **evlist, struct evsel **aux)
+{
+	return parsed_backend_hook(str, cpus, true, evlist, aux);
 }
 
 #define PT_DEFAULT (BIT(0) | BIT(9) | BIT(10) | BIT(13) | 3ULL << 14 | 3ULL << 24)
@@ -1276,9 +1285,11 @@ static const struct config_case {
 	{ "cs_etm/contextid2/", "0", "contextid=config:15", BIT(28) | BIT(15) },
 };
 
+/* Every case twice: parsed with the default_terms hook, and without it (the same config). */
 START_TEST(test_default_config_after_options)
 {
-	const struct config_case *c = &config_cases[_i];
+	const struct config_case *c = &config_cases[_i / 2];
+	bool hook = _i % 2 == 0;
 	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true, .per_thread = !c->cpus };
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
@@ -1292,12 +1303,13 @@ START_TEST(test_default_config_after_options)
 			 c->add_format);
 		sysfs_change("cs_etm", name, eq + 1);
 	}
-	itr = parsed_backend(c->str, c->cpus, &evlist, &aux);
+	itr = parsed_backend_hook(c->str, c->cpus, hook, &evlist, &aux);
 	log_capture_start();
 	ck_assert_int_eq(auxtrace_record__options(itr, evlist, &opts), 0);
 	log_capture_stop();
-	ck_assert_msg(evsel__attr(aux)->config == c->want, "%s on %s: config %#llx, want %#llx",
-		      c->str, c->cpus ? c->cpus : "threads",
+	ck_assert_msg(evsel__attr(aux)->config == c->want,
+		      "%s on %s%s: config %#llx, want %#llx", c->str, c->cpus ? c->cpus : "threads",
+		      hook ? "" : ", parsed without the default_terms hook",
 		      (unsigned long long)evsel__attr(aux)->config, (unsigned long long)c->want);
 	if (c->says)
 		ck_assert_msg(log_captured(c->says), "%s: log \"%s\"", c->str, log_text);
@@ -1358,7 +1370,7 @@ int main(void)
 	tcase_add_test(opt, test_options_arm_spe_discard);
 	tcase_add_loop_test(opt, test_default_terms_intel_pt, 0, ARRAY_SIZE(pt_default_cases));
 	tcase_add_test(opt, test_default_terms_other_pmus);
-	tcase_add_loop_test(opt, test_default_config_after_options, 0, ARRAY_SIZE(config_cases));
+	tcase_add_loop_test(opt, test_default_config_after_options, 0, 2 * ARRAY_SIZE(config_cases));
 	tcase_add_test(opt, test_default_period_arm_spe);
 	tcase_add_test(snap, test_snapshot_tail_rule);
 	tcase_add_test(snap, test_snapshot_head_rule);

@@ -90,7 +90,10 @@ AUXTRACE_API const char *auxtrace_record__pmu_name(const struct auxtrace_record 
  * gets needs_auxtrace_mmap, sample_period 1 (SPE: its minimum interval), the AUX sizes
  * (defaults: 4 MiB when privileged; else 128 KiB AUX and a 256 KiB data ring), the
  * wakeup watermark (a quarter of the AUX area in full-trace mode), a side-band tracking
- * event, and moves to the front of the evlist. In a per-CPU session it also gets what
+ * event, and moves to the front of the evlist. Made by parse_events(), it gets the PMU's
+ * default terms (auxtrace_pmu__default_terms) in the config bits its string did not set,
+ * as perf's parser gives them; made from an attr, its config stays the caller's. In a
+ * per-CPU session it also gets what
  * decoding several tasks of a CPU needs, unless its event string (parse_events) set the
  * term itself: CoreSight timestamp and contextid, Arm SPE ts_enable.
  * 0 or -errno (-EINVAL with the rule logged).
