@@ -38,6 +38,7 @@ struct ring_request {
 
 	/* Set by ring__drain, for the caller. */
 	bool reached_edge;		/* the drain ended at the producer's live edge */
+	bool limited;			/* ... at max_bytes or max_windows: more may be there */
 	/* Set by ring__drain, for peek: the sink can take splice windows. */
 	bool sink_splices;
 };

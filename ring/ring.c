@@ -84,7 +84,7 @@ ssize_t ring__drain(struct ring *ring, struct ring_request *req, struct ring_sin
 	unsigned int windows = 0;
 	size_t moved = 0;
 
-	req->reached_edge = false;
+	req->reached_edge = req->limited = false;
 	req->sink_splices = sink->splice != NULL;
 	for (;;) {
 		bool cut = false;
@@ -99,9 +99,9 @@ ssize_t ring__drain(struct ring *ring, struct ring_request *req, struct ring_sin
 			break;
 		moved += n;
 		windows++;
-		if (cut || (req->max_bytes && moved >= req->max_bytes) ||
-		    (req->max_windows && windows >= req->max_windows) ||
-		    (req->reached_edge && !req->flush))
+		req->limited = (req->max_bytes && moved >= req->max_bytes) ||
+			       (req->max_windows && windows >= req->max_windows);
+		if (cut || req->limited || (req->reached_edge && !req->flush))
 			break;
 	}
 	if (moved)

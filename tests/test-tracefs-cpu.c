@@ -658,6 +658,59 @@ START_TEST(test_drain_sink_error_keeps_data)
 }
 END_TEST
 
+/* A sink that makes the producer write two pages of markers for every page it takes. */
+struct feeding_sink {
+	struct ring_sink_callback cb;
+	size_t taken, fed;
+};
+
+#define FEED_LIMIT (4 << 20)	/* the producer gives up here: a drain without a bound ends */
+
+static ssize_t feeding_push(void *ctx, const struct iovec *iov, int iovcnt)
+{
+	struct feeding_sink *f = ctx;
+	size_t n = 0;
+
+	for (int i = 0; i < iovcnt; i++)
+		n += iov[i].iov_len;
+	f->taken += n;
+	for (int i = 0; f->fed < FEED_LIMIT && i < 8; i++, f->fed += 1000)
+		mark(i, 1000);
+	return n;
+}
+
+/*
+ * A batch moves at most the CPU buffer's size in one call, what could be ready when it
+ * started: a producer faster than the sink cannot keep one drain (and the ring set's poll
+ * that called it, and a ^C behind that) going for ever. The next call takes more at once.
+ * _i: 0 read(2), 1 splice, 2 mapped.
+ */
+START_TEST(test_batch_is_bounded_by_the_buffer)
+{
+	const bool mapped = _i == 2, buffered = _i == 1;
+	struct feeding_sink f = { 0 };
+	struct tracefs_cpu *tcpu;
+	size_t bound;
+	ssize_t n;
+
+	SETUP(64, 0);
+	tcpu = open_cpu(mapped);
+	ring_sink_callback__init(&f.cb, feeding_push, &f);
+	bound = 64 * 1024 + 2 * (size_t)tracefs_cpu_read_size(tcpu);	/* + reader page, window */
+	mark_range(0, 60, 1000);
+	n = buffered ? tracefs_cpu_buffered_drain(tcpu, &f.cb.sink) :
+		       tracefs_cpu_drain(tcpu, &f.cb.sink);
+	ck_assert_msg(n > 0 && (size_t)n <= bound, "one drain moved %zd bytes of a 64 KiB buffer "
+		      "while the producer wrote %zu", n, f.fed);
+	ck_assert_uint_lt(f.fed, FEED_LIMIT);
+	n = buffered ? tracefs_cpu_buffered_drain(tcpu, &f.cb.sink) :
+		       tracefs_cpu_drain(tcpu, &f.cb.sink);
+	ck_assert_int_gt(n, 0);		/* more was there: no wait, no EAGAIN */
+	tracefs_cpu_close(tcpu);
+	fixture_teardown();
+}
+END_TEST
+
 /*
  * A drain stops after the sub-buffer the kernel is still writing instead of asking again:
  * the next drain (after a poll) picks up what the writer appended, and nothing twice.
@@ -1651,6 +1704,7 @@ int main(void)
 	tcase_add_loop_test(sinks, test_pipe_waits_for_room, 0, 2);
 	tcase_add_loop_test(sinks, test_drain_sink_error_keeps_data, 0, 3);
 	tcase_add_loop_test(sinks, test_drain_stops_at_live_page, 0, 2);
+	tcase_add_loop_test(sinks, test_batch_is_bounded_by_the_buffer, 0, 3);
 	tcase_add_test(sinks, test_write_to_append_file);
 	tcase_add_loop_test(sinks, test_write_sends_held_page_first, 0, 2);
 	tcase_add_loop_test(sinks, test_splice_pipe_sizing_fails, 0, 2);

@@ -117,6 +117,7 @@ static struct tracefs_cpu *tcpu__open(struct tracefs_instance *instance, const c
 	struct tracefs_cpu *tcpu;
 	struct rb_layout l;
 	char file[64], *path;
+	ssize_t kb;
 	int fd, err;
 
 	if (cpu < 0)
@@ -141,6 +142,9 @@ static struct tracefs_cpu *tcpu__open(struct tracefs_instance *instance, const c
 		close(fd);
 		return libauxtrace__ptr_err(err);
 	}
+	kb = tracefs_instance_get_buffer_size(instance, cpu);
+	if (kb > 0)	/* and the reader's own sub-buffer */
+		tcpu->batch_bytes = (size_t)kb * 1024 + l.subbuf_size;
 	return tcpu;
 }
 
@@ -516,7 +520,8 @@ static ssize_t tcpu__step(struct tracefs_cpu *tcpu, const struct move *mv,
 			  struct ring_sink *sink)
 {
 	struct tracefs_cpu_request rd = {
-		.req = { .max_windows = mv->batch ? 0 : 1, .flush = mv->flush },
+		.req = { .max_windows = mv->batch ? 0 : 1,
+			 .max_bytes = mv->batch ? tcpu->batch_bytes : 0, .flush = mv->flush },
 		/* splice never hands out the page the writer is on: a flush reads */
 		.splice = mv->buffered && !mv->flush,
 		.check = mv->check,
@@ -524,7 +529,8 @@ static ssize_t tcpu__step(struct tracefs_cpu *tcpu, const struct move *mv,
 	};
 	ssize_t n = ring__drain(&tcpu->ring, &rd.req, sink);
 
-	tcpu->need_wait = mv->batch || rd.req.reached_edge;
+	/* a batch cut short at batch_bytes left more to take without waiting */
+	tcpu->need_wait = (mv->batch && !rd.req.limited) || rd.req.reached_edge;
 	return n;
 }
 

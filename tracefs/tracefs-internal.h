@@ -152,6 +152,12 @@ struct tracefs_cpu {
 	bool perm_nonblock;		/* opened nonblocking, or stopped */
 	int stopped;			/* set by tracefs_cpu_stop(), possibly from another thread */
 	bool need_wait;			/* the last call drained to empty or to the live page */
+	/*
+	 * The most a batch (drain, write, pipe) moves in one call: the CPU buffer's size, what
+	 * could be ready when it started, so that a producer faster than the sink cannot keep
+	 * a call going for ever; 0 when unknown (tracefs_cpu_alloc_fd).
+	 */
+	size_t batch_bytes;
 	struct rb_layout layout;
 	struct kbuffer *kbuf;		/* what the _buf calls hand back */
 	char *buffer;			/* subbuf_size bytes: read(2) target, copies for kbuf */

@@ -265,7 +265,10 @@ AUXTRACE_API int tracefs_cpu_fd(struct tracefs_cpu *tcpu);
  * Push what is readable now into sink, never waiting, one standalone sub-buffer per push
  * (read_size bytes: header, data, lost count, zeros). Mapped, the iovecs point into the
  * mapping. A drain stops after the sub-buffer the kernel is still writing: poll again rather
- * than spin on it. Returns the bytes the sink took (0: nothing), or -errno; on a sink error
+ * than spin on it; and after the CPU buffer's size (opened from an instance), what could be
+ * ready when it started, so that a producer faster than the sink cannot hold it for ever (a
+ * next call takes the rest at once). Returns the bytes the sink took (0: nothing), or
+ * -errno; on a sink error
  * the sub-buffer stays to be offered again.
  *   _drain: unmapped, read(2) (partial sub-buffers too);
  *   _buffered_drain: unmapped, splice (whole sub-buffers only);
