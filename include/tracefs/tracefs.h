@@ -268,8 +268,7 @@ AUXTRACE_API int tracefs_cpu_fd(struct tracefs_cpu *tcpu);
  * than spin on it; and after the CPU buffer's size (opened from an instance), what could be
  * ready when it started, so that a producer faster than the sink cannot hold it for ever (a
  * next call takes the rest at once). Returns the bytes the sink took (0: nothing), or
- * -errno; on a sink error
- * the sub-buffer stays to be offered again.
+ * -errno; on a sink error the sub-buffer stays to be offered again.
  *   _drain: unmapped, read(2) (partial sub-buffers too);
  *   _buffered_drain: unmapped, splice (whole sub-buffers only);
  *   _flush_drain: everything, including the partial sub-buffer: the end of a recording.
