@@ -119,11 +119,14 @@ static int kallsyms__parse(struct addr_syms *syms)
 		return -EINVAL;
 	}
 	if (!any_address) {
+		/* The kernel shows them with CAP_SYSLOG (kptr_restrict <= 1), or to anyone when
+		 * kptr_restrict is 0 and perf_event_paranoid at most 1. */
 		pr_err("Kernel addresses are restricted: every address in %s is 0, as "
 		       "kernel.kptr_restrict hides them from this user. Unable to resolve kernel "
 		       "symbols: run as root (or with CAP_SYSLOG), set "
-		       "/proc/sys/kernel/kptr_restrict to 0, or give kernel addresses as numbers\n",
-		       syms->where);
+		       "/proc/sys/kernel/kptr_restrict to 0 and "
+		       "/proc/sys/kernel/perf_event_paranoid to 1 or less, or give kernel "
+		       "addresses as numbers\n", syms->where);
 		return -EACCES;
 	}
 	addr_syms__sort(syms);

@@ -104,8 +104,42 @@ static struct evsel *decode_session__synth_evsel(struct decode_session *ds, uint
 	return evsel;
 }
 
-/* Which options apply, as perf sets them up; time periods are refused (see the message). */
-static int decode_session__synth_opts(struct decode_session *ds, struct perf_session *s)
+/* A duration in ns as TSC ticks, with the recording's TSC conversion: perf's rule. */
+static uint64_t decode_session__ns_to_ticks(const struct decode_session *ds, uint64_t ns)
+{
+	/* no conversion: perf takes a tick for a nanosecond */
+	uint64_t mult = ds->tc.time_mult ? ds->tc.time_mult : 1;
+	unsigned int shift = ds->tc.time_mult ? ds->tc.time_shift : 0;
+
+	return ((ns / mult) << shift) + ((ns % mult) << shift) / mult;
+}
+
+/*
+ * The instruction period as perf's decoders take it: instructions, or ticks of the trace's
+ * TSC (a time period converted to them); none (i0ns, or less than a tick) is every
+ * instruction. A decoder without instruction samples ignores i, as perf's BTS does.
+ */
+static void decode_session__insn_period(struct decode_session *ds)
+{
+	struct itrace_synth_opts *synth = &ds->synth;
+
+	if (synth->instructions && !ds->ops->instructions) {
+		pr_info("%s decoder: the trace has branches only, no instruction samples (i): "
+			"ignored, as perf does\n", ds->ops->name);
+		synth->instructions = false;
+	}
+	ds->insn_period = synth->period;
+	ds->insn_period_ticks = synth->period_type != PERF_ITRACE_PERIOD_INSTRUCTIONS;
+	if (synth->period_type == PERF_ITRACE_PERIOD_NANOSECS)
+		ds->insn_period = decode_session__ns_to_ticks(ds, synth->period);
+	if (!ds->insn_period) {
+		ds->insn_period = 1;
+		ds->insn_period_ticks = false;
+	}
+}
+
+/* Which options apply, as perf sets them up. */
+static void decode_session__synth_opts(struct decode_session *ds, struct perf_session *s)
 {
 	const struct itrace_synth_opts *o = s->opts.itrace_synth_opts;
 	struct itrace_synth_opts *synth = &ds->synth;
@@ -123,15 +157,7 @@ static int decode_session__synth_opts(struct decode_session *ds, struct perf_ses
 				       AUXTRACE_IP_FLAG_TRACE_END;
 	if (synth->returns)
 		ds->branches_filter |= AUXTRACE_IP_FLAG_RETURN | AUXTRACE_IP_FLAG_TRACE_BEGIN;
-	ds->insn_period = synth->period ? synth->period : 1;
-	if (synth->instructions && synth->period_type != PERF_ITRACE_PERIOD_INSTRUCTIONS) {
-		pr_err("%s decoder: instruction samples every %" PRIu64 " %s: this decoder counts "
-		       "periods in instructions only; give one in instructions (e.g. "
-		       "--itrace=i1000i)\n", ds->ops->name, synth->period,
-		       synth->period_type == PERF_ITRACE_PERIOD_TICKS ? "ticks" : "ns");
-		return -EOPNOTSUPP;
-	}
-	return 0;
+	decode_session__insn_period(ds);
 }
 
 static void decode_session__free_queues(struct decode_session *ds)
@@ -522,6 +548,7 @@ void decode_queue__decode_opts(struct decode_queue *q, struct auxtrace_decode_op
 		.branches = ds->synth.branches,
 		.instructions = ds->synth.instructions,
 		.insn_period = ds->insn_period,
+		.insn_period_ticks = ds->insn_period_ticks,
 		.errors = ds->synth.errors,
 		.sample_fn = decode_queue__sample,
 		.error_fn = decode_queue__error,
@@ -567,9 +594,7 @@ static int decode_session__init(struct decode_session *ds, struct perf_session *
 		       "this is: the file is damaged\n", ds->ops->name, ds->pmu_type);
 		return -EINVAL;
 	}
-	err = decode_session__synth_opts(ds, session);
-	if (err)
-		return err;
+	decode_session__synth_opts(ds, session);
 	ds->machine = perf_machine__new(NULL);
 	ds->queues = auxtrace_queues__new();
 	ds->heap = auxtrace_heap__new();

@@ -44,9 +44,14 @@ int decode_synth__init(struct decode_synth *synth, const struct auxtrace_decode_
 
 	memset(&synth->stats, 0, sizeof(synth->stats));
 	synth->insn_count = 0;
+	synth->tick_last = synth->tick_left = 0;
+	synth->tick_continuous = false;
 	if (err)
 		return err;
 	opts = &synth->opts;
+	/* perf samples at multiples of the largest power of 2 not above the period */
+	synth->tick_period = opts->insn_period ? 1ULL << (63 - __builtin_clzll(opts->insn_period))
+					       : 0;
 	if ((opts->branches || opts->instructions) && !opts->sample_fn) {
 		pr_err("%s: branches or instructions asked for but no sample_fn to take them\n",
 		       who);
@@ -128,6 +133,62 @@ int decode_synth__branch(struct decode_synth *synth, const struct decode_where *
 	synth->stats.branches++;
 	decode_synth__fill(&s, where);
 	return synth->opts.sample_fn(synth->opts.ctx, &s);
+}
+
+/*
+ * How many instructions, counted from the one about to run at time now, until a sample:
+ * perf's rule. The first boundary after a sync is the one just past now + 1; while the
+ * trace goes on, a boundary the time jumped over (a timing packet) is due at once.
+ */
+static uint64_t decode_synth__ticks_to_sample(struct decode_synth *synth, uint64_t now)
+{
+	uint64_t mask = ~(synth->tick_period - 1), t = now, boundary;
+
+	if (synth->tick_continuous) {
+		if ((t & mask) > synth->tick_last)
+			return 1;
+	} else {
+		t++;
+		if ((t & mask) > synth->tick_last) {
+			synth->tick_last = t & mask;
+			synth->tick_continuous = true;
+		}
+	}
+	boundary = t & mask;
+	/* the last sample came before the boundary it counted from: a whole period */
+	if (boundary < synth->tick_last)
+		return synth->tick_period;
+	return synth->tick_period - (t - boundary);
+}
+
+bool decode_synth__tick_due(struct decode_synth *synth, uint64_t now, bool branch)
+{
+	uint64_t boundary;
+	bool due;
+
+	synth->stats.instructions++;
+	if (!synth->opts.instructions)
+		return false;
+	synth->insn_count++;
+	if (!synth->tick_left)
+		synth->tick_left = decode_synth__ticks_to_sample(synth, now);
+	due = !--synth->tick_left;
+	if (due) {
+		/* the time after the instruction decides which boundary the sample is for */
+		boundary = (now + 1) & ~(synth->tick_period - 1);
+		synth->tick_last = boundary > synth->tick_last ? boundary
+							       : synth->tick_last + synth->tick_period;
+	}
+	if (branch)
+		synth->tick_left = 0;
+	return due;
+}
+
+void decode_synth__tick_restart(struct decode_synth *synth, bool sync)
+{
+	synth->tick_left = 0;
+	if (sync)
+		synth->tick_continuous = false;
 }
 
 int decode_synth__insn_sample(struct decode_synth *synth, const struct decode_where *where,

@@ -48,6 +48,8 @@ struct intel_pt_flow {
 	bool have_prev;
 	uint64_t skip_to;		/* decoded already up to this branch; 0: nothing */
 	uint64_t last_ip;		/* of the last instruction or event: errors name it */
+	uint64_t tick_tsc;		/* periods in ticks: libipt's time when it last changed, */
+	uint64_t tick_insns;		/* and the instructions since */
 };
 
 struct intel_pt_decoder {
@@ -207,12 +209,35 @@ static int intel_pt_flow__resolve(struct intel_pt_flow *flow, const struct pt_ev
 	}
 }
 
+/*
+ * perf counts a period in ticks over straight runs of code: one ends where tracing starts,
+ * stops or is interrupted, and where it stops (or the hardware lost trace) the next
+ * boundary is found afresh.
+ */
+static void intel_pt_flow__tick_restart(struct intel_pt_flow *flow, const struct pt_event *ev)
+{
+	switch (ev->type) {
+	case ptev_enabled:
+	case ptev_async_branch:
+		decode_synth__tick_restart(&flow->dec->synth, false);
+		break;
+	case ptev_disabled:
+	case ptev_async_disabled:
+	case ptev_overflow:
+		decode_synth__tick_restart(&flow->dec->synth, true);
+		break;
+	default:
+		break;	/* mode, paging, timing and power events do not break the flow */
+	}
+}
+
 static int intel_pt_flow__event(struct intel_pt_flow *flow, const struct pt_event *ev)
 {
 	const uint32_t async = AUXTRACE_IP_FLAG_BRANCH | AUXTRACE_IP_FLAG_CALL |
 			       AUXTRACE_IP_FLAG_ASYNC | AUXTRACE_IP_FLAG_INTERRUPT;
 	int err;
 
+	intel_pt_flow__tick_restart(flow, ev);
 	switch (ev->type) {
 	case ptev_enabled:
 		flow->have_prev = false;
@@ -292,6 +317,35 @@ static bool intel_pt_flow__seen(struct intel_pt_flow *flow, const struct pt_insn
 	return true;
 }
 
+/* libipt's estimate of the trace time at the decoder's position: 0 before any timestamp. */
+static uint64_t intel_pt_flow__tsc(const struct intel_pt_flow *flow)
+{
+	uint64_t tsc = 0;
+
+	return pt_insn_time(flow->insn_dec, &tsc, NULL, NULL) < 0 ? 0 : tsc;
+}
+
+/*
+ * Does insn complete a period of instructions or ticks? In ticks, perf's estimate of the
+ * time: libipt's (which moves at timing packets only, unless CYC packets refine it) plus
+ * one tick per instruction since it last moved.
+ */
+static bool intel_pt_flow__insn_due(struct intel_pt_flow *flow, const struct pt_insn *insn)
+{
+	struct decode_synth *synth = &flow->dec->synth;
+	uint64_t tsc;
+
+	if (!synth->opts.insn_period_ticks)
+		return decode_synth__insn_due(synth);
+	tsc = intel_pt_flow__tsc(flow);
+	if (tsc != flow->tick_tsc) {
+		flow->tick_tsc = tsc;
+		flow->tick_insns = 0;
+	}
+	return decode_synth__tick_due(synth, tsc + flow->tick_insns++,
+				      insn->iclass != ptic_other && insn->iclass != ptic_ptwrite);
+}
+
 static int intel_pt_flow__insn(struct intel_pt_flow *flow, const struct pt_insn *insn)
 {
 	int err;
@@ -301,7 +355,7 @@ static int intel_pt_flow__insn(struct intel_pt_flow *flow, const struct pt_insn 
 	err = intel_pt_flow__resolve(flow, NULL, insn->ip);
 	if (err < 0)
 		return err;
-	if (decode_synth__insn_due(&flow->dec->synth)) {
+	if (intel_pt_flow__insn_due(flow, insn)) {
 		err = decode_synth__insn_sample(&flow->dec->synth, intel_pt_flow__where(flow, NULL),
 						insn->ip, insn->size);
 		if (err < 0)
@@ -329,6 +383,7 @@ static int intel_pt_flow__recover(struct intel_pt_flow *flow, int status, int *c
 				      pt_errstr(code), code == pte_nomap ?
 				      ": the image has no code there" : "");
 	flow->have_prev = false;
+	decode_synth__tick_restart(&flow->dec->synth, true);
 	if (*cb_err < 0)
 		return -pte_eos;
 	status = pt_insn_sync_forward(flow->insn_dec);
@@ -337,14 +392,6 @@ static int intel_pt_flow__recover(struct intel_pt_flow *flow, int status, int *c
 	    after <= before)
 		return -pte_eos;
 	return status;
-}
-
-/* libipt's estimate of the trace time at the decoder's position: 0 before any timestamp. */
-static uint64_t intel_pt_flow__tsc(const struct intel_pt_flow *flow)
-{
-	uint64_t tsc = 0;
-
-	return pt_insn_time(flow->insn_dec, &tsc, NULL, NULL) < 0 ? 0 : tsc;
 }
 
 /*
@@ -400,6 +447,8 @@ static int intel_pt_flow__open(struct intel_pt_flow *flow, const struct intel_pt
 	flow->where.data = &r->data;
 	flow->skip_to = r->continues && flow->have_prev ? flow->prev.ip : 0;
 	flow->have_prev = false;
+	/* a region after a gap is synced to afresh, as perf syncs after a loss */
+	decode_synth__tick_restart(&flow->dec->synth, !r->continues);
 	pt_config_init(&config);
 	config.begin = (uint8_t *)r->buf;	/* libipt only reads it */
 	config.end = config.begin + r->size;

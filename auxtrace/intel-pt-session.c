@@ -109,6 +109,7 @@ static int intel_pt_session__run(struct decode_queue *q, uint64_t until, uint64_
 
 static const struct decode_session_ops intel_pt_session_ops = {
 	.name = "intel_pt",
+	.instructions = true,
 	.dec_new = intel_pt_session__dec_new,
 	.dec_free = intel_pt_session__dec_free,
 	.run = intel_pt_session__run,

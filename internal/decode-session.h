@@ -37,6 +37,8 @@ struct decode_queue {
 
 struct decode_session_ops {
 	const char *name;		/* "intel_pt", in messages */
+	/* It synthesizes instruction samples (i): perf's Intel PT does, its BTS does not. */
+	bool instructions;
 	/* The decoder of a queue, opts filled in by the caller. NULL with errno. */
 	void *(*dec_new)(struct decode_queue *q, const struct auxtrace_decode_opts *opts);
 	void (*dec_free)(void *dec);
@@ -66,7 +68,8 @@ struct decode_session {
 	struct evsel *branches;		/* the events perf synthesizes, in the session's evlist */
 	struct evsel *instructions;
 	uint32_t branches_filter;	/* c and r: the branch kinds kept; 0 all */
-	uint64_t insn_period;		/* in instructions */
+	uint64_t insn_period;		/* in instructions, or in TSC ticks: */
+	bool insn_period_ticks;
 	bool timeless;			/* decode at thread exit and at the end, not in time */
 	bool untimed_samples;		/* samples carry no time, even decoded in time (BTS) */
 	bool per_cpu;			/* queues are CPUs: threads come from the side-band */

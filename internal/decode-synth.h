@@ -13,6 +13,11 @@ struct decode_synth {
 	struct auxtrace_decode_opts opts;
 	struct auxtrace_decode_stats stats;
 	uint64_t insn_count;		/* instructions since the last instruction sample */
+	/* periods in ticks (opts.insn_period_ticks), kept as perf's decoder keeps them */
+	uint64_t tick_period;		/* insn_period rounded down to a power of 2 */
+	uint64_t tick_last;		/* the period boundary the last sample counts from */
+	uint64_t tick_left;		/* instructions to the next sample; 0: count afresh */
+	bool tick_continuous;		/* tick_last is from this stretch of trace */
 };
 
 /* Copy opts (sz-checked) and check they are consistent; who names the decoder in messages.
@@ -52,6 +57,20 @@ static inline bool decode_synth__insn_due(struct decode_synth *synth)
 	synth->stats.instructions++;
 	return synth->opts.instructions && ++synth->insn_count >= synth->opts.insn_period;
 }
+
+/*
+ * One instruction executed, with periods in ticks: true when it completes a period. now is
+ * the trace's time as it was before the instruction, in TSC ticks, estimated as perf does
+ * (the last timing packet's time plus one tick per instruction since); branch says the
+ * instruction may branch, which ends the straight run of code perf counts in one go.
+ */
+bool decode_synth__tick_due(struct decode_synth *synth, uint64_t now, bool branch);
+/*
+ * The flow of instructions broke (an event, an error): the distance to the next sample is
+ * counted afresh from the next instruction's time; after a sync point or the end of the
+ * trace (sync), the next boundary is found afresh as well.
+ */
+void decode_synth__tick_restart(struct decode_synth *synth, bool sync);
 
 /* The sample of a completed period. 0 or the callback's error. */
 int decode_synth__insn_sample(struct decode_synth *synth, const struct decode_where *where,

@@ -758,7 +758,8 @@ START_TEST(test_kallsyms_restricted_and_bad)
 					"is 0, as kernel.kptr_restrict hides them from this "
 					"user. Unable to resolve kernel symbols: run as root (or "
 					"with CAP_SYSLOG), set /proc/sys/kernel/kptr_restrict to "
-					"0, or give kernel addresses as numbers\n", ks_zero)),
+					"0 and /proc/sys/kernel/perf_event_paranoid to 1 or less, "
+					"or give kernel addresses as numbers\n", ks_zero)),
 		      "%s", log_text);
 	assert_refused("filter foo", ks_bad, EINVAL);
 	ck_assert_msg(log_captured(kstr("E%s line 2 is not \"<hex address> <type> <name>\": "

@@ -122,6 +122,17 @@ static void assert_same_lines(char *ours_text, char *perf_text, const char *need
 		      a, b, n);
 }
 
+/* Runs of spaces as one, in place. */
+static void squeeze_spaces(char *line)
+{
+	char *out = line;
+
+	for (const char *in = line; *in; in++)
+		if (*in != ' ' || out == line || out[-1] != ' ')
+			*out++ = *in;
+	*out = '\0';
+}
+
 /* Every line the same; on a difference, the first line that differs. */
 static void assert_same_text(const char *ours, const char *theirs)
 {
@@ -294,27 +305,35 @@ START_TEST(test_cli)
 }
 END_TEST
 
-/* An Intel PT recording of the traced program: the trace of its call of f, in the given
- * pieces (each its own AUXTRACE record). */
-static void record_pt_call(const char *file, struct traced_prog *t, const size_t *cuts,
-			   int nr_cuts)
+/* An Intel PT recording of the traced program: the trace pt, in the given pieces (each its
+ * own AUXTRACE record). */
+static void record_pt(const char *file, struct traced_prog *t, const struct pt_stream *pt,
+		      const size_t *cuts, int nr_cuts)
 {
 	struct aux_session_opts opts = { .pmu = "intel_pt", .pid = t->pid };
-	struct pt_stream pt = { .len = 0 };
 	struct aux_session s;
 	size_t from = 0;
 
-	ck_assert_int_eq(pt_stream__f_unit(&pt, sym(t, "f"), t->after_f, 0x1000), 0);
 	ck_assert_int_eq(aux_session__start(&s, &opts, file), 0);
 	for (int i = 0; i <= nr_cuts; i++) {
-		size_t to = i < nr_cuts ? cuts[i] : pt.len;
+		size_t to = i < nr_cuts ? cuts[i] : pt->len;
 
-		ck_assert_uint_eq(aux_producer__write(s.p, pt.buf + from, to - from), to - from);
+		ck_assert_uint_eq(aux_producer__write(s.p, pt->buf + from, to - from), to - from);
 		ck_assert_int_gt(auxtrace_mmaps__read(s.aux, perf_data_writer__aux_sink(s.w)), 0);
 		from = to;
 	}
 	ck_assert_int_eq(aux_session__finish(&s), 0);
 	ck_assert_int_eq(traced_prog__finish(t), 0);
+}
+
+/* The trace of the traced program's call of f (its TSC 0x1000), in the given pieces. */
+static void record_pt_call(const char *file, struct traced_prog *t, const size_t *cuts,
+			   int nr_cuts)
+{
+	struct pt_stream pt = { .len = 0 };
+
+	ck_assert_int_eq(pt_stream__f_unit(&pt, sym(t, "f"), t->after_f, 0x1000), 0);
+	record_pt(file, t, &pt, cuts, nr_cuts);
 }
 
 /* The branches f takes, from the trace's start to its exit back into main. */
@@ -413,6 +432,116 @@ START_TEST(test_pt_split_buffers_match_perf)
 }
 END_TEST
 
+/* Both tools' whole output for --itrace=itrace, the same; ours, with n lines holding needle. */
+static void assert_script_matches_perf(const char *file, const char *itrace, const char *needle,
+				       int n)
+{
+	char *ours, *theirs;
+	int rc;
+
+	ours = auxrec(&rc, "script --itrace=%s -i %s", itrace, file);
+	ck_assert_msg(rc == 0, "auxrec script --itrace=%s: status %d\n%s", itrace, rc, ours);
+	ck_assert_int_eq(testlib_perf(&theirs, "script --itrace=%s -i %s", itrace, file), 0);
+	assert_same_text(ours, theirs);
+	ck_assert_msg(n < 0 || testlib_count_lines(ours, needle) == n,
+		      "--itrace=%s: %d lines with '%s', want %d\n%s", itrace,
+		      testlib_count_lines(ours, needle), needle, n, ours);
+	free(ours);
+	free(theirs);
+}
+
+/*
+ * Instruction samples every N ticks or nanoseconds, as perf's decoder takes them: the period
+ * in TSC ticks (ns through the recording's TSC conversion), rounded down to a power of 2, a
+ * sample where the trace's time passes a multiple of it, the time moving on one tick per
+ * instruction after its last timing packet. Line for line what perf script prints, alone
+ * and among the branches, on f's call (23 instructions from TSC 0x1000). (A timing packet
+ * between two TNTs is not compared: perf applies it where the first TNT's bits run out,
+ * libipt at its next query of the trace, a few instructions on.)
+ */
+START_TEST(test_pt_time_periods_match_perf)
+{
+	static const struct { const char *itrace, *needle; int n; } cases[] = {
+		{ "i4t", " instructions:", 5 },		/* after 3, 5, 4, 4 and 4 */
+		{ "i5t", " instructions:", 5 },		/* 5 ticks are taken as 4 */
+		{ "i1t", " instructions:", 23 },
+		{ "i2t,b", " instructions:", 11 },
+		{ "i2t,b", " branches:", 7 },
+		{ "i4ns,b", " branches:", 7 },		/* ticks from ns: the TSC conversion */
+		{ "i100us,b", " branches:", 7 },	/* no 100 us boundary in f's run */
+		{ "i100us", " instructions:", 0 },
+		{ "i0ns", " instructions:", 23 },	/* no period: every instruction */
+		{ "i3i", " instructions:", 7 },
+	};
+	const char *file = path_in_dir("pt.data");
+	struct traced_prog t;
+
+	REQUIRE_PERF();
+	if (traced_prog__start(&t))
+		TEST_SKIP("gcc cannot build the traced program");
+	record_pt_call(file, &t, NULL, 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_script_matches_perf(file, cases[i].itrace, cases[i].needle, cases[i].n);
+	traced_prog__remove(&t);
+}
+END_TEST
+
+/*
+ * Plain --itrace is perf script's default (calls and returns, errors, power events): it
+ * decodes a PT recording into the same call and return branches as perf script's, spacing
+ * aside (perf also synthesizes PSB and CBR events, which widen its name column).
+ */
+START_TEST(test_pt_default_itrace_matches_perf)
+{
+	const char *file = path_in_dir("pt.data");
+	char *ours_text, *perf_text, *ours[MAX_LINES], *theirs[MAX_LINES];
+	struct traced_prog t;
+	int rc, a, b;
+
+	REQUIRE_PERF();
+	if (traced_prog__start(&t))
+		TEST_SKIP("gcc cannot build the traced program");
+	record_pt_call(file, &t, NULL, 0);
+	ours_text = auxrec(&rc, "script --itrace -i %s", file);
+	ck_assert_msg(rc == 0, "auxrec script --itrace: status %d\n%s", rc, ours_text);
+	ck_assert_int_eq(testlib_perf(&perf_text, "script --itrace -i %s", file), 0);
+	a = lines_with(ours_text, " branches:", ours, MAX_LINES);
+	b = lines_with(perf_text, " branches:", theirs, MAX_LINES);
+	ck_assert_msg(a == 2 && b == 2, "%d branches from auxrec script, %d from perf", a, b);
+	for (int i = 0; i < a; i++) {
+		squeeze_spaces(ours[i]);
+		squeeze_spaces(theirs[i]);
+		ck_assert_msg(!strcmp(ours[i], theirs[i]), "line %d differs:\n auxrec: %s\n perf:   "
+			      "%s", i, ours[i], theirs[i]);
+	}
+	assert_branch(ours[0], "f_call+0x0", "g_nop+0x0");
+	assert_branch(ours[1], "f_ret+0x0", "main+0x");
+	free(ours_text);
+	free(perf_text);
+	traced_prog__remove(&t);
+}
+END_TEST
+
+/*
+ * BTS has branches only: perf's intel-bts synthesizes no instructions for i, in whatever
+ * unit its period is, and adds no instructions event (whose name would widen the column).
+ */
+START_TEST(test_bts_time_period_ignored_as_perf)
+{
+	const char *file = path_in_dir("bts.data");
+	struct traced_prog t;
+
+	REQUIRE_PERF();
+	if (traced_prog__start(&t))
+		TEST_SKIP("gcc cannot build the traced program");
+	record_bts(file, &t, 0);
+	assert_script_matches_perf(file, "i100us,b", " branches:uh: ", 11);
+	assert_script_matches_perf(file, "i100us", " branches:", 0);
+	assert_script_matches_perf(file, "i4t,b", " instructions:", 0);
+	traced_prog__remove(&t);
+}
+END_TEST
+
 /*
  * What perf record writes itself, read by both: the same samples, line for line (comm,
  * tid, time, period, event, ip, symbol and offset in the workload, libc, ld.so or the
@@ -463,6 +592,9 @@ int main(void)
 	tcase_add_test(tc, test_bts_branches_match_perf);
 	tcase_add_test(tc, test_pt_function_matches_perf);
 	tcase_add_loop_test(tc, test_pt_split_buffers_match_perf, 0, 3);
+	tcase_add_test(tc, test_pt_time_periods_match_perf);
+	tcase_add_test(tc, test_pt_default_itrace_matches_perf);
+	tcase_add_test(tc, test_bts_time_period_ignored_as_perf);
 	tcase_add_test(tc, test_perf_recording_matches_perf);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("cli");

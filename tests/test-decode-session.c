@@ -472,19 +472,44 @@ START_TEST(test_pt_time_order)
 }
 END_TEST
 
-/* i<N>i: an instruction sample every N; a period in time is refused with the fix. */
+/* The instruction samples c holds: at these labels, with these periods. */
+static void assert_insn_samples(const struct collector *c, const char *const *at,
+				const uint64_t *period, int n)
+{
+	int got = 0;
+
+	for (int i = 0; i < c->n; i++) {
+		if (c->s[i].kind != 'I')
+			continue;
+		ck_assert_int_lt(got, n);
+		ck_assert_msg(c->s[i].ip == sym(at[got]) && c->s[i].period == period[got],
+			      "instruction sample %d at %#llx after %llu, want %s after %llu", got,
+			      (unsigned long long)c->s[i].ip, (unsigned long long)c->s[i].period,
+			      at[got], (unsigned long long)period[got]);
+		got++;
+	}
+	ck_assert_int_eq(got, n);
+}
+
+/* A timeless recording of one trace (TSC 1000 ticks = ns in its TSC conversion). */
+static void pt_recording(const struct pt_stream *pt)
+{
+	struct pd_file *f = recording_start(true, false, false, false);
+
+	recording_mmap(f, 0);
+	pd_file__auxtrace(f, 0, -1, PID, 0, 0, pt->buf, pt->len);
+	recording_finish(f);
+}
+
+/* i<N>i: an instruction sample every N instructions. */
 START_TEST(test_pt_instruction_samples)
 {
 	struct pt_stream pt = { .len = 0 };
 	struct collector *c = calloc(1, sizeof(*c));
-	struct pd_file *f;
 
 	REQUIRE_CODE();
 	ck_assert_int_eq(pt_stream__f_unit(&pt, sym("f"), CALLER, 1000), 0);
-	f = recording_start(true, false, false, false);
-	recording_mmap(f, 0);
-	pd_file__auxtrace(f, 0, -1, PID, 0, 0, pt.buf, pt.len);
-	recording_finish(f);
+	pt_recording(&pt);
 	ck_assert_int_eq(collect(fx.path, -1, "i5i", c), 0);
 	/* f runs 23 instructions (test-intel-pt-decode's f_path): 4 periods of 5 */
 	ck_assert_int_eq(c->n, 4);
@@ -495,12 +520,63 @@ START_TEST(test_pt_instruction_samples)
 		ck_assert_uint_eq(c->s[i].sample_type & PERF_SAMPLE_TIME, 0);	/* timeless */
 	}
 	ck_assert_uint_eq(c->s[0].ip, sym("f_jz"));	/* the 5th instruction */
+	free(c);
+}
+END_TEST
 
-	log_capture_start();
-	ck_assert_int_eq(collect(fx.path, -1, "i100us", c), -EOPNOTSUPP);
-	log_capture_stop();
-	ck_assert_msg(log_captured("in instructions only") && log_captured("--itrace=i1000i"),
-		      "%s", log_text);
+/*
+ * i<N>t and i<N>ns, perf's rule: N ticks rounded down to a power of 2 (ns converted with the
+ * TSC conversion, here 1:1), a sample where the trace's time (its TSC, then one tick per
+ * instruction) passes a multiple of it, the distance counted afresh after each branch and
+ * sample. f's run from TSC 0x1000 gives what perf script gives for the same trace
+ * (test-auxrec-script); when the time jumps past a multiple (a later TSC packet), the next
+ * instruction is sampled at once.
+ */
+START_TEST(test_pt_tick_periods)
+{
+	static const char *const by4[] = { "f_top", "f_jnz", "f_even", "f_jz", "f_call" };
+	static const uint64_t by4_period[] = { 3, 5, 4, 4, 4 };
+	static const char *const by16[] = { "f_jz", "f_ret" };
+	static const uint64_t by16_period[] = { 16, 7 };
+	static const char *const itrace[] = { "i4t", "i7t", "i4ns", "i5ns,b" };
+	struct pt_packet psb[PT_PSB_PACKETS], call[PT_F_CALL_PACKETS];
+	const struct pt_packet later = { .type = ppt_tsc, .payload.tsc.tsc = 0x1040 };
+	struct collector *c = calloc(1, sizeof(*c));
+	struct pt_stream pt = { .len = 0 };
+
+	REQUIRE_CODE();
+	ck_assert_int_eq(pt_stream__f_unit(&pt, sym("f"), CALLER, 0x1000), 0);
+	pt_recording(&pt);
+	for (size_t i = 0; i < sizeof(itrace) / sizeof(itrace[0]); i++) {
+		ck_assert_int_eq(collect(fx.path, -1, itrace[i], c), 0);
+		assert_insn_samples(c, by4, by4_period, 5);
+	}
+	ck_assert_int_eq(collect(fx.path, -1, "i5ns,b", c), 0);	/* among the branches */
+	ck_assert_int_eq(c->n, 5 + F_BRANCHES);
+	ck_assert_int_eq(c->s[1].kind, 'I');		/* at f_top, after the trace begins */
+	ck_assert_str_eq(c->s[1].name, "instructions:u");
+	ck_assert_int_eq(collect(fx.path, -1, "i16t", c), 0);
+	assert_insn_samples(c, by16, by16_period, 1);
+	ck_assert_int_eq(collect(fx.path, -1, "i100us", c), 0);	/* f's run is too short */
+	ck_assert_int_eq(c->n, 0);
+	ck_assert_int_eq(collect(fx.path, -1, "i0ns", c), 0);	/* no period: every one */
+	ck_assert_int_eq(c->n, 23);
+
+	/* the time jumps by 0x30 ticks after the loop: libipt has it from f_ret on */
+	pt.len = 0;
+	pt_packets__psb(psb, 0x1000);
+	pt_packets__f_call(call, sym("f"), CALLER);
+	for (int i = 0; i < PT_PSB_PACKETS; i++)
+		ck_assert_int_eq(pt_stream__put(&pt, &psb[i]), 0);
+	ck_assert_int_eq(pt_stream__put(&pt, &call[0]), 0);
+	ck_assert_int_eq(pt_stream__put(&pt, &call[1]), 0);
+	ck_assert_int_eq(pt_stream__put(&pt, &later), 0);
+	for (int i = 2; i < PT_F_CALL_PACKETS; i++)
+		ck_assert_int_eq(pt_stream__put(&pt, &call[i]), 0);
+	close(fx.fd);
+	pt_recording(&pt);
+	ck_assert_int_eq(collect(fx.path, -1, "i16t", c), 0);
+	assert_insn_samples(c, by16, by16_period, 2);
 	free(c);
 }
 END_TEST
@@ -718,6 +794,7 @@ START_TEST(test_bts_itrace_options)
 	assert_bts("r", "BB", 0);			/* trace begin, returns */
 	assert_bts("cr", "BBBBB", 0);
 	assert_bts("bs2", "BBBBB", sym("f_call"));	/* the first two skipped */
+	assert_bts("i100us,b", "BBBBBBB", 0);		/* branches only, as perf's BTS */
 	assert_bts("e", "", 0);		/* as perf: no branches asked for, none looked at */
 	assert_bts("be", "BBBBBEBB", 0);		/* the error where it happened */
 	assert_bts(NULL, "BBEB", sym("f_call"));	/* perf script's default: ce */
@@ -754,6 +831,7 @@ int main(void)
 	tcase_add_test(tc, test_pt_cut_anywhere);
 	tcase_add_test(tc, test_pt_time_order);
 	tcase_add_test(tc, test_pt_instruction_samples);
+	tcase_add_test(tc, test_pt_tick_periods);
 	tcase_add_test(tc, test_pt_psb_mid_trace);
 	tcase_add_test(tc, test_pt_pipe);
 	tcase_add_test(tc, test_buffers_mapped_while_decoded);

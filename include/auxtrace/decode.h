@@ -117,7 +117,8 @@ struct auxtrace_image;
 struct auxtrace_decode_opts {
 	size_t sz;
 	bool branches;			/* b: a sample per taken branch, and at trace begin/end */
-	bool instructions;		/* i: a sample every insn_period instructions (Intel PT) */
+	bool instructions;		/* i: a sample every insn_period instructions or ticks
+					 * (Intel PT; see insn_period_ticks) */
 	uint64_t insn_period;		/* >= 1 when instructions is set */
 	bool errors;			/* e: decode errors reach error_fn */
 	auxtrace_sample_fn sample_fn;	/* required when branches or instructions is set */
@@ -130,6 +131,15 @@ struct auxtrace_decode_opts {
 	/* First kernel address; 0 means x86-64's 0xffff800000000000 (BTS: user to kernel
 	 * branches that are not system calls are interrupts, as perf says). */
 	uint64_t kernel_start;
+	/*
+	 * insn_period counts TSC ticks of the trace's time, not instructions (Intel PT; perf's
+	 * i<N>t, and i<N>ns converted with the TSC conversion). As perf's decoder: the period
+	 * is rounded down to a power of 2, and a sample is due when the trace's time passes
+	 * the next multiple of it, the time between timing packets (TSC, MTC, CYC) moving on
+	 * one tick per instruction; the distance to that multiple is counted afresh after
+	 * each branch, event and sample.
+	 */
+	bool insn_period_ticks;
 };
 
 /* Totals of one decoder since it was made. */

@@ -9,7 +9,8 @@
  *    (TIP.PGE) gives from = 0 with trace begin, tracing that ends (TIP.PGD) gives to = 0 (or
  *    the target the packet names) with trace end and the flags of the last instruction; an
  *    interrupt gives call + async + interrupt;
- *  - instructions: one sample every insn_period instructions;
+ *  - instructions: one sample every insn_period instructions, or with insn_period_ticks
+ *    when the trace's time passes each period of TSC ticks, as perf does;
  *  - errors: where libipt rejects the trace, the offset and libipt's message; decoding then
  *    resumes at the next PSB. An overflow (OVF) is an error too, as in perf.
  * Times are libipt's TSC estimate converted with opts.tsc.

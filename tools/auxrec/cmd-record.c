@@ -207,6 +207,8 @@ static int record__setup(struct record *rec)
 		record__config_evsels(rec);
 		err = evlist__open(rec->evlist);
 	}
+	if (!err)
+		err = record__apply_filters(rec);
 	if (!err && !record__stop_requested())
 		err = record__mmap(rec);
 	if (!err && rec->nr_ftrace_events && !record__stop_requested()) {
@@ -305,6 +307,7 @@ static void record__cleanup(struct record *rec)
 	free(rec->events);
 	free(rec->ftrace_events);
 	free(rec->default_event);
+	record__free_filters(rec);
 }
 
 int cmd_record(int argc, char **argv)

@@ -121,6 +121,8 @@ int record__parse_events(struct record *rec)
 			record__explain_aux_pmus(rec->events[i]);
 			return -EINVAL;
 		}
+		if (record__bind_filters(rec, i))
+			return -EINVAL;
 	}
 	return 0;
 }

@@ -21,6 +21,9 @@ static const char record_usage[] =
 	"\n"
 	"  -e, --event EVENT       perf event: cpu-clock, dummy, sched:sched_switch,\n"
 	"                          pmu/term=value,.../ukh (repeatable, comma lists allowed)\n"
+	"      --filter FILTER     for the events of the -e before it: a tracepoint filter\n"
+	"                          ('common_pid == 42'), or address filters of an AUX event\n"
+	"                          ('filter main @ ./prog', perf's syntax; repeatable)\n"
 	"      --ftrace SYS:EVENT  ftrace event, read from a tracefs instance of auxrec's own\n"
 	"      --ftrace-mode MODE  splice (default), mapped or read\n"
 	"      --ftrace-buffer-kb N  each CPU's ftrace buffer (trace-cmd's -b)\n"
@@ -40,7 +43,7 @@ static const char record_usage[] =
 	"With no -e and no --ftrace, auxrec records this machine's AUX PMU if it has one, else\n"
 	"cpu-clock samples with side-band and ftrace sched:sched_switch and sched:sched_wakeup.\n";
 
-enum { OPT_FTRACE = 256, OPT_FTRACE_MODE, OPT_FTRACE_BUFFER, OPT_PER_THREAD };
+enum { OPT_FTRACE = 256, OPT_FTRACE_MODE, OPT_FTRACE_BUFFER, OPT_PER_THREAD, OPT_FILTER };
 
 int record__add(char ***list, int *nr, char *item)
 {
@@ -204,6 +207,7 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "event", required_argument, NULL, 'e' },
+		{ "filter", required_argument, NULL, OPT_FILTER },
 		{ "ftrace", required_argument, NULL, OPT_FTRACE },
 		{ "ftrace-mode", required_argument, NULL, OPT_FTRACE_MODE },
 		{ "ftrace-buffer-kb", required_argument, NULL, OPT_FTRACE_BUFFER },
@@ -225,6 +229,9 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 		switch (c) {
 		case 'e':
 			err = record__add(&rec->events, &rec->nr_events, optarg);
+			break;
+		case OPT_FILTER:
+			err = record__add_filter(rec, optarg);
 			break;
 		case OPT_FTRACE:
 			err = record__add(&rec->ftrace_events, &rec->nr_ftrace_events, optarg);

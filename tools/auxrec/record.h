@@ -32,6 +32,7 @@ struct record {
 	bool help;		/* -h: usage printed, nothing to record */
 	char **argv;		/* the workload, or NULL */
 	char *default_event;	/* the AUX PMU's event when none was given */
+	struct record_filters *filters;	/* --filter (record-filter.c) */
 
 	/* what records (record-events.c, ftrace.c) */
 	struct evlist *evlist;
@@ -68,6 +69,17 @@ int record__set_maps(struct record *rec);
 int record__setup_auxtrace(struct record *rec);
 void record__config_evsels(struct record *rec);
 int record__mmap(struct record *rec);
+
+/*
+ * --filter (record-filter.c), perf record's rule: each belongs to the -e before it. add
+ * refuses one before any -e; bind, called after parse_events of -e number event, checks
+ * the filters of that -e against the events it made (address filters parsed, resolved and
+ * counted); apply sets them on the opened events. 0 or -errno, the cause printed.
+ */
+int record__add_filter(struct record *rec, const char *filter);
+int record__bind_filters(struct record *rec, int event);
+int record__apply_filters(struct record *rec);
+void record__free_filters(struct record *rec);
 
 /*
  * Output (record-output.c): the directory (an existing recording kept as DIR.old) or
