@@ -106,6 +106,16 @@ bad "refused: system and event are names" -a -d 0.1 --ftrace '../../../events/sy
 bad "refused: system and event are names" -a -d 0.1 --ftrace 'syscalls:../../../events/syscalls/sys_enter_getppid'
 check "... and the top level's sys_enter_getppid stays off" \
 	[ "$(cat "$tracefs/events/syscalls/sys_enter_getppid/enable")" = 0 ]
+bad "-k 'sundial': not a clock perf records with" -e cpu-clock -a -d 0.1 -k sundial
+bad "-k realtime: ftrace has no such clock" -a -d 0.1 -k realtime --ftrace sched:sched_switch
+# -k: the events on that clock, said in perf.data's header, and the ftrace instance on it too
+timeout 60 "$auxrec" record -o "$out/k" -k monotonic -e cpu-clock --ftrace sched:sched_switch \
+	-- "$loop" 200000 >"$out/k.log" 2>&1
+check "-k monotonic exits 0" [ $? -eq 0 ]
+check "... perf report --header-only: clockid monotonic" \
+	bash -c "timeout 60 perf report -i '$out/k/perf.data' --header-only 2>/dev/null | grep -q 'clockid: monotonic (1)'"
+check "... and trace.dat's clock is mono" \
+	bash -c "'$auxrec' report '$out/k' | grep -q '^  trace clock  mono\$'"
 # out of file descriptors at any step of the start: the cause and the fix, never a wrong one
 for n in 10 12 14 18; do
 	rm -rf "$out/fd"

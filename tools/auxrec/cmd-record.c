@@ -213,7 +213,8 @@ static int record__setup(struct record *rec)
 		err = record__mmap(rec);
 	if (!err && rec->nr_ftrace_events && !record__stop_requested()) {
 		rec->ftrace = ftrace_session__new(rec->ftrace_events, rec->nr_ftrace_events,
-						  rec->ftrace_mode, rec->ftrace_buffer_kb,
+						  rec->ftrace_mode, rec->trace_clock,
+						  rec->ftrace_buffer_kb,
 						  rec->cpu_list ? evlist__all_cpus(rec->evlist) : NULL);
 		if (!rec->ftrace)
 			err = -EINVAL;

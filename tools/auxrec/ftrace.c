@@ -129,7 +129,8 @@ static struct tracefs_cpu *ftrace_session__open_cpu(struct ftrace_session *fs, i
 }
 
 struct ftrace_session *ftrace_session__new(char **events, int nr_events, enum ftrace_mode mode,
-					   int buffer_kb, struct perf_cpu_map *cpus)
+					   const char *clock, int buffer_kb,
+					   struct perf_cpu_map *cpus)
 {
 	struct ftrace_session *fs = calloc(1, sizeof(*fs));
 	struct perf_cpu_map *online = cpus ? perf_cpu_map__get(cpus) :
@@ -153,10 +154,11 @@ struct ftrace_session *ftrace_session__new(char **events, int nr_events, enum ft
 	fs->mode = mode;
 	/* Events go in while tracing is off so that the first sub-buffer is ours. */
 	tracefs_trace_off(fs->instance);
-	/* perf's clock, so that trace.dat and perf.data share one timeline (as trace-cmd -C perf) */
-	if (tracefs_instance_set_clock(fs->instance, "perf") < 0)
-		fprintf(stderr, "auxrec: the ftrace instance keeps its default clock (%s): trace.dat's "
-			"times will not line up with perf.data's\n", auxrec_strerror(errno));
+	/* perf.data's clock, so that the two files share one timeline (as trace-cmd -C perf) */
+	if (tracefs_instance_set_clock(fs->instance, clock) < 0)
+		fprintf(stderr, "auxrec: the ftrace instance keeps its default clock (%s clock: "
+			"%s): trace.dat's times will not line up with perf.data's\n", clock,
+			auxrec_strerror(errno));
 	if (buffer_kb && tracefs_instance_set_buffer_size(fs->instance, buffer_kb, -1) < 0) {
 		auxrec_error("--ftrace-buffer-kb %d: %s", buffer_kb, auxrec_strerror(errno));
 		goto fail;

@@ -14,13 +14,14 @@ struct ftrace_session;
 enum ftrace_mode { FTRACE_MAPPED, FTRACE_READ, FTRACE_SPLICE };
 
 /*
- * Create the instance (buffer_kb per CPU, 0: the kernel's default), enable each
+ * Create the instance (on trace clock clock, buffer_kb per CPU, 0: the kernel's default), enable each
  * "system:event" (ftrace:print: copy the top level's trace_marker writes in), open a reader
  * per CPU of cpus (NULL: every online CPU) in the given mode (mapped falls back to read when
  * the kernel refuses). NULL on error (printed).
  */
 struct ftrace_session *ftrace_session__new(char **events, int nr_events, enum ftrace_mode mode,
-					   int buffer_kb, struct perf_cpu_map *cpus);
+					   const char *clock, int buffer_kb,
+					   struct perf_cpu_map *cpus);
 /* Start and stop tracing in the instance. */
 int ftrace_session__enable(struct ftrace_session *fs, bool on);
 /* Let set drain every CPU's reader, when ready, into its CPU's sink of w. 0 or -errno. */

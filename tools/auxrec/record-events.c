@@ -177,6 +177,10 @@ void record__config_evsels(struct record *rec)
 		}
 		attr->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 				     PERF_SAMPLE_PERIOD;
+		if (rec->clockid >= 0) {	/* -k: perf.data says so in its CLOCKID feature */
+			attr->use_clockid = 1;
+			attr->clockid = rec->clockid;
+		}
 		/* a tracepoint's fields, which perf script prints */
 		if (attr->type == PERF_TYPE_TRACEPOINT)
 			attr->sample_type |= PERF_SAMPLE_RAW;

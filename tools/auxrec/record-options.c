@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
 
 #include <auxtrace/cpumap.h>
 #include "record.h"
@@ -35,6 +37,8 @@ static const char record_usage[] =
 	"  -m, --mmap-pages D[,A]  data ring and AUX area sizes: pages or 4K/2M sizes\n"
 	"  -S, --snapshot[=e][SIZE] AUX snapshot mode: copy the AUX area on SIGUSR2 (e: and at exit)\n"
 	"  -d, --duration SECONDS  stop after this long (default: when the command exits, or ^C)\n"
+	"  -k, --clockid CLOCK     the events' clock (monotonic, monotonic_raw, boottime, tai,\n"
+	"                          realtime, or its number), and the ftrace instance's too\n"
 	"  -o, --output DIR        where perf.data and trace.dat go (default auxrec.data; an\n"
 	"                          existing one is kept as DIR.old); -o - streams perf.data in\n"
 	"                          perf's pipe format to stdout\n"
@@ -150,6 +154,38 @@ static int record__check_cpu_list(const char *list)
 	return err;
 }
 
+/*
+ * -k as perf takes it: a clock's name (with or without CLOCK_, perf's short forms too) or
+ * its number. The ftrace instance runs on the same clock, so that trace.dat and perf.data
+ * share one timeline; CLOCK_REALTIME has no trace clock.
+ */
+static int record__parse_clockid(struct record *rec, const char *arg)
+{
+	static const struct { const char *name, *alias; int id; const char *trace_clock; } clocks[] = {
+		{ "monotonic", "mono", CLOCK_MONOTONIC, "mono" },
+		{ "monotonic_raw", "raw", CLOCK_MONOTONIC_RAW, "mono_raw" },
+		{ "boottime", "boot", CLOCK_BOOTTIME, "boot" },
+		{ "tai", NULL, CLOCK_TAI, "tai" },
+		{ "realtime", "real", CLOCK_REALTIME, NULL },
+	};
+	const char *name = strncasecmp(arg, "CLOCK_", 6) ? arg : arg + 6;
+	char *end;
+	long id = strtol(arg, &end, 10);
+
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+		if (strcasecmp(name, clocks[i].name) &&
+		    (!clocks[i].alias || strcasecmp(name, clocks[i].alias)) &&
+		    (*arg == '\0' || *end || id != clocks[i].id))
+			continue;
+		rec->clockid = clocks[i].id;
+		rec->trace_clock = clocks[i].trace_clock;
+		return 0;
+	}
+	auxrec_error("-k '%s': not a clock perf records with; give monotonic, monotonic_raw, "
+		     "boottime, tai or realtime (or its number)", arg);
+	return -EINVAL;
+}
+
 /* Targets that exclude each other are refused, with what each one means. */
 static int record__check_target(struct record *rec)
 {
@@ -200,6 +236,11 @@ static int record__check_output(struct record *rec)
 		auxrec_error("-o '': give a directory, or - for perf's pipe format on stdout");
 		return -EINVAL;
 	}
+	if (rec->clockid >= 0 && !rec->trace_clock && rec->nr_ftrace_events) {
+		auxrec_error("-k realtime: ftrace has no such clock, so trace.dat could not share "
+			     "perf.data's timeline; give -k monotonic, boottime or tai with --ftrace");
+		return -EINVAL;
+	}
 	return 0;
 }
 
@@ -218,14 +259,17 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 		{ "mmap-pages", required_argument, NULL, 'm' },
 		{ "snapshot", optional_argument, NULL, 'S' },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "clockid", required_argument, NULL, 'k' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, err = 0;
 
+	rec->clockid = -1;
+	rec->trace_clock = "perf";	/* perf's own clock, as trace-cmd -C perf */
 	optind = 1;
-	while (!err && (c = getopt_long(argc, argv, "+e:aC:p:m:S::d:o:h", longopts, NULL)) != -1) {
+	while (!err && (c = getopt_long(argc, argv, "+e:aC:p:m:S::d:k:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			err = record__add(&rec->events, &rec->nr_events, optarg);
@@ -262,6 +306,9 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 			break;
 		case 'd':
 			err = record__parse_duration(rec, optarg);
+			break;
+		case 'k':
+			err = record__parse_clockid(rec, optarg);
 			break;
 		case 'o':
 			rec->output = optarg;

@@ -27,6 +27,8 @@ struct record {
 	const char *mmap_pages;
 	const char *snapshot;
 	double duration;
+	int clockid;		/* -k: the events' clock, -1: perf's own */
+	const char *trace_clock;	/* ... and the ftrace instance's: "perf" without -k */
 	const char *output;	/* the output directory, or "-": pipe format on stdout */
 	bool to_stdout;
 	bool help;		/* -h: usage printed, nothing to record */
