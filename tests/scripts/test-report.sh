@@ -10,6 +10,7 @@
 #    PT packets as many as perf decodes, on both recordings;
 #  - the page (--html) in headless Chromium shows the text report's numbers, marks and
 #    snapshots, with no console error and no request; screenshots stay in $B/report-recording/;
+#    options go before or after DIR (--html DIR -o FILE, DIR --html);
 #  - a missing or damaged input gives the same error from the text report and --html, a
 #    non-zero exit and no page.
 set -u
@@ -107,6 +108,15 @@ check "chromium finds the text report's numbers and marks on the page" [ $? -eq 
 check "a screenshot in $out/real.png" [ -s "$out/real.png" ]
 "$AUXREC" report --html -o "$out/elsewhere.html" "$rec" >/dev/null
 check "-o puts the page where it says" [ -s "$out/elsewhere.html" ]
+# options anywhere, as perf takes them: the issue's own form, and DIR first
+"$AUXREC" report --html "$rec" -o "$out/after-dir.html" >/dev/null 2>"$out/err-opts"
+check "--html DIR -o FILE puts the page in FILE" [ -s "$out/after-dir.html" ]
+rm -f "$rec/report.html"
+"$AUXREC" report "$rec" --html >/dev/null 2>>"$out/err-opts"
+check "DIR --html writes DIR/report.html" [ -s "$rec/report.html" ]
+"$AUXREC" report "$rec" "$rec" >/dev/null 2>"$out/err-two"
+check "two recordings are refused (exit 2)" [ $? -eq 2 ]
+check "... saying report takes one" grep -q "report takes one directory or file" "$out/err-two"
 
 # ---- snapshot mode: each snapshot at its moment, on the page too ----
 snap=$out/snap
