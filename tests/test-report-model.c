@@ -143,6 +143,31 @@ START_TEST(test_lanes_sorted)
 }
 END_TEST
 
+/* A recorded lane with no data is a lane like the others, in order; data on it goes there. */
+START_TEST(test_silent_lane)
+{
+	struct report_model *m = report_model__new(REPORT_LANES_CPU);
+
+	ck_assert_int_eq(report_model__add_data(m, REPORT_SRC_SAMPLES, 0, T0, 8, 1), 0);
+	ck_assert_int_eq(report_model__add_lane(m, 2), 0);
+	ck_assert_int_eq(report_model__add_lane(m, 1), 0);
+	ck_assert_int_eq(report_model__add_lane(m, 0), 0);
+	ck_assert_int_eq(report_model__add_lane(m, -1), -EINVAL);
+	ck_assert_uint_eq(m->nr_lanes, 3);
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(m->lanes[i].id, i);
+	for (int s = 0; s < REPORT_SRC__NR; s++) {
+		ck_assert_ptr_null(m->lanes[1].bins[s]);
+		ck_assert_uint_eq(m->lanes[1].total[s].records, 0);
+	}
+	ck_assert_uint_eq(m->lanes[0].total[REPORT_SRC_SAMPLES].records, 1);
+	ck_assert_int_eq(report_model__add_data(m, REPORT_SRC_FTRACE, 2, T0 + SEC, 16, 2), 0);
+	ck_assert_uint_eq(m->nr_lanes, 3);
+	ck_assert_uint_eq(report_model__lane(m, 2)->total[REPORT_SRC_FTRACE].records, 2);
+	report_model__free(m);
+}
+END_TEST
+
 /* Bad input is refused and leaves no trace: no lane, no bin, no total. */
 START_TEST(test_bad_input_changes_nothing)
 {
@@ -396,6 +421,7 @@ int main(void)
 	tcase_add_test(span, test_span_after_data);
 	suite_add_tcase(s, span);
 	tcase_add_test(data, test_lanes_sorted);
+	tcase_add_test(data, test_silent_lane);
 	tcase_add_test(data, test_bad_input_changes_nothing);
 	tcase_add_loop_test(data, test_bins_match_direct_binning, 0, 10);
 	tcase_add_test(data, test_untimed);

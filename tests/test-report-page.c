@@ -238,6 +238,27 @@ START_TEST(test_marks_kept_apart)
 }
 END_TEST
 
+/* A recorded CPU without data: its lane in the data block (no bins) and its row in the table. */
+START_TEST(test_silent_lane)
+{
+	struct report_model *m = report_model__new(REPORT_LANES_CPU);
+	size_t len;
+	char *page;
+
+	ck_assert_int_eq(report_model__set_span(m, T0, T0 + SEC), 0);
+	ck_assert_int_eq(report_model__add_data(m, REPORT_SRC_SAMPLES, 0, T0, 48, 1), 0);
+	ck_assert_int_eq(report_model__add_lane(m, 1), 0);
+	page = page_of(m, &len);
+	ck_assert_ptr_nonnull(strstr(page, "{\"id\":1,\"label\":\"CPU 1\",\"total\":[[0,0],[0,0],[0,0],"
+					   "[0,0]],\"bytes\":[null,null,null,null],"
+					   "\"recs\":[null,null,null,null]}"));
+	ck_assert_ptr_nonnull(strstr(page, "<tr data-lane=\"1\" data-totals=\"0/0 0/0 0/0 0/0\">"));
+	ck_assert_ptr_nonnull(strstr(page, "2 CPUs recorded, 1 with data"));
+	free(page);
+	report_model__free(m);
+}
+END_TEST
+
 START_TEST(test_empty_model)
 {
 	struct report_model *m = report_model__new(REPORT_LANES_CPU);
@@ -276,6 +297,7 @@ int main(void)
 	tcase_add_test(page, test_loss_marks_bounded);
 	tcase_add_test(page, test_loss_marks_many_lanes);
 	tcase_add_test(page, test_marks_kept_apart);
+	tcase_add_test(page, test_silent_lane);
 	tcase_add_test(page, test_empty_model);
 	tcase_add_test(page, test_write_error);
 	suite_add_tcase(s, page);

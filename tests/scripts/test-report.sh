@@ -5,7 +5,8 @@
 # 8 KiB buffer),
 # and the same in AUX snapshot mode; perf 6.1 makes another. Checked:
 #  - the text report has what the recording program did: samples, ftrace events + missed,
-#    AUX bytes, the truncated AUX stretch at its time, lanes; a trace.dat alone reads too;
+#    AUX bytes, the truncated AUX stretch at its time, lanes (a quiet CPU's too); a trace.dat
+#    alone reads too;
 #  - report -D shows every record perf report -D shows (same offsets, sizes, types, names),
 #    PT packets as many as perf decodes, on both recordings;
 #  - the page (--html) in headless Chromium shows the text report's numbers, marks and
@@ -60,6 +61,13 @@ t_loss=$(python3 -c "import json; print(json.load(open('$rec/truth.json'))['loss
 at=$(python3 -c "v = $t_loss - int('$start'); print('%d.%09d' % (v // 10**9, v % 10**9))")
 check "the truncated stretch is listed at +$at s on CPU 0" grep -q "^  $at  CPU 0  AUX truncated  1 " "$out/report.txt"
 check "CPU 0 has every source" grep -qE '^  CPU 0 +[1-9][0-9]*/[0-9]+ +[1-9][0-9]*/[0-9]+ +[1-9][0-9]*/[0-9]+ +[1-9][0-9]*/[0-9]+;' "$out/report.txt"
+# ftrace recorded every CPU (trace.dat describes each one the system has): a quiet one
+# still has its row, and on the page its lane
+ncpus=$(getconf _NPROCESSORS_CONF)
+missing=$(for cpu in $(seq 0 $((ncpus - 1))); do
+	grep -q "^  CPU $cpu " "$out/report.txt" || echo "$cpu"; done)
+check "each of the $ncpus CPUs ftrace recorded has its lane, data or not (missing: ${missing:-none})" \
+	[ -z "$missing" ]
 check "the header names host, kernel, command, CPUs, clock" \
 	grep -q "^  command      .*report-recording" "$out/report.txt"
 grep -q "^  trace clock  mono" "$out/report.txt" && grep -q "^  CPUs " "$out/report.txt" ||

@@ -120,6 +120,14 @@ static uint64_t report__duration(const struct report_model *m)
 	return m->nr_bins ? m->last_ns - m->first_ns : 0;
 }
 
+static int report_lane__has_data(const struct report_lane *l)
+{
+	for (int s = 0; s < REPORT_SRC__NR; s++)
+		if (l->total[s].records || l->total[s].bytes)
+			return 1;
+	return 0;
+}
+
 static void html__lane_label(FILE *f, const struct report_model *m, int id)
 {
 	const char *kind = m->lane_kind == REPORT_LANES_THREAD ? "thread" : "CPU";
@@ -177,6 +185,7 @@ static void html__info_losses(FILE *f, const struct report_model *m)
 static void html__header(FILE *f, const struct report_model *m)
 {
 	char buf[64], t[40];
+	size_t with_data = 0;
 
 	fputs("<header>\n<h1>auxrec report", f);
 	if (m->info[REPORT_INFO_DATA_DIR]) {
@@ -199,8 +208,10 @@ static void html__header(FILE *f, const struct report_model *m)
 	fputs("<dt>CPUs</dt><dd>", f);
 	if (m->nr_cpus_online)
 		fprintf(f, "%d online of %d · ", m->nr_cpus_online, m->nr_cpus_avail);
-	fprintf(f, "%zu %s with data</dd>\n", m->nr_lanes,
-		m->lane_kind == REPORT_LANES_THREAD ? "threads" : "CPUs");
+	for (size_t i = 0; i < m->nr_lanes; i++)
+		with_data += report_lane__has_data(&m->lanes[i]);
+	fprintf(f, "%zu %s recorded, %zu with data</dd>\n", m->nr_lanes,
+		m->lane_kind == REPORT_LANES_THREAD ? "threads" : "CPUs", with_data);
 	fputs("<dt>Started</dt><dd>", f);
 	if (m->wall_start_ns) {
 		time_t sec = (time_t)(m->wall_start_ns / 1000000000);
@@ -349,7 +360,12 @@ static void html__lane_totals(FILE *f, const struct report_model *m)
 		const struct report_lane *l = &m->lanes[i];
 		int any = 0;
 
-		fprintf(f, "<tr data-lane=\"%d\"><td>", l->id);
+		/* the text report's bytes/records per source, for a test to compare */
+		fprintf(f, "<tr data-lane=\"%d\" data-totals=\"", l->id);
+		for (int s = 0; s < REPORT_SRC__NR; s++)
+			fprintf(f, "%s%" PRIu64 "/%" PRIu64, s ? " " : "", l->total[s].bytes,
+				l->total[s].records);
+		fputs("\"><td>", f);
 		html__lane_label(f, m, l->id);
 		fputs("</td>", f);
 		for (int s = 0; s < REPORT_SRC__NR; s++)
@@ -486,9 +502,9 @@ static int html__data(FILE *f, const struct report_model *m)
 		hi = hi > (int64_t)(m->end_ns - m->start_ns) ? hi : (int64_t)(m->end_ns - m->start_ns);
 	}
 	fprintf(f, "<script type=\"application/json\" id=\"report-data\">\n{\"laneKind\":\"%s\","
-		"\"binNs\":%" PRIu64 ",\"bin0\":%" PRId64 ",\"nbins\":%zu,\"range\":[%" PRId64 ",%"
-		PRId64 "],\n\"sources\":[", m->lane_kind == REPORT_LANES_THREAD ? "thread" : "cpu",
-		m->bin_ns, m->nr_bins ? (int64_t)report_model__bin_start(m, 0) - origin : 0,
+		"\"heatLanes\":%d,\"binNs\":%" PRIu64 ",\"bin0\":%" PRId64 ",\"nbins\":%zu,"
+		"\"range\":[%" PRId64 ",%" PRId64 "],\n\"sources\":[",
+		m->lane_kind == REPORT_LANES_THREAD ? "thread" : "cpu", REPORT_HTML_HEAT_LANES, m->bin_ns, m->nr_bins ? (int64_t)report_model__bin_start(m, 0) - origin : 0,
 		m->nr_bins, lo, hi);
 	for (int s = 0; s < REPORT_SRC__NR; s++)
 		fprintf(f, "%s{\"key\":\"%s\",\"name\":\"%s\",\"unit\":\"%s\"}", s ? "," : "",
@@ -503,8 +519,13 @@ static int html__data(FILE *f, const struct report_model *m)
 
 		fprintf(f, "%s\n{\"id\":%d,\"label\":\"", i ? "," : "", l->id);
 		html__lane_label(f, m, l->id);
+		fputs("\",\"total\":[", f);
+		for (int s = 0; s < REPORT_SRC__NR; s++)
+			fprintf(f, "%s[%" PRIu64 ",%" PRIu64 "]", s ? "," : "", l->total[s].bytes,
+				l->total[s].records);
+		fputc(']', f);
 		for (int records = 0; records < 2; records++) {
-			fputs(records ? "],\"recs\":[" : "\",\"bytes\":[", f);
+			fputs(records ? "],\"recs\":[" : ",\"bytes\":[", f);
 			for (int s = 0; s < REPORT_SRC__NR; s++) {
 				fputs(s ? "," : "", f);
 				json__bins(f, m, l->bins[s], records);

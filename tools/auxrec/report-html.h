@@ -8,6 +8,12 @@
 struct report_model;
 
 /*
+ * Past this many lanes the timeline is a heat map, one thin row per lane: more lanes of a
+ * readable height would not fit a screen. The page's script reads it from the page's data.
+ */
+#define REPORT_HTML_HEAT_LANES	24
+
+/*
  * Write the page for m to f: the header, the timeline (drawn by the inline script from the
  * bins), the totals tables. 0, or -errno when writing failed (f's error, ENOMEM).
  */

@@ -258,6 +258,13 @@ static struct report_lane *report_model__get_lane(struct report_model *m, int id
 	return lane;
 }
 
+int report_model__add_lane(struct report_model *m, int id)
+{
+	if (id < 0)
+		return report__err(EINVAL);
+	return report_model__get_lane(m, id) ? 0 : -errno;
+}
+
 /* Losses are found by (lane, kind, bin) through an open-addressing table of indexes + 1. */
 static size_t report_loss__hash(int lane_id, enum report_loss_kind kind, int64_t bin)
 {

@@ -110,7 +110,7 @@ struct report_model {
 	int64_t bin_first;
 	size_t nr_bins;				/* bins in use, at most REPORT_BINS_MAX */
 
-	struct report_lane *lanes;		/* sorted by id */
+	struct report_lane *lanes;		/* sorted by id: recorded or with data */
 	size_t nr_lanes, lanes_alloc;
 
 	struct report_loss *losses;		/* unordered */
@@ -155,6 +155,12 @@ int report_model__add_loss(struct report_model *m, enum report_loss_kind kind, i
 			   uint64_t time_ns, uint64_t count);
 int report_model__add_snapshot(struct report_model *m, uint64_t time_ns);
 
+/*
+ * A lane the recording covered (a CPU or thread it recorded on), with data or without: every
+ * recorded lane is drawn, so that a CPU that stayed quiet shows as an empty lane instead of
+ * no lane. 0 or -errno (EINVAL: a negative id).
+ */
+int report_model__add_lane(struct report_model *m, int id);
 /* The lane with this id, or NULL. */
 const struct report_lane *report_model__lane(const struct report_model *m, int id);
 /* Start of bin i (0 <= i < nr_bins) on the trace clock. */
