@@ -6,7 +6,8 @@
  * The truth is kept from the adds themselves, not read back from the model.
  *
  * KIND: two-cpu    10 s, 2 CPUs, all four sources, a loss burst, two snapshots
- *       many-cpu   10 s, 256 CPUs (the heat map)
+ *       many-cpu   10 s, 256 CPUs (the heat map), 16 of them recorded and silent
+ *       heat-edge  1 s on one lane more than the page draws as lanes: the first heat map
  *       one-cpu    1 s on one CPU
  *       threads    per-thread lanes, no span given (bins grow with the data)
  *       zero-length a recording whose start is its end
@@ -40,7 +41,11 @@ struct demo {
 	/* the hovered bin: lane, [t0, t0 + w) from the start, and what the adds put there */
 	struct { int lane; uint64_t t0, w; struct report_count c[REPORT_SRC__NR]; } probe;
 	int has_probe;
-	unsigned char lanes[(1 << 16) + 1];	/* [id + 1]: a lane the adds named */
+	/* [id + 1]: a lane the adds named (1), and what they put there, timed or not */
+	unsigned char lanes[(1 << 16) + 1];
+	unsigned char timed[(1 << 16) + 1];
+	struct report_count lane_total[(1 << 16) + 1][REPORT_SRC__NR];
+	uint64_t lane_lost[(1 << 16) + 1][REPORT_LOSS__NR];
 	uint64_t rng;
 };
 
@@ -68,6 +73,9 @@ static void demo__data(struct demo *d, enum report_source src, int lane, uint64_
 	if (err)
 		die("report_model__add_data", err);
 	d->lanes[lane + 1] = 1;
+	d->timed[lane + 1] |= t != REPORT_TIME_NONE;
+	d->lane_total[lane + 1][src].bytes += bytes;
+	d->lane_total[lane + 1][src].records += records;
 	d->total[src].bytes += bytes;
 	d->total[src].records += records;
 	if (d->has_probe && lane == d->probe.lane && t >= d->probe.t0 &&
@@ -93,6 +101,17 @@ static void demo__loss(struct demo *d, enum report_loss_kind kind, int lane, uin
 	d->losses[d->nr_losses++].count = count;
 	d->lost[kind].count += count;
 	d->lost[kind].reports++;
+	d->lane_lost[lane + 1][kind] += count;
+}
+
+/* A lane the recording covered that stayed silent. */
+static void demo__silent(struct demo *d, int lane)
+{
+	int err = report_model__add_lane(d->m, lane);
+
+	if (err)
+		die("report_model__add_lane", err);
+	d->lanes[lane + 1] = 1;
 }
 
 static void demo__header(struct demo *d, const char *command, int cpus)
@@ -202,8 +221,10 @@ static void demo__many_cpu(struct demo *d)
 	demo__span(d, 10 * SEC);
 	demo__probe(d, 100, 5 * SEC, 10 * MS);
 	for (int cpu = 0; cpu < 256; cpu++) {
-		if (cpu >= 224 && cpu % 2)
-			continue;	/* offline or idle: no lane */
+		if (cpu >= 224 && cpu % 2) {
+			demo__silent(d, cpu);	/* recorded, and not a thing happened */
+			continue;
+		}
 		for (uint64_t t = 0; t < 10 * SEC; t += 4 * MS) {
 			/* a wave crosses the machine in 10 s, 1 s wide on each CPU */
 			int64_t phase = (int64_t)(t / MS) - cpu * 39;
@@ -223,6 +244,18 @@ static void demo__many_cpu(struct demo *d)
 	demo__loss(d, REPORT_LOSS_FTRACE_MISSED, 7, 2 * SEC + 5 * MS, 900);
 	demo__snapshot(d, 2500 * MS);
 	demo__snapshot(d, 9 * SEC);
+}
+
+/* REPORT_HTML_HEAT_LANES + 1 CPUs: the fewest that the page draws as a heat map. */
+static void demo__heat_edge(struct demo *d)
+{
+	demo__header(d, "system-wide", REPORT_HTML_HEAT_LANES + 1);
+	demo__span(d, SEC);
+	demo__probe(d, 3, 500 * MS, MS);
+	for (int cpu = 0; cpu <= REPORT_HTML_HEAT_LANES; cpu++)
+		for (uint64_t t = cpu * MS; t < SEC; t += 5 * MS)
+			demo__data(d, REPORT_SRC_SAMPLES, cpu, t, 64, 1);
+	demo__loss(d, REPORT_LOSS_LOST, REPORT_HTML_HEAT_LANES, 250 * MS, 3);
 }
 
 static void demo__one_cpu(struct demo *d)
@@ -268,7 +301,7 @@ static void demo__truth(struct demo *d, FILE *f, const char *kind)
 
 	for (size_t i = 0; i < sizeof(d->lanes); i++)
 		nr_lanes += d->lanes[i];
-	mode = !nr_lanes ? "empty" : nr_lanes > 24 ? "heatmap" : "lanes";
+	mode = !nr_lanes ? "empty" : nr_lanes > REPORT_HTML_HEAT_LANES ? "heatmap" : "lanes";
 
 	fprintf(f, "{\"kind\":\"%s\",\"mode\":\"%s\",\"laneAttr\":\"%s\",\n\"lanes\":[", kind, mode,
 		m->lane_kind == REPORT_LANES_THREAD ? "tid" : "cpu");
@@ -276,6 +309,29 @@ static void demo__truth(struct demo *d, FILE *f, const char *kind)
 	for (int id = -1, n = 0; id < 1 << 16; id++)
 		if (d->lanes[id + 1])
 			fprintf(f, "%s%d", n++ ? "," : "", id);
+	/* per lane: the per-lane table's totals and losses, and whether its bins hold anything */
+	fputs("],\n\"laneTotals\":{", f);
+	for (int id = -1, n = 0; id < 1 << 16; id++) {
+		if (!d->lanes[id + 1])
+			continue;
+		fprintf(f, "%s\"%d\":[\"", n++ ? "," : "", id);
+		for (int s = 0; s < REPORT_SRC__NR; s++)
+			fprintf(f, "%s%" PRIu64 "/%" PRIu64, s ? " " : "",
+				d->lane_total[id + 1][s].bytes, d->lane_total[id + 1][s].records);
+		/* the losses as the text report lists them: "AUX truncated 1, ..." */
+		fputs("\",\"", f);
+		for (int k = 0, any = 0; k < REPORT_LOSS__NR; k++)
+			if (d->lane_lost[id + 1][k])
+				fprintf(f, "%s%s %" PRIu64, any++ ? ", " : "", report_loss_kind__name(k),
+					d->lane_lost[id + 1][k]);
+		fputs("\"]", f);
+	}
+	for (int busy = 0; busy < 2; busy++) {
+		fputs(busy ? "],\"busyLanes\":[" : "},\n\"emptyLanes\":[", f);
+		for (int id = -1, n = 0; id < 1 << 16; id++)
+			if (d->lanes[id + 1] && d->timed[id + 1] == busy)
+				fprintf(f, "%s%d", n++ ? "," : "", id);
+	}
 	fputs("],\n\"losses\":[", f);
 	for (size_t i = 0; i < d->nr_losses; i++)
 		fprintf(f, "%s[%d,%" PRIu64 ",\"%s\",%" PRIu64 "]", i ? "," : "", d->losses[i].lane,
@@ -314,6 +370,7 @@ int main(int argc, char **argv)
 	} kinds[] = {
 		{ "two-cpu", demo__two_cpu, REPORT_LANES_CPU },
 		{ "many-cpu", demo__many_cpu, REPORT_LANES_CPU },
+		{ "heat-edge", demo__heat_edge, REPORT_LANES_CPU },
 		{ "one-cpu", demo__one_cpu, REPORT_LANES_CPU },
 		{ "threads", demo__threads, REPORT_LANES_THREAD },
 		{ "zero-length", demo__zero_length, REPORT_LANES_CPU },

@@ -5,8 +5,10 @@
 
 Each page is opened from disk (file://) in a fresh tab; TRUTH says what its data was: a .json
 from report-html-demo, or the text of `auxrec report` for the same recording (.txt), whose
-numbers the page must show: the totals, the loss totals, the lanes, and a mark for each line
-of its "losses over time". The checks: the page's script ran, no console error and no JS exception, no
+numbers the page must show: the totals, the loss totals, the lanes (a recorded CPU without
+data too, with no bin drawn) with each lane's totals and losses, and a mark for each line of
+its "losses over time". The timeline's mode (lanes or heat map) follows the threshold the page
+itself carries (heatLanes), which the page's script uses. The checks: the page's script ran, no console error and no JS exception, no
 request but the page itself, the lanes, loss marks and snapshot markers in the DOM where the
 data puts them (lane, time within a bin, kind, count, and on screen at that time), the totals,
 the tooltip of a hovered bin, zoom by dragging and reset by double-click. A screenshot of each
@@ -211,7 +213,11 @@ GEOMETRY_JS = r'''(() => {
     mode: tl.dataset.mode,
     view: [Number(tl.dataset.viewStart), Number(tl.dataset.viewEnd)],
     plot: ov ? box(ov) : null,
-    lanes: [...document.querySelectorAll('.lane')].map(e => ({id: e.dataset[attr], box: box(e)})),
+    lanes: [...document.querySelectorAll('.lane')].map(e => ({id: e.dataset[attr], box: box(e),
+      bytes: Number(e.dataset.bytes), bins: Number(e.dataset.bins)})),
+    laneRows: Object.fromEntries([...document.querySelectorAll('#totals-lanes tbody tr')].map(
+      r => [r.dataset.lane, [r.dataset.totals, r.cells[r.cells.length - 1].innerHTML
+        .split('<br>').filter(x => x).map(x => x.replace(': ', ' ')).join(', ')]])),
     losses: [...document.querySelectorAll('.loss')].map(e => ({
       id: e.dataset[attr], time: Number(e.dataset.time), kind: e.dataset.kind,
       count: Number(e.dataset.count), reports: Number(e.dataset.reports), box: box(e),
@@ -228,6 +234,7 @@ GEOMETRY_JS = r'''(() => {
 
 
 BINS_JS = "(({binNs, bin0}) => ({binNs, bin0}))(JSON.parse(document.getElementById('report-data').textContent))"
+HEAT_LANES_JS = "JSON.parse(document.getElementById('report-data').textContent).heatLanes"
 
 
 def x_of(g, t):
@@ -303,10 +310,17 @@ def truth_from_report(path):
     for name, key in LOSS_KEYS.items():
         m = re.search(r'^%s +(\d+) +(\d+) ' % re.escape(name), text, re.M)
         truth['lossTotals'][key] = [int(m.group(2)), int(m.group(1))]
-    lanes = re.findall(r'^  (?:CPU|thread) (-?\d+) +\d+/\d+', text, re.M)
-    if re.search(r'^  no (?:CPU|thread) +\d+/\d+', text, re.M):
-        lanes.insert(0, '-1')
-    truth['lanes'] = [int(l) for l in lanes]
+    # the per-lane table: "  CPU 0  48000/1000  ...  31540/1085; AUX truncated 1, ..."
+    truth['laneTotals'] = {}
+    for m in re.finditer(r'^  (no (?:CPU|thread)|(?:CPU|thread) -?\d+) +(\d+/\d+(?: +\d+/\d+)*)'
+                         r'(?:; (.*))?$', text, re.M):
+        lane = '-1' if m.group(1).startswith('no ') else m.group(1).split()[1]
+        truth['laneTotals'][lane] = [' '.join(m.group(2).split()), m.group(3) or '']
+    truth['lanes'] = sorted(int(l) for l in truth['laneTotals'])
+    # a lane without a record has no bin; the text does not say which others have timed ones
+    truth['emptyLanes'] = [int(l) for l, (t, _) in truth['laneTotals'].items()
+                           if all(c == '0/0' for c in t.split())]
+    truth['busyLanes'] = []
     section = text.split('\nlosses over time', 1)
     if len(section) == 2:
         for line in section[1].split('\n\n')[0].splitlines()[1:]:
@@ -317,8 +331,7 @@ def truth_from_report(path):
     if len(section) == 2:
         truth['snapshots'] = [ns(l.strip()) for l in section[1].split('\n\n')[0].splitlines()
                               if l.strip()]
-    truth['mode'] = ('empty' if not truth['lanes'] else
-                     'heatmap' if len(truth['lanes']) > 64 else 'lanes')
+    truth['mode'] = 'empty' if not truth['lanes'] else None	# None: by the page's heatLanes
     return truth
 
 
@@ -338,6 +351,9 @@ def check_page(b, page_path, truth_path, shots):
         c.check('the page script ran to the end', p.js('document.documentElement.dataset.ready')
                 == '1')
         g = p.js(GEOMETRY_JS % truth['laneAttr'])
+        if truth['mode'] is None:
+            heat_lanes = p.js(HEAT_LANES_JS)
+            truth['mode'] = 'heatmap' if len(truth['lanes']) > heat_lanes else 'lanes'
         c.check('timeline mode is %s' % truth['mode'], g['mode'] == truth['mode'], g['mode'])
         c.check('lanes %s in order' % (truth['lanes'] if len(truth['lanes']) < 9 else
                                        '(%d lanes)' % len(truth['lanes'])),
@@ -345,6 +361,7 @@ def check_page(b, page_path, truth_path, shots):
                 [l['id'] for l in g['lanes']][:20])
         c.check('every lane has a place on screen',
                 all(l['box']['height'] > 0 and l['box']['width'] > 0 for l in g['lanes']))
+        check_lanes(c, g, truth)
         for key, want in truth['totals'].items():
             c.check('totals: %s %s bytes, %s records' % (key, want[0], want[1]),
                     g['sources'].get(key) == want, g['sources'].get(key))
@@ -375,6 +392,27 @@ def check_page(b, page_path, truth_path, shots):
     finally:
         p.close()
     return c.failed
+
+
+def check_lanes(c, g, truth):
+    """Each lane's numbers as the text report (or the data) has them, silent lanes empty."""
+    want = truth['laneTotals']
+    c.check('the per-lane table has the lanes %s' % (sorted(want) if len(want) < 9 else
+                                                     '(%d lanes)' % len(want)),
+            sorted(g['laneRows']) == sorted(want), sorted(g['laneRows'])[:20])
+    # the page groups digits ("1,234"), the text does not
+    rows = {l: [t, re.sub(r'(?<=\d),(?=\d{3})', '', lost)] for l, (t, lost) in g['laneRows'].items()}
+    bad = [(l, rows.get(l), w) for l, w in want.items() if rows.get(l) != w]
+    c.check('the per-lane table: every lane\'s bytes/records and losses', not bad, bad[:3])
+    drawn = {l['id']: l for l in g['lanes']}
+    bad = [(l, drawn.get(l, {}).get('bytes'), w) for l, (w, _) in want.items()
+           if drawn.get(l, {}).get('bytes') != sum(int(x.split('/')[0]) for x in w.split())]
+    c.check('each lane of the timeline says its bytes in all', not bad, bad[:3])
+    for which, empty in (('emptyLanes', True), ('busyLanes', False)):
+        bad = [l for l in truth[which] if str(l) not in drawn or
+               (drawn[str(l)]['bins'] == 0) != empty]
+        c.check('%d lanes drawn with %s (%s)' % (len(truth[which]), 'no bin' if empty else
+                                                 'bins', truth[which][:8]), not bad, bad[:8])
 
 
 def hover_probe(p, g, truth):

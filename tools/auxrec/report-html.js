@@ -1,20 +1,23 @@
 /*
  * auxrec report: draws a recording's timeline from the bins in the #report-data JSON block
  * (written by report-html.c). Times are ns from the recording's start. The data:
+ *   heatLanes            past this many lanes, a heat map (one row per lane)
  *   binNs, bin0, nbins   bin i covers [bin0 + i * binNs, + binNs)
  *   range                [first, last] ns the timeline shows
  *   sources, lossKinds   [{key, name, unit}]
- *   lanes                [{id, label, bytes: [per source], recs: [...]}], each a base-36 string
- *                        of nbins comma-separated numbers, "" for 0; null when the source is absent
+ *   lanes                [{id, label, total, bytes, recs}]: total [[bytes, records] per source]
+ *                        with the untimed records; bytes and recs [per source] each a base-36
+ *                        string of nbins comma-separated numbers, "" for 0; null: no timed data.
+ *                        A recorded lane without data has its lane too (a CPU that went quiet)
  *   losses               [[lane index, time, kind index, count, reports]]
  *   snapshots            [time]
- * DOM hooks for tests: .lane[data-cpu|data-tid], .loss[data-cpu, data-time, data-kind,
+ * DOM hooks for tests: .lane[data-cpu|data-tid, data-bytes (all sources, untimed too),
+ * data-bins (bins with data)], .loss[data-cpu, data-time, data-kind,
  * data-count], .snapshot[data-time], #timeline[data-view-start, data-view-end], #tooltip.
  */
 (function () {
 	'use strict';
 
-	const HEAT_LANES = 24;		/* more lanes than a screenful: one heat-map row each */
 	const MIN_VIEW_NS = 10;
 	const VIRIDIS = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
 	const data = JSON.parse(document.getElementById('report-data').textContent);
@@ -36,11 +39,18 @@
 		return out;
 	}
 
-	const lanes = data.lanes.map(l => ({
-		id: l.id, label: l.label,
-		bytes: l.bytes.map(s => s === null ? null : decode(s)),
-		recs: l.recs.map(s => s === null ? null : decode(s)),
-	}));
+	const lanes = data.lanes.map(l => {
+		const lane = {
+			id: l.id, label: l.label,
+			bytes: l.bytes.map(s => s === null ? null : decode(s)),
+			recs: l.recs.map(s => s === null ? null : decode(s)),
+			totalBytes: l.total.reduce((a, [b]) => a + b, 0),
+			bins: 0,
+		};
+		for (let i = 0; i < data.nbins; i++)
+			lane.bins += lane.recs.some((a, s) => a && (a[i] || lane.bytes[s][i])) ? 1 : 0;
+		return lane;
+	});
 	const binOf = t => Math.floor((t - data.bin0) / data.binNs);
 	const lossesAt = new Map();	/* "lane:bin" -> losses in that bin */
 	data.losses.forEach(([lane, t, kind, count, reports]) => {
@@ -56,7 +66,7 @@
 		full.t1 = full.t0 + data.binNs;
 	}
 	const view = { t0: full.t0, t1: full.t1 };
-	const heatMode = lanes.length > HEAT_LANES;
+	const heatMode = lanes.length > data.heatLanes;
 
 	/* Numbers: exact counts with separators, rates with SI prefixes, times in s/ms/us/ns. */
 	const fmtInt = n => Math.round(n).toLocaleString('en-US');
@@ -130,7 +140,6 @@
 			const row = el('div', 'lane heat-row', body);
 			row.style.top = i * rowH + 'px';
 			row.style.height = rowH + 'px';
-			row.dataset[laneAttr] = l.id;
 			row.setAttribute('aria-label', l.label);
 			laneEls.push(row);
 		});
@@ -138,12 +147,10 @@
 		const laneH = Math.max(56, Math.min(120, Math.floor(480 / lanes.length)));
 		lanes.forEach((l, li) => {
 			const lane = el('div', 'lane', body);
-			lane.dataset[laneAttr] = l.id;
 			lane.style.height = laneH + 'px';
 			const label = el('div', 'lane-label', lane);
 			el('b', '', label).textContent = l.label;
-			const sum = l.bytes.reduce((a, b) => a + (b ? b.reduce((x, y) => x + y, 0) : 0), 0);
-			el('small', '', label).textContent = fmtRate(sum, 'B') + ' in all';
+			el('small', '', label).textContent = fmtRate(l.totalBytes, 'B') + ' in all';
 			const reports = data.losses.reduce((a, x) => a + (x[0] === li ? x[4] : 0), 0);
 			if (reports)
 				el('small', 'lane-loss', label).textContent = plural(reports, 'reports of loss');
@@ -151,6 +158,9 @@
 			laneEls.push(lane);
 		});
 	}
+	laneEls.forEach((e, i) => Object.assign(e.dataset, {
+		[laneAttr]: lanes[i].id, bytes: lanes[i].totalBytes, bins: lanes[i].bins,
+	}));
 	const overlay = el('div', 'tl-overlay', body);
 	const selection = el('div', 'selection', overlay);
 	const snapshotEls = data.snapshots.map((t, i) => {
