@@ -422,11 +422,6 @@ static int report_loss__cmp(const void *a, const void *b)
 	return x->bin < y->bin ? -1 : x->bin > y->bin;
 }
 
-static int64_t report__group(int64_t bin, int64_t g)
-{
-	return bin >= 0 ? bin / g : -((-bin + g - 1) / g);
-}
-
 /*
  * Marks of one lane and kind within g bins merge (g = 1: one mark per bin). l is sorted; with
  * write, l becomes the merged marks. Returns how many there are.
@@ -437,7 +432,7 @@ static size_t report_losses__merge(struct report_loss *l, size_t n, int64_t g, i
 	size_t out = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		int64_t bin = report__group(l[i].bin, g);
+		int64_t bin = report__floor_div(l[i].bin, g);
 
 		if (out && l[i].lane_id == group.lane_id && l[i].kind == group.kind &&
 		    bin == group.bin) {

@@ -168,6 +168,18 @@ uint64_t report_model__bin_start(const struct report_model *m, size_t i);
 /* The displayed origin: the span's start when known, else the first bin's start. */
 uint64_t report_model__origin(const struct report_model *m);
 
+/*
+ * The next bin width after w that is 1, 2 or 5 x 10^k ns and a multiple of base: the widths
+ * bins of width base merge into whole (1 -> 2 -> 10 -> 20 -> 100, 5 -> 10 -> 20 -> 50).
+ */
+uint64_t report_width__coarser(uint64_t w, uint64_t base);
+
+/* a / b rounded down: bins before the epoch have negative numbers. */
+static inline int64_t report__floor_div(int64_t a, int64_t b)
+{
+	return a / b - (a % b != 0 && (a < 0) != (b < 0));
+}
+
 const char *report_source__name(enum report_source src);
 const char *report_source__unit(enum report_source src);	/* what its records are */
 const char *report_loss_kind__name(enum report_loss_kind kind);
