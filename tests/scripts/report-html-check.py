@@ -8,12 +8,15 @@ from report-html-demo, or the text of `auxrec report` for the same recording (.t
 numbers the page must show: the totals, the loss totals, the lanes (a recorded CPU without
 data too, with no bin drawn) with each lane's totals and losses, and a mark for each line of
 its "losses over time". The timeline's mode (lanes or heat map) follows the threshold the page
-itself carries (heatLanes), which the page's script uses. The checks: the page's script ran, no console error and no JS exception, no
-request but the page itself, the lanes, loss marks and snapshot markers in the DOM where the
-data puts them (lane, time within a bin, kind, count, and on screen at that time), the totals,
-the tooltip of a hovered bin, zoom by dragging and reset by double-click. A screenshot of each
-page goes to DIR/KIND.png. Standard library only: the browser is spoken to through
---remote-debugging-pipe (fd 3 in, fd 4 out, NUL-terminated JSON).
+itself carries (heatLanes), which the page's script uses. The checks: the page's script ran,
+no console error and no JS exception, no request but the page itself, the lanes, loss marks
+and snapshot markers in the DOM where the data puts them (lane, time within a bin, kind,
+count, and on screen at that time), the totals, each source's scale (its typical bin drawn
+tall enough to see, the scale labelled in B/s), the tooltip of a hovered bin, zoom by
+dragging (and, zoomed in, the finer bins the page carries, with a hovered one's numbers) and
+reset by double-click. A screenshot of each page goes to DIR/KIND.png. Standard library
+only: the browser is spoken to through --remote-debugging-pipe (fd 3 in, fd 4 out,
+NUL-terminated JSON).
 """
 import argparse
 import base64
@@ -379,11 +382,15 @@ def check_page(b, page_path, truth_path, shots):
                 c.check('snapshot at %d ns is drawn at its time' % s['time'],
                         s['shown'] and abs(s['box']['left'] - x_of(g, s['time'])) < 1.5)
         if truth['probe']:
-            check_hover(c, p, g, truth)
+            check_hover(c, p, g, truth, truth['probe'])
+        if truth['mode'] == 'lanes':
+            check_scales(c, p, truth)
         if truth['mode'] != 'empty':
             check_zoom(c, p, truth)
+        if truth.get('zoomProbe'):
+            check_zoom_in(c, p, truth)
         if truth['probe']:	# the picture shows a tooltip too
-            hover_probe(p, g, truth)
+            hover_probe(p, g, truth['probe'])
         # last: a capture beyond the viewport may leave the page laid out anew
         p.screenshot(os.path.join(shots, '%s.png' % truth['kind']))
         for problem in p.problems():
@@ -401,7 +408,8 @@ def check_lanes(c, g, truth):
                                                      '(%d lanes)' % len(want)),
             sorted(g['laneRows']) == sorted(want), sorted(g['laneRows'])[:20])
     # the page groups digits ("1,234"), the text does not
-    rows = {l: [t, re.sub(r'(?<=\d),(?=\d{3})', '', lost)] for l, (t, lost) in g['laneRows'].items()}
+    rows = {l: [t, re.sub(r'(?<=\d),(?=\d{3})', '', lost)]
+            for l, (t, lost) in g['laneRows'].items()}
     bad = [(l, rows.get(l), w) for l, w in want.items() if rows.get(l) != w]
     c.check('the per-lane table: every lane\'s bytes/records and losses', not bad, bad[:3])
     drawn = {l['id']: l for l in g['lanes']}
@@ -415,9 +423,50 @@ def check_lanes(c, g, truth):
                                                  'bins', truth[which][:8]), not bad, bad[:8])
 
 
-def hover_probe(p, g, truth):
+def page_data(p):
+    return p.js("JSON.parse(document.getElementById('report-data').textContent)")
+
+
+def page_bins(data, cell, w):
+    """A lane's bins of one source, decoded from the page as its script does: {bin: bytes} of
+    the full view's bins (w ns from bin0)."""
+    size, text = cell
+    out, i = {}, 0
+    num = lambda s: int(s, 36) if s else 0
+    for tok in text.split(',') if text else []:
+        if tok.startswith('~'):
+            i += num(tok[1:])
+            continue
+        if tok:
+            nbytes = num(tok.split(':')[0]) if size < 0 else num(tok) * size
+            k = i * w // data['binNs']
+            out[k] = out.get(k, 0) + nbytes
+        i += 1
+    return out
+
+
+def check_scales(c, p, truth):
+    """Each source reads on its own: its typical bin (the 90th percentile of those with data,
+    over every lane) is drawn at an eighth of its strip or more, not flattened by a burst or by
+    a source a thousand times busier; each lane says its scales with their units."""
+    data = page_data(p)
+    tops = json.loads(p.js("document.getElementById('timeline').dataset.scale"))
+    labels = p.js("[...document.querySelectorAll('.lane canvas')].map(e => e.ariaLabel)")
+    for s, src in enumerate(data['sources']):
+        bins = sorted(v for l in data['lanes'] if l['bins'][s]
+                      for v in page_bins(data, l['bins'][s], data['srcNs'][s]).values() if v)
+        if not bins:
+            continue
+        typical = bins[int(0.9 * (len(bins) - 1))] * 1e9 / data['binNs']
+        c.check('%s: its typical bin (%.3g B/s) is an eighth of its scale (%.3g B/s) or more'
+                % (src['key'], typical, tops[s]), typical >= tops[s] / 8)
+        c.check('%s: every lane labels its scale in B/s' % src['key'],
+                all(re.search(re.escape(src['name']) + r' · 0 – [0-9.]+ [kMGTP]?B/s', lab)
+                    for lab in labels), labels[:2])
+
+
+def hover_probe(p, g, probe):
     """Point at the probed bin; False when it is narrower than a pixel."""
-    probe = truth['probe']
     lane = next(l for l in g['lanes'] if l['id'] == str(probe['lane']))
     # the pointer is at whole pixels: the first one inside the bin
     x = math.floor(x_of(g, probe['t0'])) + 1
@@ -425,18 +474,19 @@ def hover_probe(p, g, truth):
     return x < x_of(g, probe['t0'] + probe['binNs'])
 
 
-def check_hover(c, p, g, truth):
-    probe = truth['probe']
-    c.check('the probed bin is a pixel wide or more', hover_probe(p, g, truth))
+def check_hover(c, p, g, truth, probe):
+    """The tooltip of the probed bin: its lane, its span, each source's bytes and records."""
+    c.check('the probed bin is a pixel wide or more', hover_probe(p, g, probe))
     tip = p.js(r'''(() => { const t = document.getElementById('tooltip');
         return {hidden: t.hidden, data: {...t.dataset}, text: t.textContent,
                 rows: [...t.querySelectorAll('tr[data-source]')].map(r =>
                   [r.dataset.source, ...[...r.cells].slice(2).map(c => c.textContent)])}; })()''')
     c.check('hovering lane %s at %d ns shows the tooltip' % (probe['lane'], probe['t0']),
             not tip['hidden'])
-    c.check('the tooltip is about that lane and bin',
+    c.check('the tooltip is about that lane and its %d ns bin' % probe['binNs'],
             tip['data'].get(truth['laneAttr']) == str(probe['lane']) and
-            tip['data'].get('binStart') == str(probe['t0']), tip['data'])
+            tip['data'].get('binStart') == str(probe['t0']) and
+            tip['data'].get('binNs') == str(probe['binNs']), tip['data'])
     rows = {r[0]: r[1:] for r in tip['rows']}
     c.check('the tooltip lists the sources of that bin %s' % sorted(probe['sources']),
             sorted(rows) == sorted(probe['sources']), sorted(rows))
@@ -447,16 +497,28 @@ def check_hover(c, p, g, truth):
                 got)
 
 
-def check_zoom(c, p, truth):
-    g = p.js(GEOMETRY_JS % truth['laneAttr'])
-    v0, v1 = g['view']
-    left, width = g['plot']['left'], g['plot']['width']
-    y = g['lanes'][0]['box']['top'] + 2
-    xa, xb = left + width * 0.25, left + width * 0.5
+def drag(p, xa, xb, y):
     p.mouse('mousePressed', xa, y, buttons=1, clicks=1)
     p.mouse('mouseMoved', (xa + xb) / 2, y, buttons=1)
     p.mouse('mouseMoved', xb, y, buttons=1)
     p.mouse('mouseReleased', xb, y, clicks=1)
+
+
+def reset_by_double_click(c, p, truth, g):
+    x, y = g['plot']['left'] + g['plot']['width'] / 2, g['lanes'][0]['box']['top'] + 2
+    p.mouse('mousePressed', x, y, buttons=1, clicks=1)
+    p.mouse('mouseReleased', x, y, clicks=1)
+    p.mouse('mousePressed', x, y, buttons=1, clicks=2)
+    p.mouse('mouseReleased', x, y, clicks=2)
+    r = p.js(GEOMETRY_JS % truth['laneAttr'])
+    c.check('double-click resets the view (%s)' % r['view'], r['view'] == g['view'])
+
+
+def check_zoom(c, p, truth):
+    g = p.js(GEOMETRY_JS % truth['laneAttr'])
+    v0, v1 = g['view']
+    left, width = g['plot']['left'], g['plot']['width']
+    drag(p, left + width * 0.25, left + width * 0.5, g['lanes'][0]['box']['top'] + 2)
     z = p.js(GEOMETRY_JS % truth['laneAttr'])
     want = (v0 + (v1 - v0) * 0.25, v0 + (v1 - v0) * 0.5)
     per_px = (v1 - v0) / width
@@ -464,13 +526,25 @@ def check_zoom(c, p, truth):
             % (z['view'], want[0], want[1]),
             abs(z['view'][0] - want[0]) <= 2 * per_px and abs(z['view'][1] - want[1]) <= 2 * per_px)
     check_marks(c, z, truth, p.js(BINS_JS))
-    x = left + width / 2
-    p.mouse('mousePressed', x, y, buttons=1, clicks=1)
-    p.mouse('mouseReleased', x, y, clicks=1)
-    p.mouse('mousePressed', x, y, buttons=1, clicks=2)
-    p.mouse('mouseReleased', x, y, clicks=2)
-    r = p.js(GEOMETRY_JS % truth['laneAttr'])
-    c.check('double-click resets the view (%s)' % r['view'], r['view'] == g['view'])
+    reset_by_double_click(c, p, truth, g)
+
+
+def check_zoom_in(c, p, truth):
+    """Zoomed in to about 100 of the finest bins, the page draws them: the probe's bin's numbers."""
+    probe = truth['zoomProbe']
+    g = p.js(GEOMETRY_JS % truth['laneAttr'])
+    t0, w = probe['t0'], probe['binNs']
+    drag(p, x_of(g, t0 - 40 * w), x_of(g, t0 + 60 * w), g['lanes'][0]['box']['top'] + 2)
+    z = p.js(GEOMETRY_JS % truth['laneAttr'])
+    keys = p.js("JSON.parse(document.getElementById('report-data').textContent)"
+                ".sources.map(s => s.key)")
+    drawn = dict(zip(keys, p.js("document.getElementById('timeline').dataset.binNs").split(',')))
+    c.check('zoomed in to %s, the sources %s are drawn in %d ns bins (%s)'
+            % (z['view'], sorted(probe['sources']), w, drawn),
+            all(drawn[k] == str(w) for k in probe['sources']))
+    check_hover(c, p, z, truth, probe)
+    check_marks(c, z, truth, p.js(BINS_JS))
+    reset_by_double_click(c, p, truth, g)
 
 
 def main():

@@ -16,8 +16,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* 1000 bins over a known span, and one for its closing instant */
-#define REPORT_BINS_MAX	1001
+/*
+ * 10000 bins over a known span, and one for its closing instant: ten times what a page shows
+ * at once, so that zooming in has finer bins to show (where the page has room for them).
+ */
+#define REPORT_BINS_MAX	10001
 /* A record, loss or snapshot without a timestamp: counted in the totals, not on the timeline. */
 #define REPORT_TIME_NONE UINT64_MAX
 /* The lane of records that name no CPU (or thread). */
@@ -136,8 +139,9 @@ int report_model__add_event(struct report_model *m, const char *name);
 int report_model__set_cpus(struct report_model *m, int online, int avail);
 /*
  * The recording's span on the trace clock. Before the first timed record it also sets the
- * timeline's origin and chooses the bin width (1, 2 or 5 x 10^k ns, at least 1 us, 1000 bins
- * or fewer over the span); later it only sets what the page shows as the recording's span.
+ * timeline's origin and chooses the bin width (1, 2 or 5 x 10^k ns, at least 1 us,
+ * REPORT_BINS_MAX - 1 bins or fewer over the span); later it only sets what the page shows
+ * as the recording's span.
  */
 int report_model__set_span(struct report_model *m, uint64_t start_ns, uint64_t end_ns);
 int report_model__set_wall_start(struct report_model *m, uint64_t wall_ns);
