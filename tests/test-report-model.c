@@ -54,14 +54,14 @@ END_TEST
 static const struct {
 	uint64_t duration, bin_ns;
 } span_widths[] = {
-	{ 10 * SEC, 10 * MS },		/* 1000 bins */
-	{ SEC, MS },
-	{ 3 * SEC, 5 * MS },		/* 600 bins: 2 ms would need 1500 */
-	{ 10 * SEC + 1, 20 * MS },	/* one ns more than 1000 bins of 10 ms */
-	{ 2500 * 1000, 5000 },
-	{ MS, 1000 },			/* never below 1 us */
+	{ 10 * SEC, MS },		/* 10000 bins */
+	{ SEC, MS / 10 },
+	{ 3 * SEC, MS / 2 },		/* 6000 bins: 200 us would need 15000 */
+	{ 10 * SEC + 1, 2 * MS },	/* one ns more than 10000 bins of 1 ms */
+	{ 25 * MS, 5000 },
+	{ 5 * MS, 1000 },		/* never below 1 us */
 	{ 0, 1000 },			/* a recording of no length */
-	{ 3600 * SEC, 5 * SEC },	/* an hour */
+	{ 3600 * SEC, SEC / 2 },	/* an hour */
 };
 
 START_TEST(test_span_widths)
@@ -76,7 +76,7 @@ START_TEST(test_span_widths)
 }
 END_TEST
 
-/* Data from the span's first to its last instant fits without widening: 1000 bins + the end. */
+/* Data from the span's first to its last instant fits without widening: 10000 bins + the end. */
 START_TEST(test_span_end_fits)
 {
 	struct report_model *m = report_model__new(REPORT_LANES_CPU);
@@ -84,11 +84,11 @@ START_TEST(test_span_end_fits)
 	ck_assert_int_eq(report_model__set_span(m, T0, T0 + 10 * SEC), 0);
 	ck_assert_int_eq(report_model__add_data(m, REPORT_SRC_SAMPLES, 0, T0, 10, 1), 0);
 	ck_assert_int_eq(report_model__add_data(m, REPORT_SRC_SAMPLES, 0, T0 + 10 * SEC, 20, 1), 0);
-	ck_assert_uint_eq(m->bin_ns, 10 * MS);
-	ck_assert_uint_eq(m->nr_bins, 1001);
+	ck_assert_uint_eq(m->bin_ns, MS);
+	ck_assert_uint_eq(m->nr_bins, 10001);
 	ck_assert_uint_eq(report_model__bin_start(m, 0), T0);
-	ck_assert_uint_eq(report_model__bin_start(m, 1000), T0 + 10 * SEC);
-	ck_assert_uint_eq(m->lanes[0].bins[REPORT_SRC_SAMPLES][1000].bytes, 20);
+	ck_assert_uint_eq(report_model__bin_start(m, 10000), T0 + 10 * SEC);
+	ck_assert_uint_eq(m->lanes[0].bins[REPORT_SRC_SAMPLES][10000].bytes, 20);
 	report_model__free(m);
 }
 END_TEST
@@ -115,10 +115,10 @@ START_TEST(test_span_after_data)
 
 	ck_assert_int_eq(report_model__add_data(m, REPORT_SRC_SAMPLES, 0, T0 + SEC, 10, 1), 0);
 	ck_assert_int_eq(report_model__add_data(m, REPORT_SRC_SAMPLES, 0, T0 + 2 * SEC, 10, 1), 0);
-	ck_assert_uint_eq(m->bin_ns, MS);	/* 1 s over 1001 bins */
+	ck_assert_uint_eq(m->bin_ns, MS / 10);	/* 1 s over 10001 bins */
 	ck_assert_uint_eq(report_model__origin(m), T0 + SEC);
 	ck_assert_int_eq(report_model__set_span(m, T0, T0 + 3 * SEC), 0);
-	ck_assert_uint_eq(m->bin_ns, MS);	/* 1 s over 1001 bins */
+	ck_assert_uint_eq(m->bin_ns, MS / 10);	/* as they grew */
 	ck_assert_uint_eq(m->epoch_ns, T0 + SEC);
 	ck_assert_uint_eq(report_model__origin(m), T0);
 	report_model__free(m);
@@ -139,6 +139,31 @@ START_TEST(test_lanes_sorted)
 		ck_assert_int_eq(m->lanes[i].id, sorted[i]);
 	ck_assert_uint_eq(report_model__lane(m, 3)->total[REPORT_SRC_FTRACE].records, 2);
 	ck_assert_ptr_null(report_model__lane(m, 4));
+	report_model__free(m);
+}
+END_TEST
+
+/* A recorded lane with no data is a lane like the others, in order; data on it goes there. */
+START_TEST(test_silent_lane)
+{
+	struct report_model *m = report_model__new(REPORT_LANES_CPU);
+
+	ck_assert_int_eq(report_model__add_data(m, REPORT_SRC_SAMPLES, 0, T0, 8, 1), 0);
+	ck_assert_int_eq(report_model__add_lane(m, 2), 0);
+	ck_assert_int_eq(report_model__add_lane(m, 1), 0);
+	ck_assert_int_eq(report_model__add_lane(m, 0), 0);
+	ck_assert_int_eq(report_model__add_lane(m, -1), -EINVAL);
+	ck_assert_uint_eq(m->nr_lanes, 3);
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(m->lanes[i].id, i);
+	for (int s = 0; s < REPORT_SRC__NR; s++) {
+		ck_assert_ptr_null(m->lanes[1].bins[s]);
+		ck_assert_uint_eq(m->lanes[1].total[s].records, 0);
+	}
+	ck_assert_uint_eq(m->lanes[0].total[REPORT_SRC_SAMPLES].records, 1);
+	ck_assert_int_eq(report_model__add_data(m, REPORT_SRC_FTRACE, 2, T0 + SEC, 16, 2), 0);
+	ck_assert_uint_eq(m->nr_lanes, 3);
+	ck_assert_uint_eq(report_model__lane(m, 2)->total[REPORT_SRC_FTRACE].records, 2);
 	report_model__free(m);
 }
 END_TEST
@@ -250,7 +275,7 @@ START_TEST(test_losses_merge_per_bin)
 {
 	struct report_model *m = report_model__new(REPORT_LANES_CPU);
 
-	ck_assert_int_eq(report_model__set_span(m, T0, T0 + 10 * SEC), 0);
+	ck_assert_int_eq(report_model__set_span(m, T0, T0 + 100 * SEC), 0);	/* 10 ms bins */
 	ck_assert_int_eq(report_model__add_loss(m, REPORT_LOSS_LOST, 1, T0 + 6 * SEC + 7 * MS, 10),
 			 0);
 	ck_assert_int_eq(report_model__add_loss(m, REPORT_LOSS_LOST, 1, T0 + 6 * SEC + 2 * MS, 5), 0);
@@ -396,6 +421,7 @@ int main(void)
 	tcase_add_test(span, test_span_after_data);
 	suite_add_tcase(s, span);
 	tcase_add_test(data, test_lanes_sorted);
+	tcase_add_test(data, test_silent_lane);
 	tcase_add_test(data, test_bad_input_changes_nothing);
 	tcase_add_loop_test(data, test_bins_match_direct_binning, 0, 10);
 	tcase_add_test(data, test_untimed);

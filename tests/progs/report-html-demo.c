@@ -2,11 +2,13 @@
 /*
  * Pages for the browser test: report-html-demo KIND PAGE.html TRUTH.json fills a report model
  * with synthetic data, writes its page, and writes what the data was (every loss as added, the
- * snapshots, one bin's numbers summed from the adds, the totals) for the test to find on the page.
+ * snapshots, the numbers of one bin of the full view and of one finer bin seen when zoomed in,
+ * summed from the adds, the totals) for the test to find on the page.
  * The truth is kept from the adds themselves, not read back from the model.
  *
  * KIND: two-cpu    10 s, 2 CPUs, all four sources, a loss burst, two snapshots
- *       many-cpu   10 s, 256 CPUs (the heat map)
+ *       many-cpu   10 s, 256 CPUs (the heat map), 16 of them recorded and silent
+ *       heat-edge  1 s on one lane more than the page draws as lanes: the first heat map
  *       one-cpu    1 s on one CPU
  *       threads    per-thread lanes, no span given (bins grow with the data)
  *       zero-length a recording whose start is its end
@@ -37,10 +39,16 @@ struct demo {
 	struct { uint64_t count, reports; } lost[REPORT_LOSS__NR];
 	struct { int lane; enum report_loss_kind kind; uint64_t t, count; } losses[MAX_LOSSES];
 	size_t nr_losses;
-	/* the hovered bin: lane, [t0, t0 + w) from the start, and what the adds put there */
-	struct { int lane; uint64_t t0, w; struct report_count c[REPORT_SRC__NR]; } probe;
-	int has_probe;
-	unsigned char lanes[(1 << 16) + 1];	/* [id + 1]: a lane the adds named */
+	/*
+	 * The hovered bins, at full view and zoomed in: lane, [t0, t0 + w) from the start, and
+	 * what the adds put there. w 0: no such probe.
+	 */
+	struct probe { int lane; uint64_t t0, w; struct report_count c[REPORT_SRC__NR]; } probe[2];
+	/* [id + 1]: a lane the adds named (1), and what they put there, timed or not */
+	unsigned char lanes[(1 << 16) + 1];
+	unsigned char timed[(1 << 16) + 1];
+	struct report_count lane_total[(1 << 16) + 1][REPORT_SRC__NR];
+	uint64_t lane_lost[(1 << 16) + 1][REPORT_LOSS__NR];
 	uint64_t rng;
 };
 
@@ -68,12 +76,18 @@ static void demo__data(struct demo *d, enum report_source src, int lane, uint64_
 	if (err)
 		die("report_model__add_data", err);
 	d->lanes[lane + 1] = 1;
+	d->timed[lane + 1] |= t != REPORT_TIME_NONE;
+	d->lane_total[lane + 1][src].bytes += bytes;
+	d->lane_total[lane + 1][src].records += records;
 	d->total[src].bytes += bytes;
 	d->total[src].records += records;
-	if (d->has_probe && lane == d->probe.lane && t >= d->probe.t0 &&
-	    t < d->probe.t0 + d->probe.w) {
-		d->probe.c[src].bytes += bytes;
-		d->probe.c[src].records += records;
+	for (int i = 0; i < 2; i++) {
+		struct probe *p = &d->probe[i];
+
+		if (p->w && lane == p->lane && t >= p->t0 && t < p->t0 + p->w) {
+			p->c[src].bytes += bytes;
+			p->c[src].records += records;
+		}
 	}
 }
 
@@ -93,6 +107,17 @@ static void demo__loss(struct demo *d, enum report_loss_kind kind, int lane, uin
 	d->losses[d->nr_losses++].count = count;
 	d->lost[kind].count += count;
 	d->lost[kind].reports++;
+	d->lane_lost[lane + 1][kind] += count;
+}
+
+/* A lane the recording covered that stayed silent. */
+static void demo__silent(struct demo *d, int lane)
+{
+	int err = report_model__add_lane(d->m, lane);
+
+	if (err)
+		die("report_model__add_lane", err);
+	d->lanes[lane + 1] = 1;
 }
 
 static void demo__header(struct demo *d, const char *command, int cpus)
@@ -132,12 +157,12 @@ static void demo__snapshot(struct demo *d, uint64_t t)
 		die("report_model__add_snapshot", err);
 }
 
-static void demo__probe(struct demo *d, int lane, uint64_t t0, uint64_t w)
+/* which: 0 a bin of the full view, 1 a finer one, which zooming in shows. */
+static void demo__probe(struct demo *d, int which, int lane, uint64_t t0, uint64_t w)
 {
-	d->probe.lane = lane;
-	d->probe.t0 = t0;
-	d->probe.w = w;
-	d->has_probe = 1;
+	d->probe[which].lane = lane;
+	d->probe[which].t0 = t0;
+	d->probe[which].w = w;
 }
 
 /* A triangle wave of period p ns at t: -1000 .. 1000. */
@@ -153,7 +178,8 @@ static void demo__two_cpu(struct demo *d)
 {
 	demo__header(d, "./build/tests/progs/getppid-loop 1000000", 2);
 	demo__span(d, 10 * SEC);
-	demo__probe(d, 0, 2500 * MS, 10 * MS);
+	demo__probe(d, 0, 0, 2500 * MS, 10 * MS);
+	demo__probe(d, 1, 0, 2503 * MS, MS);
 	for (int cpu = 0; cpu < 2; cpu++) {
 		for (uint64_t t = 0; t < 10 * SEC; t += SEC / 4000) {
 			int busy = cpu ? 600 : 550 + demo__wave(t, 4800 * MS) * 2 / 5;
@@ -200,10 +226,12 @@ static void demo__many_cpu(struct demo *d)
 {
 	demo__header(d, "system-wide", 256);
 	demo__span(d, 10 * SEC);
-	demo__probe(d, 100, 5 * SEC, 10 * MS);
+	demo__probe(d, 0, 100, 5 * SEC, 20 * MS);
 	for (int cpu = 0; cpu < 256; cpu++) {
-		if (cpu >= 224 && cpu % 2)
-			continue;	/* offline or idle: no lane */
+		if (cpu >= 224 && cpu % 2) {
+			demo__silent(d, cpu);	/* recorded, and not a thing happened */
+			continue;
+		}
 		for (uint64_t t = 0; t < 10 * SEC; t += 4 * MS) {
 			/* a wave crosses the machine in 10 s, 1 s wide on each CPU */
 			int64_t phase = (int64_t)(t / MS) - cpu * 39;
@@ -225,11 +253,24 @@ static void demo__many_cpu(struct demo *d)
 	demo__snapshot(d, 9 * SEC);
 }
 
+/* REPORT_HTML_HEAT_LANES + 1 CPUs: the fewest that the page draws as a heat map. */
+static void demo__heat_edge(struct demo *d)
+{
+	demo__header(d, "system-wide", REPORT_HTML_HEAT_LANES + 1);
+	demo__span(d, SEC);
+	demo__probe(d, 0, 3, 500 * MS, MS);
+	for (int cpu = 0; cpu <= REPORT_HTML_HEAT_LANES; cpu++)
+		for (uint64_t t = cpu * MS; t < SEC; t += 5 * MS)
+			demo__data(d, REPORT_SRC_SAMPLES, cpu, t, 64, 1);
+	demo__loss(d, REPORT_LOSS_LOST, REPORT_HTML_HEAT_LANES, 250 * MS, 3);
+}
+
 static void demo__one_cpu(struct demo *d)
 {
 	demo__header(d, "sleep 1", 1);
 	demo__span(d, SEC);
-	demo__probe(d, 0, 500 * MS, MS);
+	demo__probe(d, 0, 0, 500 * MS, MS);
+	demo__probe(d, 1, 0, 500 * MS, 100 * 1000);
 	for (uint64_t t = 0; t < SEC; t += SEC / 1000) {
 		demo__data(d, REPORT_SRC_SAMPLES, 0, t, 64, 1);
 		demo__data(d, REPORT_SRC_FTRACE, 0, t + 100, 96, 2);
@@ -243,7 +284,7 @@ static void demo__threads(struct demo *d)
 	static const int tids[] = { 4242, 4243, 4250 };
 
 	demo__header(d, "make -j3", 2);
-	demo__probe(d, 4243, 1 * SEC, 2 * MS);
+	demo__probe(d, 0, 4243, 1 * SEC, 2 * MS);
 	for (size_t i = 0; i < 3; i++)
 		for (uint64_t t = i * 100 * MS; t < 2 * SEC - i * 300 * MS; t += MS / 2)
 			demo__data(d, REPORT_SRC_SAMPLES, tids[i], t, 200, 1);
@@ -254,7 +295,7 @@ static void demo__zero_length(struct demo *d)
 {
 	demo__header(d, "true", 1);
 	demo__span(d, 0);
-	demo__probe(d, 0, 0, 1000);
+	demo__probe(d, 0, 0, 0, 1000);
 	for (int i = 0; i < 3; i++)
 		demo__data(d, REPORT_SRC_SAMPLES, 0, 0, 100, 1);
 	demo__snapshot(d, 0);
@@ -268,7 +309,7 @@ static void demo__truth(struct demo *d, FILE *f, const char *kind)
 
 	for (size_t i = 0; i < sizeof(d->lanes); i++)
 		nr_lanes += d->lanes[i];
-	mode = !nr_lanes ? "empty" : nr_lanes > 24 ? "heatmap" : "lanes";
+	mode = !nr_lanes ? "empty" : nr_lanes > REPORT_HTML_HEAT_LANES ? "heatmap" : "lanes";
 
 	fprintf(f, "{\"kind\":\"%s\",\"mode\":\"%s\",\"laneAttr\":\"%s\",\n\"lanes\":[", kind, mode,
 		m->lane_kind == REPORT_LANES_THREAD ? "tid" : "cpu");
@@ -276,6 +317,29 @@ static void demo__truth(struct demo *d, FILE *f, const char *kind)
 	for (int id = -1, n = 0; id < 1 << 16; id++)
 		if (d->lanes[id + 1])
 			fprintf(f, "%s%d", n++ ? "," : "", id);
+	/* per lane: the per-lane table's totals and losses, and whether its bins hold anything */
+	fputs("],\n\"laneTotals\":{", f);
+	for (int id = -1, n = 0; id < 1 << 16; id++) {
+		if (!d->lanes[id + 1])
+			continue;
+		fprintf(f, "%s\"%d\":[\"", n++ ? "," : "", id);
+		for (int s = 0; s < REPORT_SRC__NR; s++)
+			fprintf(f, "%s%" PRIu64 "/%" PRIu64, s ? " " : "",
+				d->lane_total[id + 1][s].bytes, d->lane_total[id + 1][s].records);
+		/* the losses as the text report lists them: "AUX truncated 1, ..." */
+		fputs("\",\"", f);
+		for (int k = 0, any = 0; k < REPORT_LOSS__NR; k++)
+			if (d->lane_lost[id + 1][k])
+				fprintf(f, "%s%s %" PRIu64, any++ ? ", " : "", report_loss_kind__name(k),
+					d->lane_lost[id + 1][k]);
+		fputs("\"]", f);
+	}
+	for (int busy = 0; busy < 2; busy++) {
+		fputs(busy ? "],\"busyLanes\":[" : "},\n\"emptyLanes\":[", f);
+		for (int id = -1, n = 0; id < 1 << 16; id++)
+			if (d->lanes[id + 1] && d->timed[id + 1] == busy)
+				fprintf(f, "%s%d", n++ ? "," : "", id);
+	}
 	fputs("],\n\"losses\":[", f);
 	for (size_t i = 0; i < d->nr_losses; i++)
 		fprintf(f, "%s[%d,%" PRIu64 ",\"%s\",%" PRIu64 "]", i ? "," : "", d->losses[i].lane,
@@ -291,18 +355,48 @@ static void demo__truth(struct demo *d, FILE *f, const char *kind)
 	for (int k = 0; k < REPORT_LOSS__NR; k++)
 		fprintf(f, "%s\"%s\":[%" PRIu64 ",%" PRIu64 "]", k ? "," : "", loss_keys[k],
 			d->lost[k].count, d->lost[k].reports);
-	fputs("},\n\"probe\":", f);
-	if (!d->has_probe || !m->nr_bins) {
-		fputs("null}\n", f);
-		return;
+	for (int i = 0; i < 2; i++) {
+		const struct probe *p = &d->probe[i];
+
+		fputs(i ? ",\n\"zoomProbe\":" : "},\n\"probe\":", f);
+		if (!p->w || !m->nr_bins) {
+			fputs("null", f);
+			continue;
+		}
+		fprintf(f, "{\"lane\":%d,\"t0\":%" PRIu64 ",\"binNs\":%" PRIu64 ",\"sources\":{",
+			p->lane, p->t0, p->w);
+		for (int s = 0, n = 0; s < REPORT_SRC__NR; s++)
+			if (p->c[s].records)
+				fprintf(f, "%s\"%s\":[%" PRIu64 ",%" PRIu64 "]", n++ ? "," : "",
+					source_keys[s], p->c[s].bytes, p->c[s].records);
+		fputs("}}", f);
 	}
-	fprintf(f, "{\"lane\":%d,\"t0\":%" PRIu64 ",\"binNs\":%" PRIu64 ",\"sources\":{",
-		d->probe.lane, d->probe.t0, d->probe.w);
-	for (int s = 0, n = 0; s < REPORT_SRC__NR; s++)
-		if (d->probe.c[s].records)
-			fprintf(f, "%s\"%s\":[%" PRIu64 ",%" PRIu64 "]", n++ ? "," : "",
-				source_keys[s], d->probe.c[s].bytes, d->probe.c[s].records);
-	fputs("}}}\n", f);
+	fputs("}\n", f);
+}
+
+/*
+ * The probed bins must be bins of the page: the full view's, and for the zoomed one, the
+ * finest, which the page must carry for each source the probe has data of.
+ */
+static int demo__check_probes(const struct demo *d, const char *kind)
+{
+	struct report_html_plan plan;
+
+	report_html__plan(d->m, &plan);
+	if (d->probe[0].w && d->m->nr_bins && d->probe[0].w != plan.view_ns) {
+		fprintf(stderr, "report-html-demo: %s: the page's bins are %" PRIu64 " ns, the probe "
+			"expects %" PRIu64 "\n", kind, plan.view_ns, d->probe[0].w);
+		return -1;
+	}
+	for (int s = 0; d->probe[1].w && s < REPORT_SRC__NR; s++) {
+		if (d->probe[1].c[s].records && plan.src_ns[s] != d->probe[1].w) {
+			fprintf(stderr, "report-html-demo: %s: the page carries %s in bins of %" PRIu64
+				" ns, the zoomed probe expects %" PRIu64 "\n", kind,
+				report_source__name(s), plan.src_ns[s], d->probe[1].w);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -314,6 +408,7 @@ int main(int argc, char **argv)
 	} kinds[] = {
 		{ "two-cpu", demo__two_cpu, REPORT_LANES_CPU },
 		{ "many-cpu", demo__many_cpu, REPORT_LANES_CPU },
+		{ "heat-edge", demo__heat_edge, REPORT_LANES_CPU },
 		{ "one-cpu", demo__one_cpu, REPORT_LANES_CPU },
 		{ "threads", demo__threads, REPORT_LANES_THREAD },
 		{ "zero-length", demo__zero_length, REPORT_LANES_CPU },
@@ -342,12 +437,8 @@ int main(int argc, char **argv)
 		kinds[k].fill(&d);
 	else
 		demo__header(&d, "true", 2);
-	/* the bin the test hovers must be one of the page's bins */
-	if (d.has_probe && d.m->nr_bins && d.m->bin_ns != d.probe.w) {
-		fprintf(stderr, "report-html-demo: %s: bins are %" PRIu64 " ns, the probe expects %"
-			PRIu64 "\n", argv[1], d.m->bin_ns, d.probe.w);
+	if (demo__check_probes(&d, argv[1]))
 		return 1;
-	}
 	page = fopen(argv[2], "w");
 	truth = fopen(argv[3], "w");
 	if (!page || !truth)

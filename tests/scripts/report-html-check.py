@@ -5,13 +5,18 @@
 
 Each page is opened from disk (file://) in a fresh tab; TRUTH says what its data was: a .json
 from report-html-demo, or the text of `auxrec report` for the same recording (.txt), whose
-numbers the page must show: the totals, the loss totals, the lanes, and a mark for each line
-of its "losses over time". The checks: the page's script ran, no console error and no JS exception, no
-request but the page itself, the lanes, loss marks and snapshot markers in the DOM where the
-data puts them (lane, time within a bin, kind, count, and on screen at that time), the totals,
-the tooltip of a hovered bin, zoom by dragging and reset by double-click. A screenshot of each
-page goes to DIR/KIND.png. Standard library only: the browser is spoken to through
---remote-debugging-pipe (fd 3 in, fd 4 out, NUL-terminated JSON).
+numbers the page must show: the totals, the loss totals, the lanes (a recorded CPU without
+data too, with no bin drawn) with each lane's totals and losses, and a mark for each line of
+its "losses over time". The timeline's mode (lanes or heat map) follows the threshold the page
+itself carries (heatLanes), which the page's script uses. The checks: the page's script ran,
+no console error and no JS exception, no request but the page itself, the lanes, loss marks
+and snapshot markers in the DOM where the data puts them (lane, time within a bin, kind,
+count, and on screen at that time), the totals, each source's scale (its typical bin drawn
+tall enough to see, the scale labelled in B/s), the tooltip of a hovered bin, zoom by
+dragging (and, zoomed in, the finer bins the page carries, with a hovered one's numbers) and
+reset by double-click. A screenshot of each page goes to DIR/KIND.png. Standard library
+only: the browser is spoken to through --remote-debugging-pipe (fd 3 in, fd 4 out,
+NUL-terminated JSON).
 """
 import argparse
 import base64
@@ -211,7 +216,11 @@ GEOMETRY_JS = r'''(() => {
     mode: tl.dataset.mode,
     view: [Number(tl.dataset.viewStart), Number(tl.dataset.viewEnd)],
     plot: ov ? box(ov) : null,
-    lanes: [...document.querySelectorAll('.lane')].map(e => ({id: e.dataset[attr], box: box(e)})),
+    lanes: [...document.querySelectorAll('.lane')].map(e => ({id: e.dataset[attr], box: box(e),
+      bytes: Number(e.dataset.bytes), bins: Number(e.dataset.bins)})),
+    laneRows: Object.fromEntries([...document.querySelectorAll('#totals-lanes tbody tr')].map(
+      r => [r.dataset.lane, [r.dataset.totals, r.cells[r.cells.length - 1].innerHTML
+        .split('<br>').filter(x => x).map(x => x.replace(': ', ' ')).join(', ')]])),
     losses: [...document.querySelectorAll('.loss')].map(e => ({
       id: e.dataset[attr], time: Number(e.dataset.time), kind: e.dataset.kind,
       count: Number(e.dataset.count), reports: Number(e.dataset.reports), box: box(e),
@@ -228,6 +237,7 @@ GEOMETRY_JS = r'''(() => {
 
 
 BINS_JS = "(({binNs, bin0}) => ({binNs, bin0}))(JSON.parse(document.getElementById('report-data').textContent))"
+HEAT_LANES_JS = "JSON.parse(document.getElementById('report-data').textContent).heatLanes"
 
 
 def x_of(g, t):
@@ -303,10 +313,17 @@ def truth_from_report(path):
     for name, key in LOSS_KEYS.items():
         m = re.search(r'^%s +(\d+) +(\d+) ' % re.escape(name), text, re.M)
         truth['lossTotals'][key] = [int(m.group(2)), int(m.group(1))]
-    lanes = re.findall(r'^  (?:CPU|thread) (-?\d+) +\d+/\d+', text, re.M)
-    if re.search(r'^  no (?:CPU|thread) +\d+/\d+', text, re.M):
-        lanes.insert(0, '-1')
-    truth['lanes'] = [int(l) for l in lanes]
+    # the per-lane table: "  CPU 0  48000/1000  ...  31540/1085; AUX truncated 1, ..."
+    truth['laneTotals'] = {}
+    for m in re.finditer(r'^  (no (?:CPU|thread)|(?:CPU|thread) -?\d+) +(\d+/\d+(?: +\d+/\d+)*)'
+                         r'(?:; (.*))?$', text, re.M):
+        lane = '-1' if m.group(1).startswith('no ') else m.group(1).split()[1]
+        truth['laneTotals'][lane] = [' '.join(m.group(2).split()), m.group(3) or '']
+    truth['lanes'] = sorted(int(l) for l in truth['laneTotals'])
+    # a lane without a record has no bin; the text does not say which others have timed ones
+    truth['emptyLanes'] = [int(l) for l, (t, _) in truth['laneTotals'].items()
+                           if all(c == '0/0' for c in t.split())]
+    truth['busyLanes'] = []
     section = text.split('\nlosses over time', 1)
     if len(section) == 2:
         for line in section[1].split('\n\n')[0].splitlines()[1:]:
@@ -317,8 +334,7 @@ def truth_from_report(path):
     if len(section) == 2:
         truth['snapshots'] = [ns(l.strip()) for l in section[1].split('\n\n')[0].splitlines()
                               if l.strip()]
-    truth['mode'] = ('empty' if not truth['lanes'] else
-                     'heatmap' if len(truth['lanes']) > 64 else 'lanes')
+    truth['mode'] = 'empty' if not truth['lanes'] else None	# None: by the page's heatLanes
     return truth
 
 
@@ -338,6 +354,9 @@ def check_page(b, page_path, truth_path, shots):
         c.check('the page script ran to the end', p.js('document.documentElement.dataset.ready')
                 == '1')
         g = p.js(GEOMETRY_JS % truth['laneAttr'])
+        if truth['mode'] is None:
+            heat_lanes = p.js(HEAT_LANES_JS)
+            truth['mode'] = 'heatmap' if len(truth['lanes']) > heat_lanes else 'lanes'
         c.check('timeline mode is %s' % truth['mode'], g['mode'] == truth['mode'], g['mode'])
         c.check('lanes %s in order' % (truth['lanes'] if len(truth['lanes']) < 9 else
                                        '(%d lanes)' % len(truth['lanes'])),
@@ -345,6 +364,7 @@ def check_page(b, page_path, truth_path, shots):
                 [l['id'] for l in g['lanes']][:20])
         c.check('every lane has a place on screen',
                 all(l['box']['height'] > 0 and l['box']['width'] > 0 for l in g['lanes']))
+        check_lanes(c, g, truth)
         for key, want in truth['totals'].items():
             c.check('totals: %s %s bytes, %s records' % (key, want[0], want[1]),
                     g['sources'].get(key) == want, g['sources'].get(key))
@@ -362,11 +382,15 @@ def check_page(b, page_path, truth_path, shots):
                 c.check('snapshot at %d ns is drawn at its time' % s['time'],
                         s['shown'] and abs(s['box']['left'] - x_of(g, s['time'])) < 1.5)
         if truth['probe']:
-            check_hover(c, p, g, truth)
+            check_hover(c, p, g, truth, truth['probe'])
+        if truth['mode'] == 'lanes':
+            check_scales(c, p, truth)
         if truth['mode'] != 'empty':
             check_zoom(c, p, truth)
+        if truth.get('zoomProbe'):
+            check_zoom_in(c, p, truth)
         if truth['probe']:	# the picture shows a tooltip too
-            hover_probe(p, g, truth)
+            hover_probe(p, g, truth['probe'])
         # last: a capture beyond the viewport may leave the page laid out anew
         p.screenshot(os.path.join(shots, '%s.png' % truth['kind']))
         for problem in p.problems():
@@ -377,9 +401,72 @@ def check_page(b, page_path, truth_path, shots):
     return c.failed
 
 
-def hover_probe(p, g, truth):
+def check_lanes(c, g, truth):
+    """Each lane's numbers as the text report (or the data) has them, silent lanes empty."""
+    want = truth['laneTotals']
+    c.check('the per-lane table has the lanes %s' % (sorted(want) if len(want) < 9 else
+                                                     '(%d lanes)' % len(want)),
+            sorted(g['laneRows']) == sorted(want), sorted(g['laneRows'])[:20])
+    # the page groups digits ("1,234"), the text does not
+    rows = {l: [t, re.sub(r'(?<=\d),(?=\d{3})', '', lost)]
+            for l, (t, lost) in g['laneRows'].items()}
+    bad = [(l, rows.get(l), w) for l, w in want.items() if rows.get(l) != w]
+    c.check('the per-lane table: every lane\'s bytes/records and losses', not bad, bad[:3])
+    drawn = {l['id']: l for l in g['lanes']}
+    bad = [(l, drawn.get(l, {}).get('bytes'), w) for l, (w, _) in want.items()
+           if drawn.get(l, {}).get('bytes') != sum(int(x.split('/')[0]) for x in w.split())]
+    c.check('each lane of the timeline says its bytes in all', not bad, bad[:3])
+    for which, empty in (('emptyLanes', True), ('busyLanes', False)):
+        bad = [l for l in truth[which] if str(l) not in drawn or
+               (drawn[str(l)]['bins'] == 0) != empty]
+        c.check('%d lanes drawn with %s (%s)' % (len(truth[which]), 'no bin' if empty else
+                                                 'bins', truth[which][:8]), not bad, bad[:8])
+
+
+def page_data(p):
+    return p.js("JSON.parse(document.getElementById('report-data').textContent)")
+
+
+def page_bins(data, cell, w):
+    """A lane's bins of one source, decoded from the page as its script does: {bin: bytes} of
+    the full view's bins (w ns from bin0)."""
+    size, text = cell
+    out, i = {}, 0
+    num = lambda s: int(s, 36) if s else 0
+    for tok in text.split(',') if text else []:
+        if tok.startswith('~'):
+            i += num(tok[1:])
+            continue
+        if tok:
+            nbytes = num(tok.split(':')[0]) if size < 0 else num(tok) * size
+            k = i * w // data['binNs']
+            out[k] = out.get(k, 0) + nbytes
+        i += 1
+    return out
+
+
+def check_scales(c, p, truth):
+    """Each source reads on its own: its typical bin (the 90th percentile of those with data,
+    over every lane) is drawn at an eighth of its strip or more, not flattened by a burst or by
+    a source a thousand times busier; each lane says its scales with their units."""
+    data = page_data(p)
+    tops = json.loads(p.js("document.getElementById('timeline').dataset.scale"))
+    labels = p.js("[...document.querySelectorAll('.lane canvas')].map(e => e.ariaLabel)")
+    for s, src in enumerate(data['sources']):
+        bins = sorted(v for l in data['lanes'] if l['bins'][s]
+                      for v in page_bins(data, l['bins'][s], data['srcNs'][s]).values() if v)
+        if not bins:
+            continue
+        typical = bins[int(0.9 * (len(bins) - 1))] * 1e9 / data['binNs']
+        c.check('%s: its typical bin (%.3g B/s) is an eighth of its scale (%.3g B/s) or more'
+                % (src['key'], typical, tops[s]), typical >= tops[s] / 8)
+        c.check('%s: every lane labels its scale in B/s' % src['key'],
+                all(re.search(re.escape(src['name']) + r' · 0 – [0-9.]+ [kMGTP]?B/s', lab)
+                    for lab in labels), labels[:2])
+
+
+def hover_probe(p, g, probe):
     """Point at the probed bin; False when it is narrower than a pixel."""
-    probe = truth['probe']
     lane = next(l for l in g['lanes'] if l['id'] == str(probe['lane']))
     # the pointer is at whole pixels: the first one inside the bin
     x = math.floor(x_of(g, probe['t0'])) + 1
@@ -387,18 +474,19 @@ def hover_probe(p, g, truth):
     return x < x_of(g, probe['t0'] + probe['binNs'])
 
 
-def check_hover(c, p, g, truth):
-    probe = truth['probe']
-    c.check('the probed bin is a pixel wide or more', hover_probe(p, g, truth))
+def check_hover(c, p, g, truth, probe):
+    """The tooltip of the probed bin: its lane, its span, each source's bytes and records."""
+    c.check('the probed bin is a pixel wide or more', hover_probe(p, g, probe))
     tip = p.js(r'''(() => { const t = document.getElementById('tooltip');
         return {hidden: t.hidden, data: {...t.dataset}, text: t.textContent,
                 rows: [...t.querySelectorAll('tr[data-source]')].map(r =>
                   [r.dataset.source, ...[...r.cells].slice(2).map(c => c.textContent)])}; })()''')
     c.check('hovering lane %s at %d ns shows the tooltip' % (probe['lane'], probe['t0']),
             not tip['hidden'])
-    c.check('the tooltip is about that lane and bin',
+    c.check('the tooltip is about that lane and its %d ns bin' % probe['binNs'],
             tip['data'].get(truth['laneAttr']) == str(probe['lane']) and
-            tip['data'].get('binStart') == str(probe['t0']), tip['data'])
+            tip['data'].get('binStart') == str(probe['t0']) and
+            tip['data'].get('binNs') == str(probe['binNs']), tip['data'])
     rows = {r[0]: r[1:] for r in tip['rows']}
     c.check('the tooltip lists the sources of that bin %s' % sorted(probe['sources']),
             sorted(rows) == sorted(probe['sources']), sorted(rows))
@@ -409,16 +497,28 @@ def check_hover(c, p, g, truth):
                 got)
 
 
-def check_zoom(c, p, truth):
-    g = p.js(GEOMETRY_JS % truth['laneAttr'])
-    v0, v1 = g['view']
-    left, width = g['plot']['left'], g['plot']['width']
-    y = g['lanes'][0]['box']['top'] + 2
-    xa, xb = left + width * 0.25, left + width * 0.5
+def drag(p, xa, xb, y):
     p.mouse('mousePressed', xa, y, buttons=1, clicks=1)
     p.mouse('mouseMoved', (xa + xb) / 2, y, buttons=1)
     p.mouse('mouseMoved', xb, y, buttons=1)
     p.mouse('mouseReleased', xb, y, clicks=1)
+
+
+def reset_by_double_click(c, p, truth, g):
+    x, y = g['plot']['left'] + g['plot']['width'] / 2, g['lanes'][0]['box']['top'] + 2
+    p.mouse('mousePressed', x, y, buttons=1, clicks=1)
+    p.mouse('mouseReleased', x, y, clicks=1)
+    p.mouse('mousePressed', x, y, buttons=1, clicks=2)
+    p.mouse('mouseReleased', x, y, clicks=2)
+    r = p.js(GEOMETRY_JS % truth['laneAttr'])
+    c.check('double-click resets the view (%s)' % r['view'], r['view'] == g['view'])
+
+
+def check_zoom(c, p, truth):
+    g = p.js(GEOMETRY_JS % truth['laneAttr'])
+    v0, v1 = g['view']
+    left, width = g['plot']['left'], g['plot']['width']
+    drag(p, left + width * 0.25, left + width * 0.5, g['lanes'][0]['box']['top'] + 2)
     z = p.js(GEOMETRY_JS % truth['laneAttr'])
     want = (v0 + (v1 - v0) * 0.25, v0 + (v1 - v0) * 0.5)
     per_px = (v1 - v0) / width
@@ -426,13 +526,25 @@ def check_zoom(c, p, truth):
             % (z['view'], want[0], want[1]),
             abs(z['view'][0] - want[0]) <= 2 * per_px and abs(z['view'][1] - want[1]) <= 2 * per_px)
     check_marks(c, z, truth, p.js(BINS_JS))
-    x = left + width / 2
-    p.mouse('mousePressed', x, y, buttons=1, clicks=1)
-    p.mouse('mouseReleased', x, y, clicks=1)
-    p.mouse('mousePressed', x, y, buttons=1, clicks=2)
-    p.mouse('mouseReleased', x, y, clicks=2)
-    r = p.js(GEOMETRY_JS % truth['laneAttr'])
-    c.check('double-click resets the view (%s)' % r['view'], r['view'] == g['view'])
+    reset_by_double_click(c, p, truth, g)
+
+
+def check_zoom_in(c, p, truth):
+    """Zoomed in to about 100 of the finest bins, the page draws them: the probe's bin's numbers."""
+    probe = truth['zoomProbe']
+    g = p.js(GEOMETRY_JS % truth['laneAttr'])
+    t0, w = probe['t0'], probe['binNs']
+    drag(p, x_of(g, t0 - 40 * w), x_of(g, t0 + 60 * w), g['lanes'][0]['box']['top'] + 2)
+    z = p.js(GEOMETRY_JS % truth['laneAttr'])
+    keys = p.js("JSON.parse(document.getElementById('report-data').textContent)"
+                ".sources.map(s => s.key)")
+    drawn = dict(zip(keys, p.js("document.getElementById('timeline').dataset.binNs").split(',')))
+    c.check('zoomed in to %s, the sources %s are drawn in %d ns bins (%s)'
+            % (z['view'], sorted(probe['sources']), w, drawn),
+            all(drawn[k] == str(w) for k in probe['sources']))
+    check_hover(c, p, z, truth, probe)
+    check_marks(c, z, truth, p.js(BINS_JS))
+    reset_by_double_click(c, p, truth, g)
 
 
 def main():

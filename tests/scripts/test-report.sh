@@ -5,11 +5,13 @@
 # 8 KiB buffer),
 # and the same in AUX snapshot mode; perf 6.1 makes another. Checked:
 #  - the text report has what the recording program did: samples, ftrace events + missed,
-#    AUX bytes, the truncated AUX stretch at its time, lanes; a trace.dat alone reads too;
+#    AUX bytes, the truncated AUX stretch at its time, lanes (a quiet CPU's too); a trace.dat
+#    alone reads too;
 #  - report -D shows every record perf report -D shows (same offsets, sizes, types, names),
 #    PT packets as many as perf decodes, on both recordings;
 #  - the page (--html) in headless Chromium shows the text report's numbers, marks and
 #    snapshots, with no console error and no request; screenshots stay in $B/report-recording/;
+#    options go before or after DIR (--html DIR -o FILE, DIR --html);
 #  - a missing or damaged input gives the same error from the text report and --html, a
 #    non-zero exit and no page.
 set -u
@@ -59,6 +61,13 @@ t_loss=$(python3 -c "import json; print(json.load(open('$rec/truth.json'))['loss
 at=$(python3 -c "v = $t_loss - int('$start'); print('%d.%09d' % (v // 10**9, v % 10**9))")
 check "the truncated stretch is listed at +$at s on CPU 0" grep -q "^  $at  CPU 0  AUX truncated  1 " "$out/report.txt"
 check "CPU 0 has every source" grep -qE '^  CPU 0 +[1-9][0-9]*/[0-9]+ +[1-9][0-9]*/[0-9]+ +[1-9][0-9]*/[0-9]+ +[1-9][0-9]*/[0-9]+;' "$out/report.txt"
+# ftrace recorded every CPU (trace.dat describes each one the system has): a quiet one
+# still has its row, and on the page its lane
+ncpus=$(getconf _NPROCESSORS_CONF)
+missing=$(for cpu in $(seq 0 $((ncpus - 1))); do
+	grep -q "^  CPU $cpu " "$out/report.txt" || echo "$cpu"; done)
+check "each of the $ncpus CPUs ftrace recorded has its lane, data or not (missing: ${missing:-none})" \
+	[ -z "$missing" ]
 check "the header names host, kernel, command, CPUs, clock" \
 	grep -q "^  command      .*report-recording" "$out/report.txt"
 grep -q "^  trace clock  mono" "$out/report.txt" && grep -q "^  CPUs " "$out/report.txt" ||
@@ -107,6 +116,15 @@ check "chromium finds the text report's numbers and marks on the page" [ $? -eq 
 check "a screenshot in $out/real.png" [ -s "$out/real.png" ]
 "$AUXREC" report --html -o "$out/elsewhere.html" "$rec" >/dev/null
 check "-o puts the page where it says" [ -s "$out/elsewhere.html" ]
+# options anywhere, as perf takes them: the issue's own form, and DIR first
+"$AUXREC" report --html "$rec" -o "$out/after-dir.html" >/dev/null 2>"$out/err-opts"
+check "--html DIR -o FILE puts the page in FILE" [ -s "$out/after-dir.html" ]
+rm -f "$rec/report.html"
+"$AUXREC" report "$rec" --html >/dev/null 2>>"$out/err-opts"
+check "DIR --html writes DIR/report.html" [ -s "$rec/report.html" ]
+"$AUXREC" report "$rec" "$rec" >/dev/null 2>"$out/err-two"
+check "two recordings are refused (exit 2)" [ $? -eq 2 ]
+check "... saying report takes one" grep -q "report takes one directory or file" "$out/err-two"
 
 # ---- snapshot mode: each snapshot at its moment, on the page too ----
 snap=$out/snap

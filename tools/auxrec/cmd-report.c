@@ -172,16 +172,25 @@ int cmd_report(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = NULL;
+	const char *out = NULL, *input = NULL;
 	bool dump = false, html = false;
+	int nr_inputs = 0;
 	struct report_input in;
 	struct report_data d;
 	char *page = NULL;
 	int c, err;
 
+	/*
+	 * Options go anywhere, as in perf (auxrec report --html DIR -o FILE): the leading '-'
+	 * hands each non-option over in its place, whatever POSIXLY_CORRECT says.
+	 */
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+Do:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "-Do:h", longopts, NULL)) != -1) {
 		switch (c) {
+		case 1:
+			input = input ? input : optarg;
+			nr_inputs++;
+			break;
 		case 'D':
 			dump = true;
 			break;
@@ -199,14 +208,16 @@ int cmd_report(int argc, char **argv)
 			return 2;
 		}
 	}
-	if (argc - optind > 1 || (dump && html) || (out && !html)) {
-		auxrec_error(argc - optind > 1 ? "report takes one directory or file" :
+	for (; optind < argc; optind++, nr_inputs++)	/* what follows "--" */
+		input = input ? input : argv[optind];
+	if (nr_inputs > 1 || (dump && html) || (out && !html)) {
+		auxrec_error(nr_inputs > 1 ? "report takes one directory or file" :
 			     out ? "-o names the page: it goes with --html" :
 			     "-D and --html are two different reports: choose one");
 		fputs(report_usage, stderr);
 		return 2;
 	}
-	err = report_input__init(&in, optind < argc ? argv[optind] : NULL);
+	err = report_input__init(&in, input);
 	if (err)
 		goto out;
 	if (dump) {

@@ -22,6 +22,15 @@ extern const char report_html_css[];
  * (down to one per lane and kind).
  */
 #define REPORT_HTML_MARKS_MAX	2000
+/* The timeline at full view: this many bins or fewer (the model has ten times more). */
+#define REPORT_HTML_VIEW_BINS	1001
+/*
+ * The bins in the page's data block take this many bytes at most, whatever the lanes, sources
+ * and numbers: the whole view first (in wider bins while it does not fit), then finer bins for
+ * zooming in, source by source, while they fit. With the rest of the page that keeps it well
+ * under 1 MB.
+ */
+#define REPORT_HTML_BINS_BYTES	(384 * 1024)
 
 /* The names the script and the style sheet know sources and loss kinds by. */
 static const char *const source_keys[REPORT_SRC__NR] = {
@@ -120,6 +129,14 @@ static uint64_t report__duration(const struct report_model *m)
 	return m->nr_bins ? m->last_ns - m->first_ns : 0;
 }
 
+static int report_lane__has_data(const struct report_lane *l)
+{
+	for (int s = 0; s < REPORT_SRC__NR; s++)
+		if (l->total[s].records || l->total[s].bytes)
+			return 1;
+	return 0;
+}
+
 static void html__lane_label(FILE *f, const struct report_model *m, int id)
 {
 	const char *kind = m->lane_kind == REPORT_LANES_THREAD ? "thread" : "CPU";
@@ -177,6 +194,7 @@ static void html__info_losses(FILE *f, const struct report_model *m)
 static void html__header(FILE *f, const struct report_model *m)
 {
 	char buf[64], t[40];
+	size_t with_data = 0;
 
 	fputs("<header>\n<h1>auxrec report", f);
 	if (m->info[REPORT_INFO_DATA_DIR]) {
@@ -199,8 +217,10 @@ static void html__header(FILE *f, const struct report_model *m)
 	fputs("<dt>CPUs</dt><dd>", f);
 	if (m->nr_cpus_online)
 		fprintf(f, "%d online of %d · ", m->nr_cpus_online, m->nr_cpus_avail);
-	fprintf(f, "%zu %s with data</dd>\n", m->nr_lanes,
-		m->lane_kind == REPORT_LANES_THREAD ? "threads" : "CPUs");
+	for (size_t i = 0; i < m->nr_lanes; i++)
+		with_data += report_lane__has_data(&m->lanes[i]);
+	fprintf(f, "%zu %s recorded, %zu with data</dd>\n", m->nr_lanes,
+		m->lane_kind == REPORT_LANES_THREAD ? "threads" : "CPUs", with_data);
 	fputs("<dt>Started</dt><dd>", f);
 	if (m->wall_start_ns) {
 		time_t sec = (time_t)(m->wall_start_ns / 1000000000);
@@ -349,7 +369,12 @@ static void html__lane_totals(FILE *f, const struct report_model *m)
 		const struct report_lane *l = &m->lanes[i];
 		int any = 0;
 
-		fprintf(f, "<tr data-lane=\"%d\"><td>", l->id);
+		/* the text report's bytes/records per source, for a test to compare */
+		fprintf(f, "<tr data-lane=\"%d\" data-totals=\"", l->id);
+		for (int s = 0; s < REPORT_SRC__NR; s++)
+			fprintf(f, "%s%" PRIu64 "/%" PRIu64, s ? " " : "", l->total[s].bytes,
+				l->total[s].records);
+		fputs("\"><td>", f);
 		html__lane_label(f, m, l->id);
 		fputs("</td>", f);
 		for (int s = 0; s < REPORT_SRC__NR; s++)
@@ -369,30 +394,206 @@ static void html__lane_totals(FILE *f, const struct report_model *m)
 	fputs("</tbody>\n</table>\n</details>\n", f);
 }
 
-/* The bins of one lane and source: base-36 numbers, "" for 0, trailing zeros left out. */
-static void json__bins(FILE *f, const struct report_model *m, const struct report_count *bins,
-		       int records)
+/* v in base 36 into buf (16 bytes), "" for 0; its length. */
+static size_t b36(char *buf, uint64_t v)
 {
-	size_t n = m->nr_bins;
+	char digits[16], *p = digits + sizeof(digits);
+	size_t n;
 
-	if (!bins) {
-		fputs("null", f);
+	for (; v; v /= 36)
+		*--p = "0123456789abcdefghijklmnopqrstuvwxyz"[v % 36];
+	n = (size_t)(digits + sizeof(digits) - p);
+	memcpy(buf, p, n);
+	return n;
+}
+
+/* The page's bins of g model bins each start at model bin first (from the epoch). */
+static int64_t page__first(const struct report_model *m, int64_t g)
+{
+	return report__floor_div(m->bin_first, g) * g;
+}
+
+static size_t page__nr_bins(const struct report_model *m, int64_t g)
+{
+	return (size_t)(report__floor_div(m->bin_first + (int64_t)m->nr_bins - 1, g) -
+			report__floor_div(m->bin_first, g) + 1);
+}
+
+/* The one size of every record of a series (bytes = records x size in each bin), or -1. */
+static int64_t series__record_size(const struct report_model *m, const struct report_count *bins)
+{
+	int64_t size = -1;
+
+	for (size_t i = 0; i < m->nr_bins; i++) {
+		const struct report_count *c = &bins[i];
+
+		if (!c->records && !c->bytes)
+			continue;
+		if (!c->records || c->bytes % c->records || c->bytes / c->records > INT64_MAX ||
+		    (size >= 0 && (uint64_t)size != c->bytes / c->records))
+			return -1;
+		size = (int64_t)(c->bytes / c->records);
+	}
+	return size;
+}
+
+/* Tokens of a data block string, separated by commas: written to f, or only counted (f NULL). */
+struct json_tokens {
+	FILE *f;
+	size_t len, nr;
+};
+
+static void json_tokens__add(struct json_tokens *t, const char *tok, size_t n)
+{
+	if (t->nr++) {
+		if (t->f)
+			fputc(',', t->f);
+		t->len++;
+	}
+	if (t->f)
+		fwrite(tok, 1, n, t->f);
+	t->len += n;
+}
+
+/*
+ * One lane's bins of one source, g model bins to a page bin from model bin first: a token per
+ * page bin, "" when empty, "~N" for N > 2 empty ones in a row, "R" (records) when every record
+ * has one size (size >= 0: bytes = R x size), else "B:R"; numbers in base 36, "" for 0, the
+ * empty bins at the end left out. Written to f, or only counted (f NULL): its length.
+ */
+static size_t json__series(FILE *f, const struct report_model *m, const struct report_count *bins,
+			   int64_t g, int64_t first, int64_t size)
+{
+	struct json_tokens t = { .f = f };
+	size_t empty = 0;
+
+	/* page bin j: the model's bins [lo, lo + g) (from bin_first), first <= bin_first */
+	for (int64_t lo = first - m->bin_first; lo < (int64_t)m->nr_bins; lo += g) {
+		struct report_count c = { 0, 0 };
+		char tok[40];
+		size_t n = 0;
+
+		for (int64_t i = lo < 0 ? 0 : lo; i < lo + g && i < (int64_t)m->nr_bins; i++) {
+			c.bytes += bins[i].bytes;
+			c.records += bins[i].records;
+		}
+		if (!c.bytes && !c.records) {
+			empty++;
+			continue;
+		}
+		if (empty > 2) {
+			tok[0] = '~';
+			json_tokens__add(&t, tok, 1 + b36(tok + 1, empty));
+			empty = 0;
+		}
+		for (; empty; empty--)
+			json_tokens__add(&t, "", 0);
+		if (size < 0) {
+			n = b36(tok, c.bytes);
+			tok[n++] = ':';
+		}
+		n += b36(tok + n, c.records);
+		json_tokens__add(&t, tok, n);
+	}
+	return t.len;
+}
+
+/* What the bins of source src take on the page at w ns each, from model bin first. */
+static size_t page__cost(const struct report_model *m, int src, uint64_t w, int64_t first)
+{
+	size_t len = 0;
+
+	for (size_t l = 0; l < m->nr_lanes; l++) {
+		const struct report_count *b = m->lanes[l].bins[src];
+
+		if (b)
+			len += json__series(NULL, m, b, (int64_t)(w / m->bin_ns), first,
+					    series__record_size(m, b));
+	}
+	return len;
+}
+
+static size_t page__cost_all(const struct report_model *m, uint64_t w, int64_t first)
+{
+	size_t len = 0;
+
+	for (int s = 0; s < REPORT_SRC__NR; s++)
+		len += page__cost(m, s, w, first);
+	return len;
+}
+
+void report_html__plan(const struct report_model *m, struct report_html_plan *plan)
+{
+	uint64_t view = m->bin_ns;
+	int64_t first;
+	size_t left;
+	int order[REPORT_SRC__NR];
+	size_t fine[REPORT_SRC__NR];
+
+	memset(plan, 0, sizeof(*plan));
+	if (!m->nr_bins)
+		return;
+	while (page__nr_bins(m, (int64_t)(view / m->bin_ns)) > REPORT_HTML_VIEW_BINS)
+		view = report_width__coarser(view, m->bin_ns);
+	/*
+	 * The bins of the whole view must fit: wider ones while they do not, as many fewer at
+	 * once as the bytes say (a wider bin's numbers are longer: then once more).
+	 */
+	for (;;) {
+		int64_t g = (int64_t)(view / m->bin_ns);
+		size_t nr = page__nr_bins(m, g), cost = page__cost_all(m, view, page__first(m, g));
+		size_t want;
+
+		if (cost <= REPORT_HTML_BINS_BYTES || nr == 1)
+			break;
+		want = (size_t)((double)nr * REPORT_HTML_BINS_BYTES / (double)cost);
+		do
+			view = report_width__coarser(view, m->bin_ns);
+		while (page__nr_bins(m, (int64_t)(view / m->bin_ns)) > (want > 1 ? want : 1));
+	}
+	plan->view_ns = view;
+	first = page__first(m, (int64_t)(view / m->bin_ns));
+	left = REPORT_HTML_BINS_BYTES - page__cost_all(m, view, first);
+	/*
+	 * Then finer bins for zooming. A heat map sums the sources of a lane: all of them at the
+	 * finest width (a divisor of the view's) that fits. Lanes draw each source on its own:
+	 * source by source, the cheapest at the finest first, each at the finest width whose
+	 * extra bytes still fit.
+	 */
+	if (m->nr_lanes > REPORT_HTML_HEAT_LANES) {
+		uint64_t w = m->bin_ns;
+
+		while (w < view && (view % w || page__cost_all(m, w, first) > REPORT_HTML_BINS_BYTES))
+			w = report_width__coarser(w, m->bin_ns);
+		for (int s = 0; s < REPORT_SRC__NR; s++)
+			plan->src_ns[s] = w;
 		return;
 	}
-	while (n && !(records ? bins[n - 1].records : bins[n - 1].bytes))
-		n--;
-	fputc('"', f);
-	for (size_t i = 0; i < n; i++) {
-		uint64_t v = records ? bins[i].records : bins[i].bytes;
-		char digits[16], *p = digits + sizeof(digits);
+	for (int s = 0; s < REPORT_SRC__NR; s++) {
+		plan->src_ns[s] = view;
+		fine[s] = page__cost(m, s, m->bin_ns, first);
+		order[s] = s;
+		for (int k = s; k > 0 && fine[order[k]] < fine[order[k - 1]]; k--) {
+			int o = order[k];
 
-		while (v) {
-			*--p = "0123456789abcdefghijklmnopqrstuvwxyz"[v % 36];
-			v /= 36;
+			order[k] = order[k - 1];
+			order[k - 1] = o;
 		}
-		fprintf(f, "%s%.*s", i ? "," : "", (int)(digits + sizeof(digits) - p), p);
 	}
-	fputc('"', f);
+	for (int k = 0; k < REPORT_SRC__NR; k++) {
+		int s = order[k];
+		size_t coarse = page__cost(m, s, view, first);
+
+		for (uint64_t w = m->bin_ns; w < view; w = report_width__coarser(w, m->bin_ns)) {
+			size_t cost = w == m->bin_ns ? fine[s] : page__cost(m, s, w, first);
+
+			if (view % w == 0 && cost <= coarse + left) {
+				plan->src_ns[s] = w;
+				left = coarse + left - cost;
+				break;
+			}
+		}
+	}
 }
 
 static int report_loss__cmp(const void *a, const void *b)
@@ -406,11 +607,6 @@ static int report_loss__cmp(const void *a, const void *b)
 	return x->bin < y->bin ? -1 : x->bin > y->bin;
 }
 
-static int64_t report__group(int64_t bin, int64_t g)
-{
-	return bin >= 0 ? bin / g : -((-bin + g - 1) / g);
-}
-
 /*
  * Marks of one lane and kind within g bins merge (g = 1: one mark per bin). l is sorted; with
  * write, l becomes the merged marks. Returns how many there are.
@@ -421,7 +617,7 @@ static size_t report_losses__merge(struct report_loss *l, size_t n, int64_t g, i
 	size_t out = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		int64_t bin = report__group(l[i].bin, g);
+		int64_t bin = report__floor_div(l[i].bin, g);
 
 		if (out && l[i].lane_id == group.lane_id && l[i].kind == group.kind &&
 		    bin == group.bin) {
@@ -442,9 +638,10 @@ static size_t report_losses__merge(struct report_loss *l, size_t n, int64_t g, i
 	return out;
 }
 
-static int json__losses(FILE *f, const struct report_model *m)
+/* The loss marks, merged per page bin (g model bins) at least, and wider past too many. */
+static int json__losses(FILE *f, const struct report_model *m, int64_t g)
 {
-	int64_t origin = (int64_t)report_model__origin(m), g = 1;
+	int64_t origin = (int64_t)report_model__origin(m);
 	struct report_loss *l = NULL;
 	size_t n = m->nr_losses;
 
@@ -475,21 +672,30 @@ static int json__losses(FILE *f, const struct report_model *m)
 /* The data block the script draws from (its format is described in report-html.js). */
 static int html__data(FILE *f, const struct report_model *m)
 {
-	int64_t origin = (int64_t)report_model__origin(m), lo = 0, hi = 0;
+	int64_t origin = (int64_t)report_model__origin(m), lo = 0, hi = 0, g = 1, first = 0;
+	struct report_html_plan plan;
 
+	report_html__plan(m, &plan);
 	if (m->nr_bins) {
 		lo = (int64_t)m->first_ns - origin;
 		hi = (int64_t)m->last_ns - origin;
+		g = (int64_t)(plan.view_ns / m->bin_ns);
+		first = page__first(m, g);
 	}
 	if (m->has_span) {
 		lo = lo < 0 ? lo : 0;
 		hi = hi > (int64_t)(m->end_ns - m->start_ns) ? hi : (int64_t)(m->end_ns - m->start_ns);
 	}
 	fprintf(f, "<script type=\"application/json\" id=\"report-data\">\n{\"laneKind\":\"%s\","
-		"\"binNs\":%" PRIu64 ",\"bin0\":%" PRId64 ",\"nbins\":%zu,\"range\":[%" PRId64 ",%"
-		PRId64 "],\n\"sources\":[", m->lane_kind == REPORT_LANES_THREAD ? "thread" : "cpu",
-		m->bin_ns, m->nr_bins ? (int64_t)report_model__bin_start(m, 0) - origin : 0,
-		m->nr_bins, lo, hi);
+		"\"heatLanes\":%d,\"binNs\":%" PRIu64 ",\"modelNs\":%" PRIu64 ",\"bin0\":%" PRId64
+		",\"nbins\":%zu,\"range\":[%" PRId64 ",%" PRId64 "],\"srcNs\":[",
+		m->lane_kind == REPORT_LANES_THREAD ? "thread" : "cpu", REPORT_HTML_HEAT_LANES,
+		plan.view_ns, m->bin_ns,
+		m->nr_bins ? (int64_t)m->epoch_ns + first * (int64_t)m->bin_ns - origin : 0,
+		m->nr_bins ? page__nr_bins(m, g) : 0, lo, hi);
+	for (int s = 0; s < REPORT_SRC__NR; s++)
+		fprintf(f, "%s%" PRIu64, s ? "," : "", plan.src_ns[s]);
+	fputs("],\n\"sources\":[", f);
 	for (int s = 0; s < REPORT_SRC__NR; s++)
 		fprintf(f, "%s{\"key\":\"%s\",\"name\":\"%s\",\"unit\":\"%s\"}", s ? "," : "",
 			source_keys[s], report_source__name(s), report_source__unit(s));
@@ -503,17 +709,28 @@ static int html__data(FILE *f, const struct report_model *m)
 
 		fprintf(f, "%s\n{\"id\":%d,\"label\":\"", i ? "," : "", l->id);
 		html__lane_label(f, m, l->id);
-		for (int records = 0; records < 2; records++) {
-			fputs(records ? "],\"recs\":[" : "\",\"bytes\":[", f);
-			for (int s = 0; s < REPORT_SRC__NR; s++) {
-				fputs(s ? "," : "", f);
-				json__bins(f, m, l->bins[s], records);
+		fputs("\",\"total\":[", f);
+		for (int s = 0; s < REPORT_SRC__NR; s++)
+			fprintf(f, "%s[%" PRIu64 ",%" PRIu64 "]", s ? "," : "", l->total[s].bytes,
+				l->total[s].records);
+		fputs("],\"bins\":[", f);
+		for (int s = 0; s < REPORT_SRC__NR; s++) {
+			int64_t size = l->bins[s] ? series__record_size(m, l->bins[s]) : 0;
+
+			fputs(s ? "," : "", f);
+			if (!l->bins[s]) {
+				fputs("null", f);
+				continue;
 			}
+			fprintf(f, "[%" PRId64 ",\"", size);
+			json__series(f, m, l->bins[s], (int64_t)(plan.src_ns[s] / m->bin_ns), first,
+				     size);
+			fputs("\"]", f);
 		}
 		fputs("]}", f);
 	}
 	fputs("]", f);
-	if (json__losses(f, m) < 0)
+	if (json__losses(f, m, g) < 0)
 		return -errno;
 	fputs(",\n\"snapshots\":[", f);
 	for (size_t i = 0; i < m->nr_snapshots; i++)

@@ -3,9 +3,28 @@
 #ifndef AUXREC_REPORT_HTML_H
 #define AUXREC_REPORT_HTML_H
 
+#include <stdint.h>
 #include <stdio.h>
 
-struct report_model;
+#include "report-model.h"
+
+/*
+ * Past this many lanes the timeline is a heat map, one thin row per lane: more lanes of a
+ * readable height would not fit a screen. The page's script reads it from the page's data.
+ */
+#define REPORT_HTML_HEAT_LANES	24
+
+/*
+ * The widths the page carries its bins at, in ns (0 without timed data): the timeline's at full
+ * view (view_ns, about a thousand bins over it), and each source's (src_ns: view_ns, or down to
+ * the model's bin width where the page has room, for zooming in). The page's size decides.
+ */
+struct report_html_plan {
+	uint64_t view_ns;
+	uint64_t src_ns[REPORT_SRC__NR];
+};
+
+void report_html__plan(const struct report_model *m, struct report_html_plan *plan);
 
 /*
  * Write the page for m to f: the header, the timeline (drawn by the inline script from the

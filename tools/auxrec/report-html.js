@@ -1,21 +1,38 @@
 /*
  * auxrec report: draws a recording's timeline from the bins in the #report-data JSON block
  * (written by report-html.c). Times are ns from the recording's start. The data:
- *   binNs, bin0, nbins   bin i covers [bin0 + i * binNs, + binNs)
+ *   heatLanes            past this many lanes, a heat map (one row per lane)
+ *   binNs, bin0, nbins   the full view's bins: bin i covers [bin0 + i * binNs, + binNs)
+ *   modelNs              the finest bins there are (binNs is a multiple of it)
+ *   srcNs                [per source] the width its bins come in: binNs, or finer (a divisor of
+ *                        binNs) when the page had room, for zooming in
  *   range                [first, last] ns the timeline shows
  *   sources, lossKinds   [{key, name, unit}]
- *   lanes                [{id, label, bytes: [per source], recs: [...]}], each a base-36 string
- *                        of nbins comma-separated numbers, "" for 0; null when the source is absent
+ *   lanes                [{id, label, total, bins}]: total [[bytes, records] per source] with the
+ *                        untimed records; bins [per source] null (no timed data) or [size, text]:
+ *                        text a token per bin of srcNs from bin0, "" empty, "~N" N empty bins,
+ *                        "R" records of size bytes each (size >= 0) or "B:R", base 36, "" for 0.
+ *                        A recorded lane without data has its lane too (a CPU that went quiet)
  *   losses               [[lane index, time, kind index, count, reports]]
  *   snapshots            [time]
- * DOM hooks for tests: .lane[data-cpu|data-tid], .loss[data-cpu, data-time, data-kind,
- * data-count], .snapshot[data-time], #timeline[data-view-start, data-view-end], #tooltip.
+ * Lanes draw one strip per source, each on its own linear scale (shared by the lanes), so that
+ * sources a thousand times apart both read; within a source, a burst that would flatten the rest
+ * is clipped (marked so) at CLIP_OVER times the typical bin. A heat map colours each lane's
+ * total on a log scale.
+ * Zooming in shows finer bins where the data has them (about as many bins as at full view).
+ * DOM hooks for tests: .lane[data-cpu|data-tid, data-bytes (all sources, untimed too),
+ * data-bins (bins with data)], .loss[data-cpu, data-time, data-kind, data-count],
+ * .snapshot[data-time], #timeline[data-view-start, data-view-end, data-bin-ns (the width each
+ * source is drawn at), data-scale (lanes: each source's scale top, per s)], the lane canvases'
+ * aria-label (the scales, as their labels say them), #tooltip.
  */
 (function () {
 	'use strict';
 
-	const HEAT_LANES = 24;		/* more lanes than a screenful: one heat-map row each */
 	const MIN_VIEW_NS = 10;
+	const STRIP_MIN_H = 14;		/* px: a strip's label still fits */
+	/* a strip's scale tops at this many times its 90th-percentile bin: taller ones are clipped */
+	const CLIP_OVER = 3;
 	const VIRIDIS = [[68, 1, 84], [59, 82, 139], [33, 145, 140], [94, 201, 98], [253, 231, 37]];
 	const data = JSON.parse(document.getElementById('report-data').textContent);
 	const timeline = document.getElementById('timeline');
@@ -29,34 +46,55 @@
 	};
 	let unit = units.bytes;
 
-	function decode(s) {
-		const out = new Float64Array(data.nbins);
-		if (s)
-			s.split(',').forEach((v, i) => { if (v) out[i] = parseInt(v, 36); });
-		return out;
+	/* A source's bins on a lane: the bins with data, as bin indexes (at width w from bin0). */
+	function decode(cell, w) {
+		if (!cell)
+			return null;
+		const [size, text] = cell;
+		const num = s => s ? parseInt(s, 36) : 0;
+		const idx = [], bytes = [], recs = [];
+		let i = 0;
+		(text ? text.split(',') : []).forEach(tok => {
+			if (tok[0] === '~') {
+				i += num(tok.slice(1));
+				return;
+			}
+			if (tok) {
+				const c = tok.indexOf(':');
+				const r = num(size < 0 ? tok.slice(c + 1) : tok);
+				idx.push(i);
+				recs.push(r);
+				bytes.push(size < 0 ? num(tok.slice(0, c)) : r * size);
+			}
+			i++;
+		});
+		return { w, idx, bytes, recs };
 	}
 
-	const lanes = data.lanes.map(l => ({
-		id: l.id, label: l.label,
-		bytes: l.bytes.map(s => s === null ? null : decode(s)),
-		recs: l.recs.map(s => s === null ? null : decode(s)),
-	}));
-	const binOf = t => Math.floor((t - data.bin0) / data.binNs);
-	const lossesAt = new Map();	/* "lane:bin" -> losses in that bin */
-	data.losses.forEach(([lane, t, kind, count, reports]) => {
-		const key = lane + ':' + binOf(t);
-		if (!lossesAt.has(key))
-			lossesAt.set(key, []);
-		lossesAt.get(key).push({ t, kind, count, reports });
+	const lanes = data.lanes.map(l => {
+		const series = l.bins.map((cell, s) => decode(cell, data.srcNs[s]));
+		/* bins of the full view with data, any source */
+		const full = new Set();
+		series.forEach(x => x && x.idx.forEach(i => full.add(Math.floor(i * x.w / data.binNs))));
+		return {
+			id: l.id, label: l.label, series,
+			totalBytes: l.total.reduce((a, [b]) => a + b, 0), bins: full.size,
+		};
 	});
+	/* the sources with timed data somewhere: a strip each */
+	const shown = data.sources.map((s, k) => k).filter(k => lanes.some(l => l.series[k]));
+	const lossesOf = lanes.map(() => []);	/* per lane, in time order */
+	data.losses.forEach(([lane, t, kind, count, reports]) =>
+		lossesOf[lane].push({ t, kind, count, reports }));
+	lossesOf.forEach(a => a.sort((x, y) => x.t - y.t));
 
 	const full = { t0: data.range[0], t1: data.range[1] };
 	if (full.t1 - full.t0 < data.binNs) {	/* a recording of no length: show its one bin */
-		full.t0 = data.bin0 + binOf(full.t0) * data.binNs;
+		full.t0 = data.bin0 + Math.floor((full.t0 - data.bin0) / data.binNs) * data.binNs;
 		full.t1 = full.t0 + data.binNs;
 	}
 	const view = { t0: full.t0, t1: full.t1 };
-	const heatMode = lanes.length > HEAT_LANES;
+	const heatMode = lanes.length > data.heatLanes;
 
 	/* Numbers: exact counts with separators, rates with SI prefixes, times in s/ms/us/ns. */
 	const fmtInt = n => Math.round(n).toLocaleString('en-US');
@@ -78,11 +116,13 @@
 		const e = Math.floor(Math.log10(step / div) + 1e-9);
 		return (t / div).toFixed(Math.min(9, Math.max(0, -e))) + ' ' + name;
 	}
+	const fmtSpan = (t, w) => fmtTime(t, w, t + w) + ' – ' + fmtTime(t + w, w, t + w);
 	function niceStep(raw) {
 		const p = Math.pow(10, Math.floor(Math.log10(raw)));
 		const m = raw / p;
 		return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
 	}
+	const niceTop = max => max > 0 ? niceStep(max) * Math.ceil(max / niceStep(max)) : 1;
 	function el(tag, cls, parent) {
 		const e = document.createElement(tag);
 		if (cls)
@@ -130,27 +170,28 @@
 			const row = el('div', 'lane heat-row', body);
 			row.style.top = i * rowH + 'px';
 			row.style.height = rowH + 'px';
-			row.dataset[laneAttr] = l.id;
 			row.setAttribute('aria-label', l.label);
 			laneEls.push(row);
 		});
 	} else {
-		const laneH = Math.max(56, Math.min(120, Math.floor(480 / lanes.length)));
+		const laneH = Math.max(shown.length * STRIP_MIN_H + 4,
+				       Math.min(120, Math.floor(480 / lanes.length)));
 		lanes.forEach((l, li) => {
 			const lane = el('div', 'lane', body);
-			lane.dataset[laneAttr] = l.id;
 			lane.style.height = laneH + 'px';
 			const label = el('div', 'lane-label', lane);
 			el('b', '', label).textContent = l.label;
-			const sum = l.bytes.reduce((a, b) => a + (b ? b.reduce((x, y) => x + y, 0) : 0), 0);
-			el('small', '', label).textContent = fmtRate(sum, 'B') + ' in all';
-			const reports = data.losses.reduce((a, x) => a + (x[0] === li ? x[4] : 0), 0);
+			el('small', '', label).textContent = fmtRate(l.totalBytes, 'B') + ' in all';
+			const reports = lossesOf[li].reduce((a, x) => a + x.reports, 0);
 			if (reports)
 				el('small', 'lane-loss', label).textContent = plural(reports, 'reports of loss');
 			l.canvas = el('canvas', '', lane);
 			laneEls.push(lane);
 		});
 	}
+	laneEls.forEach((e, i) => Object.assign(e.dataset, {
+		[laneAttr]: lanes[i].id, bytes: lanes[i].totalBytes, bins: lanes[i].bins,
+	}));
 	const overlay = el('div', 'tl-overlay', body);
 	const selection = el('div', 'selection', overlay);
 	const snapshotEls = data.snapshots.map((t, i) => {
@@ -170,17 +211,68 @@
 		return { m, lane, t };
 	});
 
+	/* Bin widths: 1, 2 or 5 x 10^k ns, multiples of the finest, as report-html.c picks them. */
+	function coarser(w) {
+		do {
+			let d = w;
+			while (d % 10 === 0)
+				d /= 10;
+			w = d === 2 ? w / 2 * 5 : w * 2;
+		} while (w % data.modelNs);
+		return w;
+	}
+	/*
+	 * The width to draw bins of these widths at: as many bins over the view as over the full
+	 * view (zooming in k times makes them k times finer), but never finer than the data.
+	 */
+	function drawWidth(bases) {
+		const want = data.binNs * (view.t1 - view.t0) / (full.t1 - full.t0);
+		let w = data.modelNs;
+		while (w < want * (1 - 1e-9) || bases.some(b => w % b))
+			w = coarser(w);
+		return w;
+	}
+	/* The width each source is drawn at; in a heat map, one for all (its rows sum them). */
+	function widths() {
+		if (heatMode) {
+			const w = drawWidth(shown.map(s => data.srcNs[s]));
+			return data.sources.map(() => w);
+		}
+		return data.sources.map((s, k) => drawWidth([data.srcNs[k]]));
+	}
+	/* Series x summed into bins of w over the view: { k0, bytes, recs } from bin k0 (of w). */
+	function rebin(x, w) {
+		const k0 = Math.floor((view.t0 - data.bin0) / w);
+		const n = Math.floor((view.t1 - data.bin0) / w) - k0 + 1;
+		const out = { k0, bytes: new Float64Array(n), recs: new Float64Array(n) };
+		if (!x)
+			return out;
+		let lo = 0, hi = x.idx.length;
+		while (lo < hi) {	/* the first bin of the series in the view */
+			const mid = (lo + hi) >> 1;
+			if ((x.idx[mid] + 1) * x.w <= k0 * w)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (let i = lo; i < x.idx.length; i++) {
+			const k = Math.floor(x.idx[i] * x.w / w) - k0;
+			if (k >= n)
+				break;
+			out.bytes[k] += x.bytes[i];
+			out.recs[k] += x.recs[i];
+		}
+		return out;
+	}
+
 	/* Drawing. */
 	const X = (t, w) => (t - view.t0) / (view.t1 - view.t0) * w;
 	const T = (x, w) => view.t0 + x / w * (view.t1 - view.t0);
-	/* A bin's columns, on whole pixels so that neighbours meet without a seam: [x, x + w). */
-	function binColumns(i, w) {
-		const t = data.bin0 + i * data.binNs;
-		const x0 = Math.round(X(t, w)), x1 = Math.round(X(t + data.binNs, w));
+	/* Bin k of width bw's columns, on whole pixels so that neighbours meet: [x, x + w). */
+	function binColumns(k, bw, w) {
+		const t = data.bin0 + k * bw;
+		const x0 = Math.round(X(t, w)), x1 = Math.round(X(t + bw, w));
 		return [x0, Math.max(1, x1 - x0)];
-	}
-	function visibleBins() {
-		return [Math.max(0, binOf(view.t0)), Math.min(data.nbins - 1, binOf(view.t1))];
 	}
 	function ticks(w) {
 		const step = niceStep((view.t1 - view.t0) / Math.max(2, Math.floor(w / 110)));
@@ -188,11 +280,6 @@
 		for (let t = Math.ceil(view.t0 / step) * step; t <= view.t1; t += step)
 			out.push(t);
 		return { step, out };
-	}
-	/* The stacked rate of lane l in bin i, per source (value / s). */
-	function rates(l, i) {
-		const sec = data.binNs / 1e9;
-		return l[unit.field].map(a => a ? a[i] / sec : 0);
 	}
 
 	function drawAxis() {
@@ -225,52 +312,71 @@
 			ctx.stroke();
 		});
 	}
-	/* The y scale of a lane: lines at the top and the middle, with their rates. */
-	function drawScale(ctx, w, y0, plotH, top) {
+	/*
+	 * A source's scale over its bins in view (values per bin, every lane), a rate: up to its
+	 * highest bin, or to CLIP_OVER times the 90th percentile when that is lower (then clipped).
+	 */
+	function stripScale(values, sec) {
+		const v = values.filter(x => x > 0).sort((a, b) => a - b);
+		if (!v.length)
+			return { top: 1, clipped: false };
+		const max = v[v.length - 1] / sec;
+		const top = niceTop(Math.min(max, CLIP_OVER * v[Math.floor(0.9 * (v.length - 1))] / sec));
+		return { top, clipped: max > top };
+	}
+	const scaleText = (s, scale) => data.sources[s].name + ' · 0 – ' +
+		fmtRate(scale.top, unit.suffix) + (scale.clipped ? ' · taller bins clipped ▴' : '');
+	/* A strip's scale: a dashed line at its top, labelled with the source and the rate there. */
+	function drawStripScale(ctx, w, y, s, text) {
+		ctx.strokeStyle = 'rgba(0, 0, 0, .12)';
+		ctx.setLineDash([3, 3]);
+		ctx.beginPath();
+		ctx.moveTo(0, y + 0.5);
+		ctx.lineTo(w, y + 0.5);
+		ctx.stroke();
+		ctx.setLineDash([]);
 		ctx.font = '10px system-ui, sans-serif';
 		ctx.textBaseline = 'top';
-		[1, 0.5].forEach(f => {
-			const y = Math.round(y0 + plotH * (1 - f)) + 0.5;
-			const text = fmtRate(top * f, unit.suffix);
-			ctx.strokeStyle = 'rgba(0, 0, 0, .12)';
-			ctx.setLineDash([3, 3]);
-			ctx.beginPath();
-			ctx.moveTo(0, y);
-			ctx.lineTo(w, y);
-			ctx.stroke();
-			ctx.setLineDash([]);
-			ctx.fillStyle = 'rgba(255, 255, 255, .8)';
-			ctx.fillRect(2, y + 1, ctx.measureText(text).width + 4, 12);
-			ctx.fillStyle = '#6b6b70';
-			ctx.fillText(text, 4, y + 2);
-		});
+		ctx.fillStyle = 'rgba(255, 255, 255, .85)';
+		ctx.fillRect(2, y + 1, ctx.measureText(text).width + 6, 12);
+		ctx.fillStyle = colors[s];
+		ctx.fillRect(3, y + 4, 6, 6);
+		ctx.fillStyle = '#4b4b50';
+		ctx.fillText(text, 11, y + 2);
 	}
-	function drawLanes(tickTimes) {
-		const [i0, i1] = visibleBins();
-		let max = 0;
-		lanes.forEach(l => {
-			for (let i = i0; i <= i1; i++)
-				max = Math.max(max, rates(l, i).reduce((a, b) => a + b, 0));
-		});
-		const top = max > 0 ? niceStep(max) * Math.ceil(max / niceStep(max)) : 1;
-		lanes.forEach(l => {
+	function drawLanes(tickTimes, ws) {
+		const sec = s => ws[s] / 1e9;
+		const binned = lanes.map(l => l.series.map((x, s) => rebin(x, ws[s])));
+		const scales = data.sources.map((src, s) =>
+			stripScale(binned.flatMap(b => Array.from(b[s][unit.field])), sec(s)));
+		lanes.forEach((l, li) => {
 			const { ctx, w, h } = fit(l.canvas);
-			const plotH = h - 4;
+			const stripH = (h - 2) / shown.length;
 			drawGrid(ctx, w, h, tickTimes);
-			for (let i = i0; i <= i1; i++) {
-				const [x, bw] = binColumns(i, w);
-				let y = h;
-				rates(l, i).forEach((r, s) => {
-					if (!r)
+			shown.forEach((s, k) => {
+				const b = binned[li][s], y0 = 1 + k * stripH, base = y0 + stripH;
+				const plotH = stripH - 2;
+				b[unit.field].forEach((v, i) => {
+					if (!v)
 						return;
-					const bh = r / top * plotH;
+					const [x, bw] = binColumns(b.k0 + i, ws[s], w);
+					const f = v / sec(s) / scales[s].top;
+					const bh = Math.max(1, Math.min(1, f) * plotH);
 					ctx.fillStyle = colors[s];
-					ctx.fillRect(x, y - bh, bw, bh);
-					y -= bh;
+					ctx.fillRect(x, base - bh, bw, bh);
+					if (f > 1) {	/* clipped: a black cap on it */
+						ctx.fillStyle = '#000';
+						ctx.fillRect(x, base - bh, Math.max(bw, 2), 2);
+					}
 				});
-			}
-			drawScale(ctx, w, h - plotH, plotH, top);
+				ctx.fillStyle = 'rgba(0, 0, 0, .08)';
+				ctx.fillRect(0, Math.round(base) - 1, w, 1);
+				drawStripScale(ctx, w, Math.round(y0), s, scaleText(s, scales[s]));
+			});
+			l.canvas.setAttribute('aria-label', l.label + ': ' +
+					      shown.map(s => scaleText(s, scales[s])).join('; '));
 		});
+		timeline.dataset.scale = JSON.stringify(scales.map(x => x.top));
 	}
 	function heatColor(v, max) {
 		const f = Math.max(0, Math.min(1, 1 + Math.log10(v / max) / 3));	/* 3 decades */
@@ -278,23 +384,23 @@
 		const c = VIRIDIS[i].map((a, k) => Math.round(a + (VIRIDIS[i + 1][k] - a) * (p - i)));
 		return 'rgb(' + c.join(',') + ')';
 	}
-	function drawHeat(tickTimes) {
-		const [i0, i1] = visibleBins();
+	function drawHeat(tickTimes, ws) {
+		const bw = ws[0];
 		const { ctx, w, h } = fit(heatPlot);
 		const totals = lanes.map(l => {
-			const row = [];
-			for (let i = i0; i <= i1; i++)
-				row.push(rates(l, i).reduce((a, b) => a + b, 0));
-			return row;
+			const row = rebin(null, bw)[unit.field];
+			l.series.forEach(x => rebin(x, bw)[unit.field].forEach((v, i) => { row[i] += v; }));
+			return row.map(v => v / (bw / 1e9));
 		});
+		const k0 = Math.floor((view.t0 - data.bin0) / bw);
 		const max = Math.max(0, ...totals.map(r => Math.max(0, ...r)));
 		drawGrid(ctx, w, h, tickTimes);
 		totals.forEach((row, li) => row.forEach((v, k) => {
 			if (!v)
 				return;
-			const [x, bw] = binColumns(i0 + k, w);
+			const [x, cw] = binColumns(k0 + k, bw, w);
 			ctx.fillStyle = heatColor(v, max);
-			ctx.fillRect(x, li * rowH, bw, rowH);
+			ctx.fillRect(x, li * rowH, cw, rowH);
 		}));
 		const lab = fit(heatLabels);
 		/* a label every 1, 2, 4, 8... rows, 14 px apart at least, ticked at its row */
@@ -338,22 +444,27 @@
 		});
 	}
 	function render() {
+		const ws = widths();
 		timeline.dataset.viewStart = Math.round(view.t0);
 		timeline.dataset.viewEnd = Math.round(view.t1);
+		timeline.dataset.binNs = ws.join(',');
 		const tickTimes = drawAxis();
 		if (heatMode)
-			drawHeat(tickTimes);
+			drawHeat(tickTimes, ws);
 		else
-			drawLanes(tickTimes);
+			drawLanes(tickTimes, ws);
 		placeMarks();
 		const note = document.getElementById('view-note');
 		const zoomed = view.t0 > full.t0 || view.t1 < full.t1;
+		const drawn = [...new Set(shown.map(s => ws[s]))].sort((a, b) => a - b);
 		note.textContent = (zoomed ? 'Showing ' + fmtTime(view.t0, view.t1 - view.t0, view.t1) +
 			' – ' + fmtTime(view.t1, view.t1 - view.t0, view.t1) + '. ' : '') +
-			'Drag to zoom, double-click to reset. Bins: ' + fmtTime(data.binNs, data.binNs, data.binNs) + '.';
+			'Drag to zoom, double-click to reset. Bins: ' +
+			drawn.map(w => fmtTime(w, w, w)).join(', ') + '.' +
+			(heatMode ? '' : ' Each source on its own scale, the same for every lane.');
 	}
 
-	/* Hover: the bin under the pointer with its numbers; drag: zoom; double-click: reset. */
+	/* Hover: the bins under the pointer with their numbers; drag: zoom; double-click: reset. */
 	function laneAt(y) {
 		if (heatMode)
 			return Math.floor(y / rowH);
@@ -362,39 +473,48 @@
 	function showTooltip(ev) {
 		const r = overlay.getBoundingClientRect();
 		const x = ev.clientX - r.left, y = ev.clientY - r.top;
-		const li = laneAt(y), i = binOf(T(x, r.width));
-		if (x < 0 || li < 0 || li >= lanes.length || i < 0 || i >= data.nbins) {
+		const li = laneAt(y), t = T(x, r.width);
+		if (x < 0 || li < 0 || li >= lanes.length || t < data.bin0 ||
+		    t >= data.bin0 + data.nbins * data.binNs) {
 			tooltip.hidden = true;
 			return;
 		}
-		const l = lanes[li], t = data.bin0 + i * data.binNs;
-		const span = fmtTime(t, data.binNs, t + data.binNs) + ' – ' +
-			     fmtTime(t + data.binNs, data.binNs, t + data.binNs);
+		const l = lanes[li], ws = widths();
+		/* the bin of each source drawn under the pointer, at the width it is drawn at */
+		const at = shown.map(k => {
+			const k0 = Math.floor((t - data.bin0) / ws[k]), t0 = data.bin0 + k0 * ws[k];
+			const b = rebin(l.series[k], ws[k]), i = k0 - b.k0;
+			return { k, t0, w: ws[k], bytes: b.bytes[i] || 0, recs: b.recs[i] || 0 };
+		});
+		const widest = at.reduce((a, b) => b.w > a.w ? b : a);
+		const mixed = at.some(a => a.w !== widest.w);
 		let html = '<div class="tt-head"></div><table>';
 		let rows = 0, total = 0;
-		data.sources.forEach((s, k) => {
-			if (!l.bytes[k] || !l.bytes[k][i] && !l.recs[k][i])
+		at.forEach(a => {
+			const s = data.sources[a.k];
+			if (!a.bytes && !a.recs)
 				return;
 			rows++;
-			total += l.bytes[k][i];
+			total += a.bytes;
 			html += '<tr data-source="' + s.key + '"><td><span class="swatch src-' + s.key +
-				'"></span></td><td>' + s.name +
-				'</td><td class="num">' + fmtInt(l.bytes[k][i]) + ' B</td><td class="num">' +
-				plural(l.recs[k][i], s.unit) + '</td><td class="num">' +
-				fmtRate(l.bytes[k][i] / (data.binNs / 1e9), 'B/s') + '</td></tr>';
+				'"></span></td><td>' + s.name + '</td><td class="num">' + fmtInt(a.bytes) +
+				' B</td><td class="num">' + plural(a.recs, s.unit) + '</td><td class="num">' +
+				fmtRate(a.bytes / (a.w / 1e9), 'B/s') + '</td>' +
+				(mixed ? '<td class="num muted">' + fmtSpan(a.t0, a.w) + '</td>' : '') + '</tr>';
 		});
 		html += rows ? '' : '<tr><td colspan="5" class="muted">no data in this bin</td></tr>';
 		html += '</table>';
-		(lossesAt.get(li + ':' + i) || []).forEach(loss => {
-			const k = data.lossKinds[loss.kind];
-			html += '<div class="tt-loss"><span class="loss-shape kind-' + k.key + '"></span> ' +
-				k.name + ': ' + plural(loss.count, k.unit) + ' (' +
-				plural(loss.reports, 'reports') + ')</div>';
-		});
+		lossesOf[li].filter(loss => loss.t >= widest.t0 && loss.t < widest.t0 + widest.w)
+			.forEach(loss => {
+				const k = data.lossKinds[loss.kind];
+				html += '<div class="tt-loss"><span class="loss-shape kind-' + k.key +
+					'"></span> ' + k.name + ': ' + plural(loss.count, k.unit) + ' (' +
+					plural(loss.reports, 'reports') + ')</div>';
+			});
 		tooltip.innerHTML = html;
-		tooltip.querySelector('.tt-head').textContent = l.label + ' · ' + span +
-			(rows > 1 ? ' · ' + fmtInt(total) + ' B in all' : '');
-		Object.assign(tooltip.dataset, { [laneAttr]: l.id, bin: i, binStart: t });
+		tooltip.querySelector('.tt-head').textContent = l.label + ' · ' +
+			fmtSpan(widest.t0, widest.w) + (rows > 1 ? ' · ' + fmtInt(total) + ' B in all' : '');
+		Object.assign(tooltip.dataset, { [laneAttr]: l.id, binStart: widest.t0, binNs: widest.w });
 		tooltip.hidden = false;
 		const tw = tooltip.offsetWidth, th = tooltip.offsetHeight;
 		tooltip.style.left = Math.min(ev.clientX + 14, window.innerWidth - tw - 4) + 'px';

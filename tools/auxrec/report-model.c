@@ -179,15 +179,16 @@ static uint64_t report__nice_width(uint64_t ns)
 	}
 }
 
-/*
- * The factor to the next width that is a multiple of this one, so that bins merge whole:
- * 1 -> 2 -> 10 -> 20 -> 100 (and 5 -> 10, for a width chosen from the span).
- */
-static uint64_t report__width_factor(uint64_t w)
+uint64_t report_width__coarser(uint64_t w, uint64_t base)
 {
-	while (w % 10 == 0)
-		w /= 10;
-	return w == 2 ? 5 : 2;
+	do {
+		uint64_t d = w;
+
+		while (d % 10 == 0)
+			d /= 10;
+		w = d == 2 ? w / 2 * 5 : w * 2;
+	} while (w % base);
+	return w;
 }
 
 int report_model__set_span(struct report_model *m, uint64_t start_ns, uint64_t end_ns)
@@ -208,13 +209,6 @@ int report_model__set_span(struct report_model *m, uint64_t start_ns, uint64_t e
 									     : REPORT_FIRST_BIN_NS);
 	}
 	return 0;
-}
-
-static int64_t report__floor_div(int64_t a, int64_t b)
-{
-	int64_t q = a / b;
-
-	return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
 }
 
 static struct report_lane *report_model__find_lane(const struct report_model *m, int id,
@@ -256,6 +250,13 @@ static struct report_lane *report_model__get_lane(struct report_model *m, int id
 	memset(lane, 0, sizeof(*lane));
 	lane->id = id;
 	return lane;
+}
+
+int report_model__add_lane(struct report_model *m, int id)
+{
+	if (id < 0)
+		return report__err(EINVAL);
+	return report_model__get_lane(m, id) ? 0 : -errno;
 }
 
 /* Losses are found by (lane, kind, bin) through an open-addressing table of indexes + 1. */
@@ -321,7 +322,7 @@ static void report_loss__merge(struct report_loss *a, const struct report_loss *
  */
 static void report_model__widen(struct report_model *m)
 {
-	int64_t f = (int64_t)report__width_factor(m->bin_ns);
+	int64_t f = (int64_t)(report_width__coarser(m->bin_ns, m->bin_ns) / m->bin_ns);
 	int64_t first = report__floor_div(m->bin_first, f);
 	int64_t last = report__floor_div(m->bin_first + (int64_t)m->nr_bins - 1, f);
 	size_t kept = 0;

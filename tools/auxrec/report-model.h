@@ -16,8 +16,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* 1000 bins over a known span, and one for its closing instant */
-#define REPORT_BINS_MAX	1001
+/*
+ * 10000 bins over a known span, and one for its closing instant: ten times what a page shows
+ * at once, so that zooming in has finer bins to show (where the page has room for them).
+ */
+#define REPORT_BINS_MAX	10001
 /* A record, loss or snapshot without a timestamp: counted in the totals, not on the timeline. */
 #define REPORT_TIME_NONE UINT64_MAX
 /* The lane of records that name no CPU (or thread). */
@@ -110,7 +113,7 @@ struct report_model {
 	int64_t bin_first;
 	size_t nr_bins;				/* bins in use, at most REPORT_BINS_MAX */
 
-	struct report_lane *lanes;		/* sorted by id */
+	struct report_lane *lanes;		/* sorted by id: recorded or with data */
 	size_t nr_lanes, lanes_alloc;
 
 	struct report_loss *losses;		/* unordered */
@@ -136,8 +139,9 @@ int report_model__add_event(struct report_model *m, const char *name);
 int report_model__set_cpus(struct report_model *m, int online, int avail);
 /*
  * The recording's span on the trace clock. Before the first timed record it also sets the
- * timeline's origin and chooses the bin width (1, 2 or 5 x 10^k ns, at least 1 us, 1000 bins
- * or fewer over the span); later it only sets what the page shows as the recording's span.
+ * timeline's origin and chooses the bin width (1, 2 or 5 x 10^k ns, at least 1 us,
+ * REPORT_BINS_MAX - 1 bins or fewer over the span); later it only sets what the page shows
+ * as the recording's span.
  */
 int report_model__set_span(struct report_model *m, uint64_t start_ns, uint64_t end_ns);
 int report_model__set_wall_start(struct report_model *m, uint64_t wall_ns);
@@ -155,12 +159,30 @@ int report_model__add_loss(struct report_model *m, enum report_loss_kind kind, i
 			   uint64_t time_ns, uint64_t count);
 int report_model__add_snapshot(struct report_model *m, uint64_t time_ns);
 
+/*
+ * A lane the recording covered (a CPU or thread it recorded on), with data or without: every
+ * recorded lane is drawn, so that a CPU that stayed quiet shows as an empty lane instead of
+ * no lane. 0 or -errno (EINVAL: a negative id).
+ */
+int report_model__add_lane(struct report_model *m, int id);
 /* The lane with this id, or NULL. */
 const struct report_lane *report_model__lane(const struct report_model *m, int id);
 /* Start of bin i (0 <= i < nr_bins) on the trace clock. */
 uint64_t report_model__bin_start(const struct report_model *m, size_t i);
 /* The displayed origin: the span's start when known, else the first bin's start. */
 uint64_t report_model__origin(const struct report_model *m);
+
+/*
+ * The next bin width after w that is 1, 2 or 5 x 10^k ns and a multiple of base: the widths
+ * bins of width base merge into whole (1 -> 2 -> 10 -> 20 -> 100, 5 -> 10 -> 20 -> 50).
+ */
+uint64_t report_width__coarser(uint64_t w, uint64_t base);
+
+/* a / b rounded down: bins before the epoch have negative numbers. */
+static inline int64_t report__floor_div(int64_t a, int64_t b)
+{
+	return a / b - (a % b != 0 && (a < 0) != (b < 0));
+}
 
 const char *report_source__name(enum report_source src);
 const char *report_source__unit(enum report_source src);	/* what its records are */

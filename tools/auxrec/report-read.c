@@ -393,6 +393,35 @@ static int perf_describe(struct report_walk *w, struct perf_session *s)
 	return err;
 }
 
+/*
+ * Every CPU (or thread) the perf events were opened on gets its lane, data or not: a CPU that
+ * stayed quiet is one thing the page is there to show. PERF_RECORD_ID_INDEX (read by a pass)
+ * names each sample ID's CPU and thread; a file without one names none, and then only the
+ * lanes with data are drawn.
+ */
+static int perf_add_lanes(struct report_walk *w, struct perf_session *s)
+{
+	struct evsel *evsel;
+
+	evlist__for_each_entry(perf_session__evlist(s), evsel) {
+		size_t nr;
+		const uint64_t *ids = perf_session__evsel_ids(s, evsel, &nr);
+
+		for (size_t i = 0; i < nr; i++) {
+			struct evlist_sample_id where;
+			int lane, err;
+
+			if (perf_session__id_lookup(s, ids[i], &where))
+				continue;
+			lane = w->by_cpu ? where.cpu.cpu : where.tid;
+			err = lane < 0 ? 0 : report_model__add_lane(w->d->m, lane);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
 /* The wall clock at the span's start, when perf.data says how its clock relates to it. */
 static void perf_wall_start(struct report_walk *w, struct perf_session *s)
 {
@@ -428,6 +457,9 @@ static int trace_describe(struct report_walk *w, struct trace_dat_reader *r, boo
 	size_t nr;
 	int err = 0;
 
+	/* its CPU table is the CPUs it recorded, as KernelShark draws them: quiet ones too */
+	for (int cpu = 0; cpu < trace_dat_reader__nr_cpus(r) && !err; cpu++)
+		err = report_model__add_lane(m, cpu);
 	events = trace_dat_reader__events(r, &nr);
 	for (size_t i = 0; i < nr && !err; i++) {
 		char *name;
@@ -575,6 +607,8 @@ static int report_walk__run(struct report_walk *w, struct perf_session **ps,
 	/* pass 2: everything into the model */
 	if (!err && *ps)
 		err = perf_pass(w, *ps, true);
+	if (!err && *ps)
+		err = perf_add_lanes(w, *ps);
 	if (!err && *tr)
 		err = trace_pass(w, *tr, true);
 	return err;
