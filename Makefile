@@ -97,6 +97,7 @@ FUZZ_BINS    := $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz-%)
 # Every suite under memcheck, in check's fork mode: valgrind follows each test's process,
 # and an error there makes it exit 99, which fails that test. Leaks are LeakSanitizer's
 # (make test SANITIZE=1): here every process a test forks would report the test's memory.
+# AUXTRACE_TEST_MEMCHECK: sweeps over thousands of inputs take one in 16 (testlib_sweep_step).
 MEMCHECK := valgrind --quiet --error-exitcode=99 --leak-check=no \
 	    --suppressions=tests/valgrind.supp
 
@@ -225,7 +226,7 @@ test: deps
 
 memcheck-suites: $(TESTS)
 	@B=$(B) TEST_SCRIPTS= TEST_WRAPPER="$(MEMCHECK)" CK_TIMEOUT_MULTIPLIER=10 \
-		scripts/run-tests $(TESTS)
+		AUXTRACE_TEST_MEMCHECK=1 scripts/run-tests $(TESTS)
 
 memcheck:
 	@scripts/install-deps valgrind

@@ -431,6 +431,7 @@ START_TEST(test_truncated)
 	size_t len, opts, fly, data_at;
 	unsigned char *buf;
 	int events, cuts = 0, cpu;
+	unsigned int step = testlib_sweep_step(), seen = 0;
 
 	REQUIRE_TRACING();
 	buf = recorded_bytes(&rec, "whole.dat", &len, &cpu, &data_at);
@@ -440,7 +441,7 @@ START_TEST(test_truncated)
 	snprintf(cut, sizeof(cut), "%s/cut.dat", base_dir);
 	log_capture_start();
 	for (size_t n = 0; n < len; n++) {
-		if (!cut_here(n, opts, fly, len))
+		if (!cut_here(n, opts, fly, len) || seen++ % step)
 			continue;
 		spill(cut, buf, n);
 		ck_assert_msg(read_all(cut, &events) == -EINVAL, "cut at %zu of %zu read", n, len);
@@ -472,6 +473,7 @@ START_TEST(test_flipped_description)
 	size_t len, data_at;
 	unsigned char *buf;
 	int events, refused = 0, cpu;
+	unsigned int step = testlib_sweep_step(), seen = 0;
 
 	REQUIRE_TRACING();
 	buf = recorded_bytes(&rec, "flip.dat", &len, &cpu, &data_at);
@@ -480,13 +482,15 @@ START_TEST(test_flipped_description)
 	for (size_t at = 0; at < data_at; at += 1 + at / 8) {
 		unsigned char was = buf[at];
 
+		if (seen++ % step)
+			continue;
 		buf[at] ^= 0xff;
 		spill(bad, buf, len);
 		refused += read_all(bad, &events) != 0;
 		buf[at] = was;
 	}
 	log_capture_stop();
-	ck_assert_int_gt(refused, 5);
+	ck_assert_int_gt(refused, 5 / (int)step);	/* memcheck flips one in step */
 	free(buf);
 }
 END_TEST

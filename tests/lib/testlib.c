@@ -17,6 +17,11 @@ bool testlib_is_root(void)
 	return geteuid() == 0;
 }
 
+unsigned int testlib_sweep_step(void)
+{
+	return getenv("AUXTRACE_TEST_MEMCHECK") ? 16 : 1;
+}
+
 const char *testlib_tracefs(void)
 {
 	static char path[256];

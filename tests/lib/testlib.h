@@ -34,6 +34,12 @@ int testlib_run(Suite *s);
 
 bool testlib_is_root(void);
 
+/*
+ * Under make memcheck (valgrind, some 30 times slower): a sweep over thousands of inputs
+ * takes one in testlib_sweep_step() of them; make test and its sanitizer run take each one.
+ */
+unsigned int testlib_sweep_step(void);
+
 /* expr must fail as the library's pointer functions do: NULL with errno err. */
 #define assert_null_errno(expr, err)			\
 	do {						\
