@@ -385,6 +385,7 @@ def check_page(b, page_path, truth_path, shots):
             check_hover(c, p, g, truth, truth['probe'])
         if truth['mode'] == 'lanes':
             check_scales(c, p, truth)
+            check_stacked(c, p, truth)
         if truth['mode'] != 'empty':
             check_zoom(c, p, truth)
         if truth.get('zoomProbe'):
@@ -463,6 +464,27 @@ def check_scales(c, p, truth):
         c.check('%s: every lane labels its scale in B/s' % src['key'],
                 all(re.search(re.escape(src['name']) + r' · 0 – [0-9.]+ [kMGTP]?B/s', lab)
                     for lab in labels), labels[:2])
+
+
+def check_stacked(c, p, truth):
+    """'stacked' draws every source in one histogram per lane: bins of one width, one scale
+    for every lane, labelled with its unit; the strips come back with their own scales."""
+    p.js("document.querySelector('[data-layout=stacked]').click()")
+    layout = p.js("document.getElementById('timeline').dataset.layout")
+    widths = set(p.js("document.getElementById('timeline').dataset.binNs").split(','))
+    tops = json.loads(p.js("document.getElementById('timeline').dataset.scale"))
+    labels = p.js("[...document.querySelectorAll('.lane canvas')].map(e => e.ariaLabel)")
+    c.check('stacked: the lanes are drawn stacked (%s), in bins of one width (%s)'
+            % (layout, sorted(widths)), layout == 'stacked' and len(widths) == 1)
+    c.check('stacked: one scale for every lane (%s), labelled in B/s' % tops,
+            len(tops) == 1 and tops[0] > 0 and
+            all(re.search(r'all sources, stacked · 0 – [0-9.]+ [kMGTP]?B/s', lab) for lab in labels),
+            labels[:2])
+    p.js("document.querySelector('[data-layout=strips]').click()")
+    c.check('a strip per source again',
+            p.js("document.getElementById('timeline').dataset.layout") == 'strips' and
+            len(json.loads(p.js("document.getElementById('timeline').dataset.scale"))) ==
+            len(page_data(p)['sources']))
 
 
 def hover_probe(p, g, probe):

@@ -278,7 +278,12 @@ static void html__timeline(FILE *f, const struct report_model *m)
 		      f);
 	fputs("<span id=\"heat-legend\" class=\"heat-legend\" hidden><span class=\"lo\"></span>"
 	      "<canvas></canvas><span class=\"hi\"></span></span>\n</div>\n"
-	      "<div class=\"controls\"><span class=\"muted\">Rate in</span>"
+	      "<div class=\"controls\"><span class=\"muted\">Lanes</span>"
+	      "<button type=\"button\" data-layout=\"strips\" aria-pressed=\"true\">"
+	      "a strip per source</button>"
+	      "<button type=\"button\" data-layout=\"stacked\" aria-pressed=\"false\">"
+	      "stacked</button>"
+	      "<span class=\"muted\">Rate in</span>"
 	      "<button type=\"button\" data-unit=\"bytes\" aria-pressed=\"true\">bytes/s</button>"
 	      "<button type=\"button\" data-unit=\"events\" aria-pressed=\"false\">events/s</button>"
 	      "<button type=\"button\" id=\"reset-zoom\">Reset zoom</button></div>\n</div>\n"

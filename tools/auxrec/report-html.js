@@ -95,6 +95,8 @@
 	}
 	const view = { t0: full.t0, t1: full.t1 };
 	const heatMode = lanes.length > data.heatLanes;
+	/* Lanes as one strip per source on its own scale, or every source stacked on one scale. */
+	let stacked = false;
 
 	/* Numbers: exact counts with separators, rates with SI prefixes, times in s/ms/us/ns. */
 	const fmtInt = n => Math.round(n).toLocaleString('en-US');
@@ -232,9 +234,9 @@
 			w = coarser(w);
 		return w;
 	}
-	/* The width each source is drawn at; in a heat map, one for all (its rows sum them). */
+	/* The width each source is drawn at; in a heat map or a stack, one for all (they sum). */
 	function widths() {
-		if (heatMode) {
+		if (heatMode || stacked) {
 			const w = drawWidth(shown.map(s => data.srcNs[s]));
 			return data.sources.map(() => w);
 		}
@@ -326,7 +328,10 @@
 	}
 	const scaleText = (s, scale) => data.sources[s].name + ' · 0 – ' +
 		fmtRate(scale.top, unit.suffix) + (scale.clipped ? ' · taller bins clipped ▴' : '');
-	/* A strip's scale: a dashed line at its top, labelled with the source and the rate there. */
+	/*
+	 * A strip's scale: a dashed line at its top, labelled with the source (its colour; none
+	 * for s < 0, a stack of them all) and the rate there.
+	 */
 	function drawStripScale(ctx, w, y, s, text) {
 		ctx.strokeStyle = 'rgba(0, 0, 0, .12)';
 		ctx.setLineDash([3, 3]);
@@ -339,8 +344,10 @@
 		ctx.textBaseline = 'top';
 		ctx.fillStyle = 'rgba(255, 255, 255, .85)';
 		ctx.fillRect(2, y + 1, ctx.measureText(text).width + 6, 12);
-		ctx.fillStyle = colors[s];
-		ctx.fillRect(3, y + 4, 6, 6);
+		if (s >= 0) {
+			ctx.fillStyle = colors[s];
+			ctx.fillRect(3, y + 4, 6, 6);
+		}
 		ctx.fillStyle = '#4b4b50';
 		ctx.fillText(text, 11, y + 2);
 	}
@@ -377,6 +384,47 @@
 					      shown.map(s => scaleText(s, scales[s])).join('; '));
 		});
 		timeline.dataset.scale = JSON.stringify(scales.map(x => x.top));
+	}
+	/*
+	 * Every source stacked in one histogram per lane, in bins of one width, on one scale for
+	 * every lane: where the data came from at a glance, while a burst may dwarf the rest.
+	 */
+	function drawStacked(tickTimes, ws) {
+		const bw = ws[0], sec = bw / 1e9;
+		const binned = lanes.map(l => shown.map(s => rebin(l.series[s], bw)));
+		const sums = binned.map(b => rebin(null, bw)[unit.field].map((_, i) =>
+			b.reduce((a, x) => a + x[unit.field][i], 0)));
+		const scale = stripScale(sums.flatMap(r => Array.from(r)), sec);
+		const text = 'all sources, stacked · 0 – ' + fmtRate(scale.top, unit.suffix) +
+			(scale.clipped ? ' · taller bins clipped ▴' : '');
+		lanes.forEach((l, li) => {
+			const { ctx, w, h } = fit(l.canvas);
+			const base = h - 1, plotH = h - 16;	/* room for the scale's label */
+			const y = v => base - Math.min(1, v / sec / scale.top) * plotH;
+			drawGrid(ctx, w, h, tickTimes);
+			sums[li].forEach((sum, i) => {
+				if (!sum)
+					return;
+				const [x, cw] = binColumns(binned[li][0].k0 + i, bw, w);
+				let below = 0;
+				shown.forEach((s, k) => {
+					const v = binned[li][k][unit.field][i];
+
+					if (!v)
+						return;
+					ctx.fillStyle = colors[s];
+					ctx.fillRect(x, y(below + v), cw, Math.max(1, y(below) - y(below + v)));
+					below += v;
+				});
+				if (sum / sec > scale.top) {	/* clipped: a black cap on it */
+					ctx.fillStyle = '#000';
+					ctx.fillRect(x, y(sum), Math.max(cw, 2), 2);
+				}
+			});
+			drawStripScale(ctx, w, 1, -1, text);
+			l.canvas.setAttribute('aria-label', l.label + ': ' + text);
+		});
+		timeline.dataset.scale = JSON.stringify([scale.top]);
 	}
 	function heatColor(v, max) {
 		const f = Math.max(0, Math.min(1, 1 + Math.log10(v / max) / 3));	/* 3 decades */
@@ -449,8 +497,11 @@
 		timeline.dataset.viewEnd = Math.round(view.t1);
 		timeline.dataset.binNs = ws.join(',');
 		const tickTimes = drawAxis();
+		timeline.dataset.layout = heatMode ? 'heatmap' : stacked ? 'stacked' : 'strips';
 		if (heatMode)
 			drawHeat(tickTimes, ws);
+		else if (stacked)
+			drawStacked(tickTimes, ws);
 		else
 			drawLanes(tickTimes, ws);
 		placeMarks();
@@ -461,7 +512,8 @@
 			' – ' + fmtTime(view.t1, view.t1 - view.t0, view.t1) + '. ' : '') +
 			'Drag to zoom, double-click to reset. Bins: ' +
 			drawn.map(w => fmtTime(w, w, w)).join(', ') + '.' +
-			(heatMode ? '' : ' Each source on its own scale, the same for every lane.');
+			(heatMode ? '' : stacked ? ' Every source stacked on one scale, the same for every lane.' :
+			 ' Each source on its own scale, the same for every lane.');
 	}
 
 	/* Hover: the bins under the pointer with their numbers; drag: zoom; double-click: reset. */
@@ -558,6 +610,12 @@
 	}
 	body.addEventListener('dblclick', resetView);
 	document.getElementById('reset-zoom').addEventListener('click', resetView);
+	document.querySelectorAll('[data-layout]').forEach(b => b.addEventListener('click', () => {
+		stacked = b.dataset.layout === 'stacked';
+		document.querySelectorAll('[data-layout]').forEach(o =>
+			o.setAttribute('aria-pressed', String(o === b)));
+		render();
+	}));
 	document.querySelectorAll('[data-unit]').forEach(b => b.addEventListener('click', () => {
 		unit = units[b.dataset.unit];
 		document.querySelectorAll('[data-unit]').forEach(o =>
