@@ -275,6 +275,68 @@ static void round_check__pass_done(void *ctx, size_t bytes)
 }
 
 /*
+ * Two perf data rings of a sys_enter_getppid event on this thread, CPUs 0 and 1, in a set
+ * made with opts (its ctx a round_check): CPU 1's ring holds 10 records, under its wakeup
+ * mark of 100, and CPU 0's ring 100, which makes it ready.
+ */
+struct two_rings {
+	struct perf_cpu_map *cpus;
+	struct perf_thread_map *threads;
+	struct evlist *evlist;
+	struct ring_sink_memory mem;
+	char out[1 << 16];
+};
+
+static bool two_rings__setup(struct two_rings *t, struct round_check *rc,
+			     const struct ring_set_opts *opts)
+{
+	struct evsel *evsel;
+
+	if (!testlib_is_root() || testlib_nr_online_cpus() < 2)
+		return false;
+	evsel = testlib_tracepoint_evsel("syscalls", "sys_enter_getppid", PERF_SAMPLE_TID, false);
+	if (!evsel)
+		return false;
+	evsel__attr(evsel)->wakeup_events = 100;
+	t->cpus = perf_cpu_map__new("0-1");
+	t->threads = perf_thread_map__new_tid(getpid());
+	t->evlist = evlist__new();
+	ck_assert_int_eq(evlist__add(t->evlist, evsel), 0);
+	ck_assert_int_eq(evlist__set_maps(t->evlist, t->cpus, t->threads), 0);
+	ck_assert_int_eq(evlist__open(t->evlist), 0);
+	ck_assert_int_eq(evlist__mmap(t->evlist, 4), 0);
+	rc->set = ring_set__new(opts);
+	ring_sink_memory__init(&t->mem, t->out, sizeof(t->out));
+	ck_assert_int_eq(ring_set__add_evlist(rc->set, t->evlist, NULL, &t->mem.sink, NULL), 0);
+	ck_assert_int_eq(ring_set__nr_rings(rc->set), 2);
+
+	evlist__enable(t->evlist);
+	ck_assert_int_eq(testlib_pin_cpu(1), 0);
+	for (int i = 0; i < 10; i++)
+		getppid();
+	ck_assert_int_eq(testlib_pin_cpu(0), 0);
+	for (int i = 0; i < 100; i++)
+		getppid();
+	evlist__disable(t->evlist);
+	return true;
+}
+
+static void two_rings__teardown(struct two_rings *t, struct round_check *rc)
+{
+	ring_set__delete(rc->set);
+	evlist__delete(t->evlist);
+	perf_cpu_map__put(t->cpus);
+	perf_thread_map__put(t->threads);
+}
+
+#define TWO_RINGS_SETUP(t, rc, opts)							\
+	do {										\
+		if (!two_rings__setup(t, rc, opts))					\
+			TEST_SKIP("needs root, CPUs 0 and 1 online and the "		\
+				  "syscalls:sys_enter_getppid tracepoint");		\
+	} while (0)
+
+/*
  * A pass that moved anything has drained every perf data ring when pass_done runs, the ready
  * ones and the others: a perf.data writer puts FINISHED_ROUND there and perf sorts by round,
  * so records left in a ring below its wakeup mark would come out behind newer ones ("out of
@@ -286,48 +348,16 @@ START_TEST(test_pass_done_follows_every_perf_ring)
 	struct round_check rc = { 0 };
 	struct ring_set_opts opts = { .sz = sizeof(opts), .pass_done = round_check__pass_done,
 				      .ctx = &rc };
-	struct perf_cpu_map *cpus = perf_cpu_map__new("0-1");
-	struct perf_thread_map *threads = perf_thread_map__new_tid(getpid());
-	static char out[1 << 16];
-	struct ring_sink_memory mem;
-	struct evlist *evlist;
-	struct evsel *evsel;
+	static struct two_rings t;
 
-	TEST_REQUIRE_ROOT();
-	if (testlib_nr_online_cpus() < 2)
-		TEST_SKIP("needs CPUs 0 and 1 online");
-	evsel = testlib_tracepoint_evsel("syscalls", "sys_enter_getppid", PERF_SAMPLE_TID, false);
-	if (!evsel)
-		TEST_SKIP("no syscalls:sys_enter_getppid tracepoint");
-	evsel__attr(evsel)->wakeup_events = 100;
-	evlist = evlist__new();
-	ck_assert_int_eq(evlist__add(evlist, evsel), 0);
-	ck_assert_int_eq(evlist__set_maps(evlist, cpus, threads), 0);
-	ck_assert_int_eq(evlist__open(evlist), 0);
-	ck_assert_int_eq(evlist__mmap(evlist, 4), 0);
-	rc.set = ring_set__new(&opts);
-	ring_sink_memory__init(&mem, out, sizeof(out));
-	ck_assert_int_eq(ring_set__add_evlist(rc.set, evlist, NULL, &mem.sink, NULL), 0);
-	ck_assert_int_eq(ring_set__nr_rings(rc.set), 2);
-
-	evlist__enable(evlist);
-	ck_assert_int_eq(testlib_pin_cpu(1), 0);
-	for (int i = 0; i < 10; i++)
-		getppid();
-	ck_assert_int_eq(testlib_pin_cpu(0), 0);
-	for (int i = 0; i < 100; i++)
-		getppid();
-	evlist__disable(evlist);
+	TWO_RINGS_SETUP(&t, &rc, &opts);
 	ck_assert_int_eq(ring_set__poll(rc.set, 1000), 1);	/* CPU 0's ring was ready */
 	ck_assert_int_eq(rc.calls, 1);
 	ck_assert_uint_eq(rc.records[0], 100);
 	ck_assert_msg(rc.records[1] == 10, "CPU 1's ring had given %llu of its 10 records when "
 		      "the round ended", (unsigned long long)rc.records[1]);
 	ck_assert_int_eq(ring_set__drain_all(rc.set, true), 0);	/* nothing was left */
-	ring_set__delete(rc.set);
-	evlist__delete(evlist);
-	perf_cpu_map__put(cpus);
-	perf_thread_map__put(threads);
+	two_rings__teardown(&t, &rc);
 }
 END_TEST
 
@@ -342,38 +372,10 @@ START_TEST(test_rounds_every_round_ms)
 	struct round_check rc = { 0 };
 	struct ring_set_opts opts = { .sz = sizeof(opts), .pass_done = round_check__pass_done,
 				      .ctx = &rc, .round_ms = 2000 };
-	struct perf_cpu_map *cpus = perf_cpu_map__new("0-1");
-	struct perf_thread_map *threads = perf_thread_map__new_tid(getpid());
-	static char out[1 << 16];
-	struct ring_sink_memory mem;
+	static struct two_rings t;
 	struct ring_stats st;
-	struct evlist *evlist;
-	struct evsel *evsel;
 
-	TEST_REQUIRE_ROOT();
-	if (testlib_nr_online_cpus() < 2)
-		TEST_SKIP("needs CPUs 0 and 1 online");
-	evsel = testlib_tracepoint_evsel("syscalls", "sys_enter_getppid", PERF_SAMPLE_TID, false);
-	if (!evsel)
-		TEST_SKIP("no syscalls:sys_enter_getppid tracepoint");
-	evsel__attr(evsel)->wakeup_events = 100;
-	evlist = evlist__new();
-	ck_assert_int_eq(evlist__add(evlist, evsel), 0);
-	ck_assert_int_eq(evlist__set_maps(evlist, cpus, threads), 0);
-	ck_assert_int_eq(evlist__open(evlist), 0);
-	ck_assert_int_eq(evlist__mmap(evlist, 4), 0);
-	rc.set = ring_set__new(&opts);
-	ring_sink_memory__init(&mem, out, sizeof(out));
-	ck_assert_int_eq(ring_set__add_evlist(rc.set, evlist, NULL, &mem.sink, NULL), 0);
-
-	evlist__enable(evlist);
-	ck_assert_int_eq(testlib_pin_cpu(1), 0);
-	for (int i = 0; i < 10; i++)
-		getppid();
-	ck_assert_int_eq(testlib_pin_cpu(0), 0);
-	for (int i = 0; i < 100; i++)
-		getppid();
-	evlist__disable(evlist);
+	TWO_RINGS_SETUP(&t, &rc, &opts);
 	ck_assert_int_eq(ring_set__poll(rc.set, 1000), 1);	/* CPU 0's ring was ready */
 	ck_assert_int_eq(ring_set__stats(rc.set, RING_SOURCE_PERF, 1, &st), 0);
 	ck_assert_msg(st.records == 0 && rc.calls == 0, "a wakeup before the round was due "
@@ -386,10 +388,7 @@ START_TEST(test_rounds_every_round_ms)
 	ck_assert_uint_eq(rc.records[1], 10);
 	ck_assert_int_eq(ring_set__drain_all(rc.set, true), 0);	/* nothing was left */
 	ck_assert_int_eq(rc.calls, 1);
-	ring_set__delete(rc.set);
-	evlist__delete(evlist);
-	perf_cpu_map__put(cpus);
-	perf_thread_map__put(threads);
+	two_rings__teardown(&t, &rc);
 }
 END_TEST
 
