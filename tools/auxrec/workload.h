@@ -1,30 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
-/* auxrec: the record tool, built only on libauxtrace's public API. */
-#ifndef AUXREC_H
-#define AUXREC_H
-
-#include <stdbool.h>
-#include <sys/types.h>
-
-extern int auxrec_verbose;
-
-int cmd_info(int argc, char **argv);
-int cmd_record(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_script(int argc, char **argv);
-
-/* Print to stderr with the tool's prefix. */
-void auxrec_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/*
- * strerror(err) (err positive or negative), with the fix for errors that a limit of the
- * user's causes: out of file descriptors names ulimit -n.
- */
-const char *auxrec_strerror(int err);
-
 /*
  * A command started stopped: forked, waiting on a pipe until workload__start() so that the
  * events can be opened on its pid first (perf's workload protocol).
  */
+#ifndef AUXREC_WORKLOAD_H
+#define AUXREC_WORKLOAD_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
 struct workload {
 	pid_t pid;
 	int go_fd;	/* write end: closing it lets the child exec */
