@@ -12,6 +12,7 @@
 #include <internal/auxtrace-record.h>
 #include <internal/evsel.h>
 #include <internal/lib.h>
+#include "perf-data-buf.h"
 #include "perf-data-internal.h"
 
 /* A record of the writer's own making (header.size bytes). */
