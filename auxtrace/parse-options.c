@@ -62,7 +62,7 @@ int auxtrace__parse_pages(const char *str, unsigned int *pages)
 	static const struct { char suffix; unsigned int shift; } units[] = {
 		{ 'B', 0 }, { 'K', 10 }, { 'M', 20 }, { 'G', 30 },
 	};
-	size_t page = auxtrace__page_size();
+	size_t page = libauxtrace__page_size();
 	unsigned long long val, count;
 	unsigned int rounded;
 	char *end;
@@ -93,7 +93,7 @@ int auxtrace__parse_pages(const char *str, unsigned int *pages)
 		return auxtrace__invalid_pages(str, "is zero");
 	if (count > UINT_MAX || count > SIZE_MAX / page)
 		return auxtrace__invalid_pages(str, "is too large");
-	rounded = auxtrace__roundup_pow2(count);
+	rounded = libauxtrace__roundup_pow2(count);
 	if (!rounded)
 		return auxtrace__invalid_pages(str, "is too large");
 	if (rounded != count)

@@ -11,7 +11,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <unistd.h>
 #include <linux/perf_event.h>
 #include <auxtrace/auxtrace.h>
 #include <auxtrace/pmu.h>
@@ -94,26 +93,6 @@ int auxtrace_opts__check(const struct auxtrace_opts *opts);
 static inline const char *auxtrace_itr__pmu_name(const struct auxtrace_record *itr)
 {
 	return itr && itr->pmu ? perf_pmu__name(itr->pmu) : NULL;
-}
-
-static inline size_t auxtrace__page_size(void)
-{
-	return (size_t)sysconf(_SC_PAGESIZE);
-}
-
-static inline bool auxtrace__is_pow2(uint64_t x)
-{
-	return x && !(x & (x - 1));
-}
-
-/* The smallest power of two >= x (x > 0), 0 when it does not fit an unsigned int. */
-static inline unsigned int auxtrace__roundup_pow2(uint64_t x)
-{
-	uint64_t p = 1;
-
-	while (p < x)
-		p <<= 1;
-	return p > 0x80000000u ? 0 : (unsigned int)p;
 }
 
 /*

@@ -5,8 +5,11 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
+#include <unistd.h>
 #include <auxtrace/core.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -38,6 +41,27 @@ static inline void *libauxtrace__ptr_err(int err)
 {
 	errno = err < 0 ? -err : err;
 	return NULL;
+}
+
+/* The system's page size: the unit of every mmap'd ring. */
+static inline size_t libauxtrace__page_size(void)
+{
+	return (size_t)sysconf(_SC_PAGESIZE);
+}
+
+static inline bool libauxtrace__is_pow2(uint64_t x)
+{
+	return x && !(x & (x - 1));
+}
+
+/* The smallest power of two >= x (x > 0), 0 when it does not fit an unsigned int. */
+static inline unsigned int libauxtrace__roundup_pow2(uint64_t x)
+{
+	uint64_t p = 1;
+
+	while (p < x)
+		p <<= 1;
+	return p > 0x80000000u ? 0 : (unsigned int)p;
 }
 
 /*
