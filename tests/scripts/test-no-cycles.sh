@@ -1,71 +1,8 @@
 #!/bin/bash
-# No library files call each other in a circle: when A calls what B defines, B calls nothing
-# A defines, nor anything that leads back to A. Read off the objects (nm), so that what the
-# compiler links is what is checked. A circle means files that are one concern, or a helper
-# they should share from below.
+# No files call each other in a circle, in the library and in auxrec: neither between their
+# objects (nm), nor when each header is counted with the .c of its name (no-cycles.py says
+# how the graphs are made). A circle means files that are one concern, a header named after
+# the wrong file, or a helper they should share from below.
 set -u
 cd "$(dirname "$0")/../.."
-B=${B:-build}
-python3 - "$B" <<'PY'
-import collections, glob, subprocess, sys
-
-build = sys.argv[1]
-dirs = ('lib', 'cpumap', 'evsel', 'ring', 'mmap', 'auxtrace', 'data', 'tracefs')
-srcs = [c[:-2] for d in dirs for c in glob.glob(f'{d}/*.c')]
-defs, undefs = {}, {}
-for s in srcs:
-    obj = f'{build}/{s}.o'
-    try:
-        out = subprocess.run(['nm', obj], capture_output=True, text=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        print(f'missing {obj}: build the libraries first')
-        sys.exit(1)
-    d, u = set(), set()
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) == 3 and f[1] in 'TDBRG':
-            d.add(f[2])
-        elif len(f) == 2 and f[0] == 'U':
-            u.add(f[1])
-    defs[s], undefs[s] = d, u
-owner = {sym: s for s, d in defs.items() for sym in d}
-calls = collections.defaultdict(lambda: collections.defaultdict(set))
-for s, u in undefs.items():
-    for sym in u:
-        if sym in owner and owner[sym] != s:
-            calls[s][owner[sym]].add(sym)
-# files that reach each other (Tarjan's strongly connected components)
-index, low, stack, on, circles = {}, {}, [], set(), []
-sys.setrecursionlimit(10000)
-def visit(v):
-    index[v] = low[v] = len(index)
-    stack.append(v)
-    on.add(v)
-    for w in calls[v]:
-        if w not in index:
-            visit(w)
-            low[v] = min(low[v], low[w])
-        elif w in on:
-            low[v] = min(low[v], index[w])
-    if low[v] == index[v]:
-        comp = []
-        while True:
-            w = stack.pop()
-            on.discard(w)
-            comp.append(w)
-            if w == v:
-                break
-        if len(comp) > 1:
-            circles.append(sorted(comp))
-for v in sorted(srcs):
-    if v not in index:
-        visit(v)
-for comp in circles:
-    print('a circle:')
-    for a in comp:
-        for b in sorted(calls[a]):
-            if b in comp:
-                print(f'  {a}.c calls {", ".join(sorted(calls[a][b]))} of {b}.c')
-print(f'{len(srcs)} library files, {len(circles)} circles')
-sys.exit(1 if circles else 0)
-PY
+exec python3 tests/scripts/no-cycles.py "${B:-build}"
