@@ -10,7 +10,7 @@ python3 - "$B" <<'PY'
 import collections, glob, subprocess, sys
 
 build = sys.argv[1]
-dirs = ('lib', 'cpumap', 'evsel', 'ring', 'mmap', 'auxtrace', 'data', 'tracefs')
+dirs = ('lib', 'cpumap', 'evsel', 'ring', 'mmap', 'auxtrace', 'data', 'decode', 'tracefs')
 srcs = [c[:-2] for d in dirs for c in glob.glob(f'{d}/*.c')]
 defs, undefs = {}, {}
 for s in srcs:
