@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
-/* struct perf_session as data/ builds it and auxtrace/ queues from it. Not installed. */
+/* struct perf_session as data/ builds it and decode/ queues from it. Not installed. */
 #ifndef AUXTRACE_INTERNAL_SESSION_H
 #define AUXTRACE_INTERNAL_SESSION_H
 
