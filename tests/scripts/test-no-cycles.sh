@@ -94,6 +94,10 @@ for comp in room_circles:
         for b in sorted(rooms[a]):
             if b in comp and (a, b) not in pending:
                 print(f'  {a}/ calls {", ".join(sorted(rooms[a][b]))} of {b}/')
+# A pending edge that is gone leaves the list, so that it cannot come back unseen.
+gone = sorted((a, b) for a, b in pending if b not in rooms[a])
+for a, b in gone:
+    print(f'{a}/ no longer calls {b}/: take it off the pending list')
 print(f'{len(dirs)} library folders, {len(room_circles)} circles')
-sys.exit(1 if circles or room_circles else 0)
+sys.exit(1 if circles or room_circles or gone else 0)
 PY
