@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """No files call each other in a circle, in the library and in the tool (tools/auxrec).
 
-Two graphs of each, read at build time: what the compiler links and includes is what is checked.
+Graphs read off the build: what the compiler links and includes is what is checked.
 - The objects: file A -> file B when A's object uses a symbol B's object defines (nm).
+- The library's folders (its rooms), from the objects' edges: a room that calls back into one
+  that stands on it cannot be read, built or replaced on its own. Every edge is printed.
 - The files with their headers: a header belongs to the .c of its name, in any folder (foo.h
   and foo-internal.h to foo.c), or is a node of its own when there is none. On top of the
   objects' edges, A -> B when A (or a header of A's) includes a header of B's, and when a
@@ -18,7 +20,10 @@ import re
 import subprocess
 import sys
 
-LIB_DIRS = ('lib', 'cpumap', 'evsel', 'ring', 'mmap', 'auxtrace', 'data', 'tracefs')
+LIB_DIRS = ('lib', 'cpumap', 'evsel', 'ring', 'mmap', 'auxtrace', 'data', 'decode', 'tracefs')
+# Folder edges still to go (issue 16: the ring set takes sources and knows nothing above it):
+# printed, but left out of the folder circle check until they are gone.
+PENDING = {('ring', 'mmap'), ('ring', 'evsel'), ('ring', 'auxtrace')}
 
 
 class Room:
@@ -172,7 +177,7 @@ def circles(edges, nodes):
     return found
 
 
-def check(what, edges, nodes):
+def check(what, edges, nodes, noun='files'):
     found = circles(edges, nodes)
     for comp in found:
         print(f'a circle in {what}:')
@@ -180,8 +185,30 @@ def check(what, edges, nodes):
             for b in sorted(edges[a]):
                 if b in comp:
                     print(f'  {a} -> {b}: {"; ".join(sorted(edges[a][b]))}')
-    print(f'{what}: {len(nodes)} files, {len(found)} circles')
+    print(f'{what}: {len(nodes)} {noun}, {len(found)} circles')
     return len(found)
+
+
+def folders(objects):
+    """The folder graph of the objects' edges, without the pending ones."""
+    edges = collections.defaultdict(lambda: collections.defaultdict(set))
+    for a, calls in objects.items():
+        for b, why in calls.items():
+            fa, fb = a.split('/')[0], b.split('/')[0]
+            if fa != fb:
+                edges[fa][fb] |= why
+    for a in LIB_DIRS:
+        if edges[a]:
+            print(f'  {a}/ calls ' + ', '.join(
+                f'{b}/ ({len(edges[a][b])}{", pending" if (a, b) in PENDING else ""})'
+                for b in LIB_DIRS if b in edges[a]))
+    # A pending edge that is gone leaves the list, so that it cannot come back unseen.
+    gone = sorted((a, b) for a, b in PENDING if b not in edges[a])
+    for a, b in gone:
+        print(f'{a}/ no longer calls {b}/: take it off the pending list')
+    for a, b in PENDING:
+        edges[a].pop(b, None)
+    return edges, len(gone)
 
 
 def main():
@@ -190,6 +217,9 @@ def main():
     for room in rooms():
         objects, files, nodes = graphs(room, build)
         bad += check(f'{room.name} objects', objects, room.srcs)
+        if room.name == 'library':
+            edges, gone = folders(objects)
+            bad += gone + check('library folders', edges, list(LIB_DIRS), 'folders')
         bad += check(f'{room.name} files with their headers', files, nodes)
     return 1 if bad else 0
 
