@@ -7,7 +7,7 @@
 
 #include <auxtrace/itrace.h>
 
-#include <internal/itrace.h>
+#include <internal/itrace-letters.h>
 #include <internal/lib.h>
 
 /* The first (and so far only) layout: every sz from this one on is accepted. */

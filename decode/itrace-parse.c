@@ -11,7 +11,7 @@
 
 #include <auxtrace/itrace.h>
 
-#include <internal/itrace.h>
+#include <internal/itrace-letters.h>
 #include <internal/lib.h>
 
 /* Fields a newer caller has beyond ours stay as they were. */
