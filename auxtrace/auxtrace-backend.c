@@ -17,7 +17,7 @@
 #include <auxtrace/evsel.h>
 #include <auxtrace/mmap.h>
 
-#include <internal/auxtrace-record.h>
+#include <internal/auxtrace-backend.h>
 #include <internal/evsel.h>
 #include <internal/lib.h>
 

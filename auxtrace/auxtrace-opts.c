@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <auxtrace/auxtrace-record.h>
+#include <auxtrace/auxtrace-opts.h>
 
-#include <internal/auxtrace-record.h>
+#include <internal/auxtrace-backend.h>
 #include <internal/lib.h>
 
 #define CAP_SYS_ADMIN_BIT 21

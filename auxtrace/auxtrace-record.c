@@ -12,7 +12,7 @@
 #include <auxtrace/evsel.h>
 #include <auxtrace/pmu.h>
 
-#include <internal/auxtrace-record.h>
+#include <internal/auxtrace-backend.h>
 #include <internal/evsel.h>
 #include <internal/lib.h>
 

@@ -15,7 +15,7 @@
 #include <auxtrace/evsel.h>
 
 #include <internal/auxtrace-info.h>
-#include <internal/auxtrace-record.h>
+#include <internal/auxtrace-backend.h>
 #include <internal/lib.h>
 
 static const struct auxtrace_size_rules intel_pt_sizes = {

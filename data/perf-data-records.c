@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include <auxtrace/auxtrace-record.h>
-#include <internal/auxtrace-record.h>
+#include <internal/auxtrace-backend.h>
 #include <internal/evsel.h>
 #include <internal/lib.h>
 #include "perf-data-buf.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * Recording backends for the AUX area (struct auxtrace_record in auxtrace.h) and the
- * options a perf-like recorder parses for them.
+ * Recording backends for the AUX area (struct auxtrace_record in auxtrace.h), and with
+ * auxtrace-opts.h the options a perf-like recorder parses for them.
  *
  * A session picks its backend from the evlist, lets it complete the options, maps the
  * evlist, then writes PERF_RECORD_AUXTRACE_INFO:
@@ -34,6 +34,7 @@
 #include <stdint.h>
 #include <auxtrace/core.h>
 #include <auxtrace/auxtrace.h>
+#include <auxtrace/auxtrace-opts.h>
 #include <auxtrace/event.h>
 #include <auxtrace/evlist.h>
 
@@ -143,29 +144,6 @@ AUXTRACE_API unsigned int auxtrace_record__alignment(const struct auxtrace_recor
 AUXTRACE_API int auxtrace_record__read_finish(struct auxtrace_record *itr, int idx);
 AUXTRACE_API void auxtrace_record__set_user_disabled(struct auxtrace_record *itr,
 						     bool disabled);
-
-/*
- * Options. __init zeroes opts and sets privileged (CAP_PERFMON or CAP_SYS_ADMIN, or
- * perf_event_paranoid -1): it decides the default sizes.
- */
-AUXTRACE_API void auxtrace_opts__init_sz(struct auxtrace_opts *opts, size_t sz);
-#define auxtrace_opts__init(opts) auxtrace_opts__init_sz((opts), sizeof(*(opts)))
-
-/*
- * One -m part: a page count ("16") or a size with a B/K/M/G suffix ("64K", rounded up to
- * whole pages). A count that is not a power of two is rounded up (logged as info). 0, junk
- * and sizes past UINT_MAX pages are -EINVAL, logged.
- */
-AUXTRACE_API int auxtrace__parse_pages(const char *str, unsigned int *pages);
-/* -m DATA[,AUX]: into opts->mmap_pages and opts->auxtrace_mmap_pages; ",AUX" sets AUX only. */
-AUXTRACE_API int auxtrace_opts__parse_mmap_pages(struct auxtrace_opts *opts, const char *str);
-/*
- * -S[e][SIZE]: snapshot mode; "e" also snapshots at exit; SIZE bytes per snapshot (strtoull
- * base 0; 0 or absent: the backend's default). itr == NULL is -EINVAL ("No AUX area tracing
- * to snapshot").
- */
-AUXTRACE_API int auxtrace_opts__parse_snapshot(struct auxtrace_record *itr,
-					       struct auxtrace_opts *opts, const char *str);
 
 #ifdef __cplusplus
 }

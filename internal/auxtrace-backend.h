@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * What the AUX recording backends (auxtrace/intel-pt-record.c, intel-bts-record.c,
- * arm-spe-record.c, cs-etm-record.c) share: one state struct embedding struct
- * auxtrace_record, the option rules they have in common, the time conversion for
- * AUXTRACE_INFO, and the two snapshot wrap rules. Not installed.
+ * The AUX recording backend interface, its shared code in auxtrace-backend.c: what the
+ * backends (auxtrace/intel-pt-record.c, intel-bts-record.c, arm-spe-record.c,
+ * cs-etm-record.c) share: one state struct embedding struct auxtrace_record, the option
+ * rules they have in common, the time conversion for AUXTRACE_INFO, and the two snapshot
+ * wrap rules. Not installed.
  */
-#ifndef AUXTRACE_INTERNAL_AUXTRACE_RECORD_H
-#define AUXTRACE_INTERNAL_AUXTRACE_RECORD_H
+#ifndef AUXTRACE_INTERNAL_AUXTRACE_BACKEND_H
+#define AUXTRACE_INTERNAL_AUXTRACE_BACKEND_H
 
 #include <stdbool.h>
 #include <stddef.h>
