@@ -35,20 +35,13 @@
 #include <auxtrace/core.h>
 #include <auxtrace/auxtrace.h>
 #include <auxtrace/auxtrace-opts.h>
+#include <auxtrace/auxtrace-pmu.h>
 #include <auxtrace/event.h>
 #include <auxtrace/evlist.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/*
- * PMUs with a recording backend here: "intel_pt", "intel_bts", "cs_etm" and the Arm SPE
- * instances "arm_spe_<n>". __type gives the AUXTRACE_INFO type for the name
- * (PERF_AUXTRACE_UNKNOWN when it has no backend).
- */
-AUXTRACE_API bool auxtrace_pmu__is_aux_capable(const char *name);
-AUXTRACE_API enum auxtrace_type auxtrace_pmu__auxtrace_type(const char *name);
 
 /*
  * perf's default terms for the events of an AUX PMU, in the shape of
