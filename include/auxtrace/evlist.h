@@ -68,14 +68,7 @@ AUXTRACE_API void evlist__close(struct evlist *evlist);
 AUXTRACE_API int evlist__enable(struct evlist *evlist);
 AUXTRACE_API int evlist__disable(struct evlist *evlist);
 
-/* Which evsel, ring and (cpu, tid) produced a sample with this kernel ID. */
-struct evlist_sample_id {
-	struct evsel *evsel;
-	int idx;		/* mmap idx */
-	struct perf_cpu cpu;
-	pid_t tid;
-};
-/* 0 or -ENOENT. */
+/* Where the sample with kernel ID id came from (struct evlist_sample_id, evsel.h): 0 or -ENOENT. */
 AUXTRACE_API int evlist__id_lookup(const struct evlist *evlist, uint64_t id,
 				   struct evlist_sample_id *out);
 
