@@ -24,6 +24,19 @@ LIB_DIRS = ('lib', 'cpumap', 'evsel', 'ring', 'mmap', 'auxtrace', 'data', 'decod
 # Folder edges still to go (issue 16: the ring set takes sources and knows nothing above it):
 # printed, but left out of the folder circle check until they are gone.
 PENDING = {('ring', 'mmap'), ('ring', 'evsel'), ('ring', 'auxtrace')}
+# Header-level edges still to go, as (file, why): printed, left out of the circle check.
+# Both wait for the ring set's rework of evsel/ and the AUX mmaps (issue 16, branch ring).
+# - evlist.c, the list, calls back into the parts that include its header internal/evlist.h:
+#   the mmap driver (evlist__close unmaps first) and the sample-ID hash (evlist__remove).
+# - auxtrace.h, the AUX family's header, calls auxtrace_mmaps__stats_sz from a macro while
+#   auxtrace_mmaps' file stands on the rest of the family: its API wants a header of its own.
+PENDING_HEADER_EDGES = {
+    ('evsel/evlist.c', 'calls evlist__munmap'),
+    ('evsel/evlist.c', 'calls evlist__id_hash_remove_evsel'),
+    ('evsel/evlist.c', 'calls evlist__poll_init'),
+    ('evsel/evlist.c', 'calls evlist__poll_exit'),
+    ('include/auxtrace/auxtrace.h', 'include/auxtrace/auxtrace.h calls auxtrace_mmaps__stats_sz'),
+}
 
 
 class Room:
@@ -143,7 +156,24 @@ def graphs(room, objdir):
             for sym in header_calls(text):
                 if sym in owner and owner[sym] != node(path):
                     files[node(path)][owner[sym]].add(f'{who}calls {sym}')
-    return objects, files, sorted({node(p) for p in room.srcs + room.hdrs})
+    return objects, files, sorted({node(p) for p in room.srcs + room.hdrs}), owner
+
+
+def pending_out(files, owner):
+    """Take PENDING_HEADER_EDGES out of files; the number of them that are gone for good."""
+    gone = 0
+    for a, why in sorted(PENDING_HEADER_EDGES):
+        found = [b for b in files[a] if why in files[a][b]]
+        for b in found:
+            print(f'  pending: {a} -> {b}: {why}')
+            files[a][b].discard(why)
+            if not files[a][b]:
+                del files[a][b]
+        # Gone while the symbol is still defined: it could come back unseen.
+        if not found and why.split()[-1] in owner:
+            print(f'{a} no longer {why}: take it off the pending list')
+            gone += 1
+    return gone
 
 
 def circles(edges, nodes):
@@ -215,11 +245,13 @@ def main():
     build = sys.argv[1]
     bad = 0
     for room in rooms():
-        objects, files, nodes = graphs(room, build)
+        objects, files, nodes, owner = graphs(room, build)
         bad += check(f'{room.name} objects', objects, room.srcs)
         if room.name == 'library':
             edges, gone = folders(objects)
             bad += gone + check('library folders', edges, list(LIB_DIRS), 'folders')
+        if room.name == 'library':
+            bad += pending_out(files, owner)
         bad += check(f'{room.name} files with their headers', files, nodes)
     return 1 if bad else 0
 
