@@ -39,19 +39,19 @@ PENDING_HEADER_EDGES = {
 }
 
 
-class Room:
-    """Sources and headers checked together; inc: the -I directories, in the compiler's order."""
+class Program:
+    """A program's sources and headers; inc: its -I directories, in the compiler's order."""
 
     def __init__(self, name, srcs, hdrs, inc):
         self.name, self.srcs, self.hdrs, self.inc = name, sorted(srcs), sorted(hdrs), inc
 
 
-def rooms():
+def programs():
     lib_hdrs = [h for d in LIB_DIRS + ('internal', 'include/auxtrace', 'include/tracefs')
                 for h in glob.glob(f'{d}/*.h')]
-    return (Room('library', [c for d in LIB_DIRS for c in glob.glob(f'{d}/*.c')], lib_hdrs,
+    return (Program('library', [c for d in LIB_DIRS for c in glob.glob(f'{d}/*.c')], lib_hdrs,
                  ['include', 'include/tracefs', '.']),
-            Room('auxrec', glob.glob('tools/auxrec/*.c'), glob.glob('tools/auxrec/*.h'), []))
+            Program('auxrec', glob.glob('tools/auxrec/*.c'), glob.glob('tools/auxrec/*.h'), []))
 
 
 def nm_symbols(obj):
@@ -108,10 +108,10 @@ def includes(path, text, inc):
     return found
 
 
-def owner_file(room):
+def owner_file(prog):
     """node(path): the .c a file belongs to (itself for a .c), or the header itself."""
     by_stem = collections.defaultdict(list)
-    for c in room.srcs:
+    for c in prog.srcs:
         by_stem[os.path.basename(c)[:-2]].append(c)
 
     def node(path):
@@ -128,10 +128,10 @@ def owner_file(room):
     return node
 
 
-def graphs(room, objdir):
+def graphs(prog, objdir):
     """The objects' graph and the files-with-headers graph: {a: {b: set of reasons}}."""
     defs, undefs = {}, {}
-    for c in room.srcs:
+    for c in prog.srcs:
         obj = f'{objdir}/{c[:-2]}.o'
         try:
             defs[c], undefs[c] = nm_symbols(obj)
@@ -145,18 +145,18 @@ def graphs(room, objdir):
             if sym in owner and owner[sym] != c:
                 objects[c][owner[sym]].add(f'calls {sym}')
                 files[c][owner[sym]].add(f'calls {sym}')
-    node = owner_file(room)
-    for path in room.srcs + room.hdrs:
+    node = owner_file(prog)
+    for path in prog.srcs + prog.hdrs:
         text = open(path).read()
         who = '' if path.endswith('.c') else f'{path} '
-        for h in includes(path, text, room.inc):
-            if h in room.hdrs and node(h) != node(path):
+        for h in includes(path, text, prog.inc):
+            if h in prog.hdrs and node(h) != node(path):
                 files[node(path)][node(h)].add(f'{who}includes {h}')
         if path.endswith('.h'):
             for sym in header_calls(text):
                 if sym in owner and owner[sym] != node(path):
                     files[node(path)][owner[sym]].add(f'{who}calls {sym}')
-    return objects, files, sorted({node(p) for p in room.srcs + room.hdrs}), owner
+    return objects, files, sorted({node(p) for p in prog.srcs + prog.hdrs}), owner
 
 
 def pending_out(files, owner):
@@ -244,15 +244,14 @@ def folders(objects):
 def main():
     build = sys.argv[1]
     bad = 0
-    for room in rooms():
-        objects, files, nodes, owner = graphs(room, build)
-        bad += check(f'{room.name} objects', objects, room.srcs)
-        if room.name == 'library':
+    for prog in programs():
+        objects, files, nodes, owner = graphs(prog, build)
+        bad += check(f'{prog.name} objects', objects, prog.srcs)
+        if prog.name == 'library':
             edges, gone = folders(objects)
             bad += gone + check('library folders', edges, list(LIB_DIRS), 'folders')
-        if room.name == 'library':
             bad += pending_out(files, owner)
-        bad += check(f'{room.name} files with their headers', files, nodes)
+        bad += check(f'{prog.name} files with their headers', files, nodes)
     return 1 if bad else 0
 
 
