@@ -47,9 +47,8 @@ struct perf_machine_opts {
 
 /*
  * perf_machine__new() returns an empty machine (perf_machine__delete); opts may be NULL
- * (copied; its strings are borrowed: they must
- * outlive the machine). NULL + errno: ENOMEM, EINVAL for opts that set
- * unknown fields.
+ * (copied; its strings are borrowed: they must outlive the machine). NULL + errno: ENOMEM,
+ * EINVAL for opts that set unknown fields.
  */
 AUXTRACE_API struct perf_machine *perf_machine__new(const struct perf_machine_opts *opts);
 /* perf_machine__delete() frees m with its threads, images and symbol tables (NULL: nothing). */
