@@ -57,10 +57,18 @@ extern "C" {
 
 /* ---- tracefs ---- */
 
-/* The tracefs mount point (found in /proc/mounts); NULL + ENODEV if none. Not to be freed. */
+/*
+ * tracefs_tracing_dir() returns the tracefs mount point (found in /proc/mounts), static:
+ * not to be freed. NULL + errno ENODEV if none, EACCES if this user may not read it.
+ */
 AUXTRACE_API const char *tracefs_tracing_dir(void);
-/* "<tracing dir>/<name>", to be freed with tracefs_put_tracing_file(). */
+/*
+ * tracefs_get_tracing_file() returns "<tracing dir>/<name>", to be freed with
+ * tracefs_put_tracing_file(); NULL + errno (ENODEV, EINVAL for a name leaving the
+ * directory, ENOMEM).
+ */
 AUXTRACE_API char *tracefs_get_tracing_file(const char *name);
+/* tracefs_put_tracing_file() frees a path this API returned (NULL: nothing). */
 AUXTRACE_API void tracefs_put_tracing_file(char *name);
 
 /* ---- instances: a NULL instance means the top level everywhere ---- */
@@ -68,47 +76,82 @@ AUXTRACE_API void tracefs_put_tracing_file(char *name);
 struct tracefs_instance;
 
 /*
- * Create <tracing dir>/instances/<name>, or attach to it if it exists (see _is_new); NULL
- * is the top level. A name that is empty, ".", ".." or has a '/' is refused (EINVAL).
+ * tracefs_instance_create() creates <tracing dir>/instances/<name>, or attaches to it if it
+ * exists (see _is_new); NULL is the top level. Returns the handle, the caller's
+ * (tracefs_instance_free; tracefs_instance_destroy removes the instance), or NULL + errno:
+ * EINVAL for a name that is empty, ".", ".." or has a '/', mkdir's (EACCES/EPERM: not
+ * root), ENODEV (no tracefs), ENOMEM.
  */
 AUXTRACE_API struct tracefs_instance *tracefs_instance_create(const char *name);
 /*
- * A handle for an instance that exists already, never created: <tracing_dir>/instances/<name>
+ * tracefs_instance_alloc() returns a handle (tracefs_instance_free) for an instance that
+ * exists already, never created: <tracing_dir>/instances/<name>
  * (tracing_dir NULL: the mounted tracefs; name NULL: tracing_dir itself). NULL with errno
  * ENOENT when that directory does not exist, EINVAL for a name create would refuse.
  */
 AUXTRACE_API struct tracefs_instance *tracefs_instance_alloc(const char *tracing_dir,
 							     const char *name);
-/* Remove the instance directory (EBUSY while any of its CPU buffers is open or mapped). */
+/*
+ * tracefs_instance_destroy() removes the instance directory (the handle stays to be
+ * freed). Returns 0 or -errno: EBUSY while any of its CPU buffers is open or mapped,
+ * EINVAL for the top level, rmdir's.
+ */
 AUXTRACE_API int tracefs_instance_destroy(struct tracefs_instance *instance);
-/* Free the handle; the instance itself stays unless destroyed. */
+/* tracefs_instance_free() frees the handle; the instance itself stays unless destroyed. */
 AUXTRACE_API void tracefs_instance_free(struct tracefs_instance *instance);
+/* tracefs_instance_is_new() returns whether tracefs_instance_create() made the directory. */
 AUXTRACE_API bool tracefs_instance_is_new(struct tracefs_instance *instance);
+/* tracefs_instance_exists() returns whether instances/<name> exists (false on any error). */
 AUXTRACE_API bool tracefs_instance_exists(const char *name);
-/* NULL for the top level. */
+/* tracefs_instance_get_name() returns the instance's name, borrowed; NULL for the top level. */
 AUXTRACE_API const char *tracefs_instance_get_name(struct tracefs_instance *instance);
-/* The tracing directory the instance lives in; NULL for the NULL (top level) instance. */
+/*
+ * tracefs_instance_get_trace_dir() returns the tracing directory the instance lives in,
+ * borrowed; NULL for the NULL (top level) instance.
+ */
 AUXTRACE_API const char *tracefs_instance_get_trace_dir(struct tracefs_instance *instance);
 /*
- * The instance directory / one file in it, malloc'ed: free with tracefs_put_tracing_file().
  * Every call that takes a file name of an instance refuses an absolute one or one with a ".."
  * component (EINVAL): nothing leaves the instance's directory.
  */
+/*
+ * tracefs_instance_get_dir() returns the instance directory, malloc'ed: free with
+ * tracefs_put_tracing_file(). NULL + errno (ENODEV, ENOMEM).
+ */
 AUXTRACE_API char *tracefs_instance_get_dir(struct tracefs_instance *instance);
+/*
+ * tracefs_instance_get_file() returns the path of file in the instance directory,
+ * malloc'ed: free with tracefs_put_tracing_file(). NULL + errno (EINVAL, ENODEV, ENOMEM).
+ */
 AUXTRACE_API char *tracefs_instance_get_file(struct tracefs_instance *instance, const char *file);
 
-/* open(2) a file of the instance; mode -1 means O_RDWR. */
+/*
+ * tracefs_instance_file_open() open(2)s a file of the instance with flags mode (-1 means
+ * O_RDWR; O_CLOEXEC added). Returns the fd, the caller's to close, or -errno (open's).
+ */
 AUXTRACE_API int tracefs_instance_file_open(struct tracefs_instance *instance, const char *file,
 					    int mode);
-/* The whole file, malloc'ed and NUL-terminated; its length in *psize (may be NULL). */
+/*
+ * tracefs_instance_file_read() returns the whole file, malloc'ed (free() it) and
+ * NUL-terminated; its length in *psize (may be NULL). NULL + errno (open's or read's,
+ * EINVAL, ENOMEM).
+ */
 AUXTRACE_API char *tracefs_instance_file_read(struct tracefs_instance *instance, const char *file,
 					      int *psize);
-/* The number a file starts with ("7 (expanded: 1408)" gives 7). */
+/*
+ * tracefs_instance_file_read_number() stores in *res the number a file starts with
+ * ("7 (expanded: 1408)" gives 7). Returns 0 or -errno: the read's, EINVAL when the file
+ * does not start with a number.
+ */
 AUXTRACE_API int tracefs_instance_file_read_number(struct tracefs_instance *instance,
 						   const char *file, long long *res);
-/* Replace the file's content (O_TRUNC); returns the bytes written. */
+/*
+ * tracefs_instance_file_write() replaces the file's content with str (O_TRUNC). Returns the
+ * bytes written, or -errno (open's or write's: EINVAL for a value the kernel refuses).
+ */
 AUXTRACE_API int tracefs_instance_file_write(struct tracefs_instance *instance, const char *file,
 					     const char *str);
+/* tracefs_instance_file_clear() empties the file (opens it with O_TRUNC). Returns 0 or -errno. */
 AUXTRACE_API int tracefs_instance_file_clear(struct tracefs_instance *instance, const char *file);
 
 /*
@@ -118,30 +161,52 @@ AUXTRACE_API int tracefs_instance_file_clear(struct tracefs_instance *instance, 
  * cpu < 0 gives the size of each CPU's buffer (buffer_size_kb), where libtracefs gives the
  * total over all CPUs (buffer_total_size_kb).
  */
+/* tracefs_instance_get_buffer_size() returns the size in KiB (see above), or -errno. */
 AUXTRACE_API ssize_t tracefs_instance_get_buffer_size(struct tracefs_instance *instance, int cpu);
+/*
+ * tracefs_instance_set_buffer_size() sets the size in KiB (see above). Returns 0 or -errno
+ * (EBUSY while mapped, logged; ENOMEM from the kernel).
+ */
 AUXTRACE_API int tracefs_instance_set_buffer_size(struct tracefs_instance *instance, size_t size,
 						  int cpu);
-/* buffer_subbuf_size_kb: the kernel rounds it up to a power-of-two number of pages. */
+/* tracefs_instance_get_subbuf_size() returns buffer_subbuf_size_kb, or -errno. */
 AUXTRACE_API ssize_t tracefs_instance_get_subbuf_size(struct tracefs_instance *instance);
+/*
+ * tracefs_instance_set_subbuf_size() sets buffer_subbuf_size_kb: the kernel rounds it up
+ * to a power-of-two number of pages. Returns 0 or -errno (EBUSY while mapped, logged).
+ */
 AUXTRACE_API int tracefs_instance_set_subbuf_size(struct tracefs_instance *instance, size_t size);
-/* How full (0..100 %) a CPU buffer must be before poll and blocking reads wake up. */
+/*
+ * tracefs_instance_get_buffer_percent() returns how full (0..100 %) a CPU buffer must be
+ * before poll and blocking reads wake up, or -errno.
+ */
 AUXTRACE_API int tracefs_instance_get_buffer_percent(struct tracefs_instance *instance);
+/* tracefs_instance_set_buffer_percent() sets it. Returns 0 or -errno (EINVAL outside 0..100). */
 AUXTRACE_API int tracefs_instance_set_buffer_percent(struct tracefs_instance *instance, int val);
-/* Empty every CPU buffer of the instance: 0 or -errno. */
+/* tracefs_instance_clear() empties every CPU buffer of the instance. Returns 0 or -errno. */
 AUXTRACE_API int tracefs_instance_clear(struct tracefs_instance *instance);
 
-/* tracing_on: 1 on, 0 off, or -errno. */
+/* tracefs_trace_is_on() returns tracing_on: 1 on, 0 off, or -errno. */
 AUXTRACE_API int tracefs_trace_is_on(struct tracefs_instance *instance);
+/* tracefs_trace_on() writes 1 to tracing_on. Returns 0 or -errno. */
 AUXTRACE_API int tracefs_trace_on(struct tracefs_instance *instance);
+/* tracefs_trace_off() writes 0 to tracing_on. Returns 0 or -errno. */
 AUXTRACE_API int tracefs_trace_off(struct tracefs_instance *instance);
 
-/* The trace clock in use ("local", "mono", ...), malloc'ed. */
+/*
+ * tracefs_get_clock() returns the trace clock in use ("local", "mono", ...), malloc'ed
+ * (free() it); NULL + errno (the read's, EINVAL when none is marked, ENOMEM).
+ */
 AUXTRACE_API char *tracefs_get_clock(struct tracefs_instance *instance);
-/* libauxtrace extension: select the trace clock. This resets the instance's buffers. */
+/*
+ * tracefs_instance_set_clock(), a libauxtrace extension, selects the trace clock. This
+ * resets the instance's buffers. Returns 0 or -errno (EINVAL for an unknown clock, logged).
+ */
 AUXTRACE_API int tracefs_instance_set_clock(struct tracefs_instance *instance, const char *clock);
 
 /*
- * Enable or disable the events whose system and name match system and event: POSIX basic
+ * tracefs_event_enable() enables (and tracefs_event_disable() disables) the events whose
+ * system and name match system and event: POSIX basic
  * regular expressions, anchored at both ends, ignoring case ("sched", "sched_wak.*"), as in
  * libtracefs. NULL matches every system or every event; both NULL switch the instance's
  * events/enable. Only real event directories of that instance match, and a name with '/',
@@ -152,16 +217,21 @@ AUXTRACE_API int tracefs_instance_set_clock(struct tracefs_instance *instance, c
  */
 AUXTRACE_API int tracefs_event_enable(struct tracefs_instance *instance, const char *system,
 				      const char *event);
+/* tracefs_event_disable() is the same as tracefs_event_enable, and returns as it. */
 AUXTRACE_API int tracefs_event_disable(struct tracefs_instance *instance, const char *system,
 				       const char *event);
 
 /*
- * A libtraceevent handle that knows every event format of tracing_dir (NULL: the local tracefs),
- * its header_page, kernel symbols and printk formats: ready for tep_print_event(). tep_free()
- * it.
+ * tracefs_local_events() returns a libtraceevent handle that knows every event format of
+ * tracing_dir (NULL: the local tracefs), its header_page, kernel symbols and printk
+ * formats: ready for tep_print_event(). The caller's: tep_free() it. A format that does not
+ * parse is left out. NULL + errno: ENODEV, EINVAL (no header_page there), ENOMEM.
  */
 AUXTRACE_API struct tep_handle *tracefs_local_events(const char *tracing_dir);
-/* Teach tep the pid -> comm map of saved_cmdlines. */
+/*
+ * tracefs_load_cmdlines() teaches tep the pid -> comm map of tracing_dir's saved_cmdlines
+ * (NULL: the local tracefs). Returns 0 or -errno (the read's, EINVAL when it does not parse).
+ */
 AUXTRACE_API int tracefs_load_cmdlines(const char *tracing_dir, struct tep_handle *tep);
 
 /* ---- reading one CPU buffer: tracefs_cpu ---- */
