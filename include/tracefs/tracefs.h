@@ -239,100 +239,152 @@ AUXTRACE_API int tracefs_load_cmdlines(const char *tracing_dir, struct tep_handl
 struct tracefs_cpu;
 
 /*
- * Open [instance/]per_cpu/cpu<cpu>/trace_pipe_raw (ENOENT: no such CPU). nonblock makes every
- * read non-blocking; otherwise a read waits per buffer_percent (poll) unless it passes
- * nonblock itself. The sub-buffer size comes from the instance's own events/header_page.
+ * tracefs_cpu_open() opens [instance/]per_cpu/cpu<cpu>/trace_pipe_raw; instance is borrowed: it
+ * must outlive the tcpu. nonblock makes every read non-blocking; otherwise a read waits per
+ * buffer_percent (poll) unless it passes nonblock itself. The sub-buffer size comes from the
+ * instance's own events/header_page. Returns the tcpu, the caller's (tracefs_cpu_close), or
+ * NULL + errno: ENOENT (no such CPU, logged), EINVAL (cpu < 0, a header_page it cannot read),
+ * EACCES, ENOMEM.
  */
 AUXTRACE_API struct tracefs_cpu *tracefs_cpu_open(struct tracefs_instance *instance, int cpu,
 						  bool nonblock);
-/* Open and map; still succeeds when mapping is refused (tracefs_cpu_is_mapped() says which). */
+/*
+ * tracefs_cpu_open_mapped() is tracefs_cpu_open, then tracefs_cpu_map; it still succeeds
+ * when mapping is refused (tracefs_cpu_is_mapped() says which). Returns as tracefs_cpu_open.
+ */
 AUXTRACE_API struct tracefs_cpu *tracefs_cpu_open_mapped(struct tracefs_instance *instance,
 							 int cpu, bool nonblock);
 /*
- * The snapshot buffer of instance: [instance/]per_cpu/cpu<cpu>/snapshot_raw, read like
- * tracefs_cpu_open() (ENOENT: a kernel without CONFIG_TRACER_SNAPSHOT). Its stats count no
+ * tracefs_cpu_snapshot_open() opens the snapshot buffer of instance:
+ * [instance/]per_cpu/cpu<cpu>/snapshot_raw, read like tracefs_cpu_open(), and returns as it
+ * (ENOENT: a kernel without CONFIG_TRACER_SNAPSHOT). Its stats count no
  * records: the kernel's count is the main buffer's.
  */
 AUXTRACE_API struct tracefs_cpu *tracefs_cpu_snapshot_open(struct tracefs_instance *instance,
 							   int cpu, bool nonblock);
 /*
- * A tcpu reading fd (trace_pipe_raw opened by the caller, or anything that yields sub-buffers
- * of subbuf_size bytes: a pipe, a file) with the sub-buffer header of this kernel (the top
- * level's header_page). fd is made O_NONBLOCK. subbuf_size must be a power of two of at least
- * 4096 (EINVAL). Its stats count no records; tracefs_cpu_map() works on a trace_pipe_raw fd.
+ * tracefs_cpu_alloc_fd() returns a tcpu reading fd (trace_pipe_raw opened by the caller, or
+ * anything that yields sub-buffers of subbuf_size bytes: a pipe, a file) with the sub-buffer
+ * header of this kernel (the top level's header_page). fd is made O_NONBLOCK. subbuf_size must
+ * be a power of two of at least 4096 (EINVAL). Its stats count no records; tracefs_cpu_map()
+ * works on a trace_pipe_raw fd. fd stays the caller's: tracefs_cpu_free_fd() leaves it open,
+ * tracefs_cpu_close() closes it. NULL + errno: EINVAL (fd < 0, the size), ENOMEM.
  */
 AUXTRACE_API struct tracefs_cpu *tracefs_cpu_alloc_fd(int fd, int subbuf_size, bool nonblock);
-/* Unmaps and frees everything but the fd (for tracefs_cpu_alloc_fd). NULL is a no-op. */
+/*
+ * tracefs_cpu_free_fd() unmaps and frees everything but the fd (for tracefs_cpu_alloc_fd).
+ * NULL is a no-op.
+ */
 AUXTRACE_API void tracefs_cpu_free_fd(struct tracefs_cpu *tcpu);
-/* tracefs_cpu_free_fd(), and closes the fd (also one given to tracefs_cpu_alloc_fd). */
+/*
+ * tracefs_cpu_close() is tracefs_cpu_free_fd(), and closes the fd (also one given to
+ * tracefs_cpu_alloc_fd). NULL is a no-op.
+ */
 AUXTRACE_API void tracefs_cpu_close(struct tracefs_cpu *tcpu);
 
-/* Whether this tcpu reads through a mapping now (not whether the kernel could map). */
+/*
+ * tracefs_cpu_is_mapped() returns whether this tcpu reads through a mapping now (not
+ * whether the kernel could map).
+ */
 AUXTRACE_API bool tracefs_cpu_is_mapped(struct tracefs_cpu *tcpu);
-/* Whether this kernel maps ring buffers: false when it cannot, or on any error. */
+/*
+ * tracefs_mapped_is_supported() returns whether this kernel maps ring buffers (it maps the
+ * top level's first CPU and unmaps it again): false when it cannot, or on any error.
+ */
 AUXTRACE_API bool tracefs_mapped_is_supported(void);
-/* Map the CPU buffer: 0, or -1 with errno (then reads keep using read/splice). No-op if mapped. */
+/*
+ * tracefs_cpu_map() maps the CPU buffer (Linux 6.10+). Returns 0 (also when mapped
+ * already), or -1 with errno (then reads keep using read/splice): ENODEV (a kernel before
+ * 6.10), EBUSY (a snapshot or latency tracer uses the instance), EINVAL (a NULL tcpu, a
+ * meta page this library does not know), ENOMEM, mmap's.
+ */
 AUXTRACE_API int tracefs_cpu_map(struct tracefs_cpu *tcpu);
-/* Back to read/splice; nothing read is lost. No-op if not mapped. */
+/* tracefs_cpu_unmap() goes back to read/splice; nothing read is lost. No-op if not mapped. */
 AUXTRACE_API void tracefs_cpu_unmap(struct tracefs_cpu *tcpu);
 
-/* Sub-buffer size: the size of every buffer passed to the calls below. */
+/*
+ * tracefs_cpu_read_size() returns the sub-buffer size: the size of every buffer passed to
+ * the calls below; -EINVAL for a NULL tcpu.
+ */
 AUXTRACE_API int tracefs_cpu_read_size(struct tracefs_cpu *tcpu);
 
 /*
- * One sub-buffer into buffer (read_size bytes, zero-filled after the data): the bytes, or 0
- * with errno EAGAIN when there is none (nonblocking, or woken by tracefs_cpu_stop()).
- * Unmapped it uses read(2); mapped it copies from the mapping.
+ * tracefs_cpu_read() reads one sub-buffer into buffer (read_size bytes, zero-filled after
+ * the data). Returns the bytes, or 0 with errno EAGAIN when there is none (nonblocking, or
+ * woken by tracefs_cpu_stop()), or -errno: EINVAL (NULL tcpu or buffer), EBADMSG (a
+ * malformed sub-buffer, dropped), read's. Unmapped it uses read(2); mapped it copies from
+ * the mapping.
  */
 AUXTRACE_API int tracefs_cpu_read(struct tracefs_cpu *tcpu, void *buffer, bool nonblock);
-/* The same, loaded into a kbuffer (NULL + EAGAIN when none). Mapped: no copy. */
+/*
+ * tracefs_cpu_read_buf() is the same, loaded into a kbuffer the tcpu owns (valid until the
+ * next call on it). Mapped: no copy. Returns it, or NULL + errno: EAGAIN when none, as
+ * tracefs_cpu_read otherwise.
+ */
 AUXTRACE_API struct kbuffer *tracefs_cpu_read_buf(struct tracefs_cpu *tcpu, bool nonblock);
 /*
- * Unmapped: through a splice pipe, whole sub-buffers only (the one the kernel is still
- * writing waits for tracefs_cpu_flush*()). Mapped: exactly tracefs_cpu_read(_buf).
+ * tracefs_cpu_buffered_read() reads unmapped through a splice pipe, whole sub-buffers only
+ * (the one the kernel is still writing waits for tracefs_cpu_flush*()); mapped it is
+ * exactly tracefs_cpu_read. Returns as tracefs_cpu_read.
  */
 AUXTRACE_API int tracefs_cpu_buffered_read(struct tracefs_cpu *tcpu, void *buffer, bool nonblock);
+/*
+ * tracefs_cpu_buffered_read_buf() is tracefs_cpu_buffered_read into a kbuffer, and returns
+ * as tracefs_cpu_read_buf.
+ */
 AUXTRACE_API struct kbuffer *tracefs_cpu_buffered_read_buf(struct tracefs_cpu *tcpu,
 							   bool nonblock);
 /*
- * End of tracing: never waits, takes the partly written sub-buffer too. Call until it
- * returns 0 / NULL (errno EAGAIN).
+ * tracefs_cpu_flush() is for the end of tracing: it never waits and takes the partly
+ * written sub-buffer too. Call it until it returns 0 (errno EAGAIN); returns as
+ * tracefs_cpu_read.
  */
 AUXTRACE_API int tracefs_cpu_flush(struct tracefs_cpu *tcpu, void *buffer);
+/*
+ * tracefs_cpu_flush_buf() is tracefs_cpu_flush into a kbuffer: call it until it returns
+ * NULL (errno EAGAIN); returns as tracefs_cpu_read_buf.
+ */
 AUXTRACE_API struct kbuffer *tracefs_cpu_flush_buf(struct tracefs_cpu *tcpu);
-/* Flush everything left into wfd; returns the bytes written. */
+/*
+ * tracefs_cpu_flush_write() flushes everything left into wfd (still the caller's). Returns
+ * the bytes written, or -errno (the write's, EINVAL).
+ */
 AUXTRACE_API int tracefs_cpu_flush_write(struct tracefs_cpu *tcpu, int wfd);
 /*
- * Write what is readable now into wfd: the bytes written (0 + EAGAIN: none; -EAGAIN: a
+ * tracefs_cpu_write() writes what is readable now into wfd (still the caller's). Returns
+ * the bytes written (0 + EAGAIN: none; -EAGAIN: a
  * non-blocking wfd is full). Unmapped it splices (no copy; whole sub-buffers), and what wfd
  * did not take goes out first next time; mapped it writes straight from the mapping.
  */
 AUXTRACE_API int tracefs_cpu_write(struct tracefs_cpu *tcpu, int wfd, bool nonblock);
 /*
- * Like tracefs_cpu_write, into a pipe (EBADF when wfd is none). Unmapped, data goes through
+ * tracefs_cpu_pipe() is like tracefs_cpu_write, into a pipe, and returns as it (EBADF when
+ * wfd is none; EINVAL for a NULL tcpu or wfd < 0). Unmapped, data goes through
  * the tcpu's own pipe, so that only whole sub-buffers move and what wfd did not take stays
  * for the next call (libtracefs splices straight into wfd); -ENOSPC when wfd cannot hold one
  * sub-buffer.
  */
 AUXTRACE_API int tracefs_cpu_pipe(struct tracefs_cpu *tcpu, int wfd, bool nonblock);
 /*
- * Wake a read blocked in another thread and make every later read non-blocking, so that a
- * flush loop can follow. Returns 0: the reader is woken for sure (a waiting call polls an
- * eventfd of the tcpu), which is what libtracefs' 0 says; its 1 ("may need a signal", for
- * kernels whose trace_pipe_raw cannot be woken) never happens here. -errno on error.
+ * tracefs_cpu_stop() wakes a read blocked in another thread and make every later read
+ * non-blocking, so that a flush loop can follow. Returns 0: the reader is woken for sure (a
+ * waiting call polls an eventfd of the tcpu), which is what libtracefs' 0 says; its 1 ("may
+ * need a signal", for kernels whose trace_pipe_raw cannot be woken) never happens here. -errno
+ * on error (EINVAL for a NULL tcpu).
  */
 AUXTRACE_API int tracefs_cpu_stop(struct tracefs_cpu *tcpu);
 
 /* ---- libauxtrace extensions: one poll loop, the consumer core's sinks, accounting ---- */
 
 /*
- * The fd to put in a poll/epoll set (POLLIN per buffer_percent). Read it only through this
- * API.
+ * tracefs_cpu_fd() returns the fd to put in a poll/epoll set (POLLIN per buffer_percent),
+ * the tcpu's: read it only through this API. -EINVAL for a NULL tcpu.
  */
 AUXTRACE_API int tracefs_cpu_fd(struct tracefs_cpu *tcpu);
 
 /*
- * Push what is readable now into sink, never waiting, one standalone sub-buffer per push
+ * tracefs_cpu_drain() (and its two forms below) pushes what is readable now into sink,
+ * never waiting, one standalone sub-buffer per push
  * (read_size bytes: header, data, lost count, zeros). Mapped, the iovecs point into the
  * mapping. A drain stops after the sub-buffer the kernel is still writing: poll again rather
  * than spin on it; and after the CPU buffer's size (opened from an instance), what could be
@@ -344,7 +396,12 @@ AUXTRACE_API int tracefs_cpu_fd(struct tracefs_cpu *tcpu);
  *   _flush_drain: everything, including the partial sub-buffer: the end of a recording.
  */
 AUXTRACE_API ssize_t tracefs_cpu_drain(struct tracefs_cpu *tcpu, struct ring_sink *sink);
+/* tracefs_cpu_buffered_drain() drains by splice when unmapped; returns as tracefs_cpu_drain. */
 AUXTRACE_API ssize_t tracefs_cpu_buffered_drain(struct tracefs_cpu *tcpu, struct ring_sink *sink);
+/*
+ * tracefs_cpu_flush_drain() drains everything, the partial sub-buffer too; returns as
+ * tracefs_cpu_drain.
+ */
 AUXTRACE_API ssize_t tracefs_cpu_flush_drain(struct tracefs_cpu *tcpu, struct ring_sink *sink);
 
 /*
@@ -357,7 +414,8 @@ AUXTRACE_API int tracefs_cpu_add_to_ring_set(struct tracefs_cpu *tcpu, struct ri
 					     bool buffered, struct ring_sink *sink);
 
 /*
- * What this tcpu delivered: bytes, chunks (sub-buffers), lost / lost_reports / lost_unknown
+ * tracefs_cpu_stats() returns what this tcpu delivered (borrowed: valid while the tcpu
+ * lives): bytes, chunks (sub-buffers), lost / lost_reports / lost_unknown
  * from the kernel's lost-events marks, and records: the events the kernel counts as read from
  * this CPU buffer since the open ("read events" of per_cpu/cpuN/stats; the meta page when
  * mapped), on every path. Nothing walks the sub-buffers to count them, so records is brought
@@ -377,6 +435,10 @@ struct tracefs_cpu_syscalls {
 	uint64_t reads;		/* read(2) of trace_pipe_raw */
 	uint64_t splices;	/* splice(2) out of trace_pipe_raw */
 };
+/*
+ * tracefs_cpu_syscall_stats() returns what reading this tcpu cost in system calls
+ * (borrowed: valid while the tcpu lives); NULL + EINVAL for a NULL tcpu.
+ */
 AUXTRACE_API const struct tracefs_cpu_syscalls *
 tracefs_cpu_syscall_stats(struct tracefs_cpu *tcpu);
 
