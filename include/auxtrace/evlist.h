@@ -166,22 +166,34 @@ AUXTRACE_API struct perf_mmap *evlist__mmap_ovw_at(const struct evlist *evlist, 
 
 /*
  * One epoll set for every ring fd, any fd the caller adds (tracefs CPUs), and a stop fd.
- * poll returns how many fds are ready, 0 on timeout, or -ECANCELED once evlist__stop() was
- * called (async-signal-safe, callable from another thread). Ready rings are drained by the
- * caller (perf_mmap__push / read_event).
+ * Ready rings are drained by the caller (perf_mmap__push / read_event).
+ */
+/*
+ * evlist__poll() waits up to timeout_ms (-1: for ever). Returns how many fds are ready, 0 on
+ * timeout, -ECANCELED once evlist__stop() was called, or epoll_wait's -errno (EINTR). A
+ * hung-up fd leaves the set.
  */
 AUXTRACE_API int evlist__poll(struct evlist *evlist, int timeout_ms);
+/*
+ * evlist__add_pollfd() adds fd (still the caller's; keep it open while the evlist polls)
+ * with epoll_events. Returns 0 or -errno (ENOMEM, epoll_ctl's).
+ */
 AUXTRACE_API int evlist__add_pollfd(struct evlist *evlist, int fd, uint32_t epoll_events);
 /*
- * Ring fds still in the set, system-wide evsels' not counted. The fd of an event on a task
+ * evlist__poll_nr_alive() returns the ring fds still in the set, system-wide evsels' not
+ * counted. The fd of an event on a task
  * hangs up when the task exits and leaves the set (its ring stays mapped and drainable):
  * 0 means every traced task is gone. CPU-wide fds (thread -1) never hang up.
  */
 AUXTRACE_API int evlist__poll_nr_alive(const struct evlist *evlist);
+/*
+ * evlist__stop() makes the current or next poll return -ECANCELED. Async-signal-safe, and
+ * callable from another thread.
+ */
 AUXTRACE_API void evlist__stop(struct evlist *evlist);
-/* Forget a previous stop so the next poll waits again. */
+/* evlist__resume() forgets a previous stop so the next poll waits again. */
 AUXTRACE_API void evlist__resume(struct evlist *evlist);
-/* The epoll fd, to nest the whole set into a caller's own loop. */
+/* evlist__poll_fd() returns the epoll fd (the evlist's), to nest the set into a caller's loop. */
 AUXTRACE_API int evlist__poll_fd(const struct evlist *evlist);
 
 #ifdef __cplusplus

@@ -137,7 +137,10 @@ AUXTRACE_API struct perf_pmus *perf_pmus__new(const char *sysfs_root);
 AUXTRACE_API void perf_pmus__delete(struct perf_pmus *pmus);
 /* perf_pmus__nr() returns how many PMUs it holds. */
 AUXTRACE_API int perf_pmus__nr(const struct perf_pmus *pmus);
-/* perf_pmus__at() returns the idx-th PMU in name order, borrowed: valid while pmus lives; NULL past the end. */
+/*
+ * perf_pmus__at() returns the idx-th PMU in name order, borrowed: valid while pmus lives;
+ * NULL past the end.
+ */
 AUXTRACE_API struct perf_pmu *perf_pmus__at(const struct perf_pmus *pmus, int idx);
 /*
  * perf_pmus__scan() returns the next PMU after prev (NULL: the first), borrowed; NULL after

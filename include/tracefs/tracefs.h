@@ -405,10 +405,12 @@ AUXTRACE_API ssize_t tracefs_cpu_buffered_drain(struct tracefs_cpu *tcpu, struct
 AUXTRACE_API ssize_t tracefs_cpu_flush_drain(struct tracefs_cpu *tcpu, struct ring_sink *sink);
 
 /*
- * Let a ring set (auxtrace/ring-set.h) drain tcpu into sink whenever its fd is ready, as
- * tracefs_cpu_buffered_drain (buffered: splice, the cheapest way into a file) or
- * tracefs_cpu_drain, and with tracefs_cpu_flush_drain at ring_set__drain_all(set, true).
- * Its stats count as RING_SOURCE_FTRACE on its CPU. tcpu and sink must outlive the set.
+ * tracefs_cpu_add_to_ring_set() lets a ring set (auxtrace/ring-set.h) drain tcpu into sink
+ * whenever its fd is ready, as tracefs_cpu_buffered_drain (buffered: splice, the cheapest way
+ * into a file) or tracefs_cpu_drain, and with tracefs_cpu_flush_drain at
+ * ring_set__drain_all(set, true). Its stats count as RING_SOURCE_FTRACE on its CPU. tcpu and
+ * sink must outlive the set. Returns 0 or -errno (EINVAL for a NULL argument,
+ * ring_set__add_source's).
  */
 AUXTRACE_API int tracefs_cpu_add_to_ring_set(struct tracefs_cpu *tcpu, struct ring_set *set,
 					     bool buffered, struct ring_sink *sink);
