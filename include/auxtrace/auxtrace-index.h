@@ -62,9 +62,8 @@ AUXTRACE_API int auxtrace_index__write(const struct auxtrace_index *index, int f
 /*
  * auxtrace_index__read() reads a section of section_size bytes at fd's current offset and
  * appends its entries, byte-swapping each u64 when needs_swap (a file of the other
- * endianness). Returns 0 or -errno: -EINVAL when
- * nr does not fit the section or the file ends inside it (then nothing is appended),
- * -ENOMEM, or -errno from read.
+ * endianness). Returns 0 or -errno: -EINVAL when nr does not fit the section or the file ends
+ * inside it (then nothing is appended), -ENOMEM, or -errno from read.
  */
 AUXTRACE_API int auxtrace_index__read(struct auxtrace_index *index, int fd,
 				      uint64_t section_size, bool needs_swap);

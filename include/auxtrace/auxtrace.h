@@ -115,12 +115,11 @@ AUXTRACE_API void auxtrace_mmap__munmap(struct auxtrace_mmap *mm);
 AUXTRACE_API ssize_t auxtrace_mmap__read(struct auxtrace_mmap *mm, struct auxtrace_record *itr,
 					 struct ring_sink *sink);
 /*
- * auxtrace_mmap__read_snapshot() reads in overwrite (snapshot) mode, the producer stopped:
- * it pushes one record of the newest snapshot_size
- * bytes (0: the whole valid area) before aux_head, the positions first normalised by
- * itr->find_snapshot (the backend's wrap rule; without one, head and the previous head are
- * taken as they are). No tail is written. Returns bytes pushed, 0 (nothing, or not
- * mapped), or -errno (find_snapshot's, the sink's).
+ * auxtrace_mmap__read_snapshot() reads in overwrite (snapshot) mode, the producer stopped: it
+ * pushes one record of the newest snapshot_size bytes (0: the whole valid area) before
+ * aux_head, the positions first normalised by itr->find_snapshot (the backend's wrap rule;
+ * without one, head and the previous head are taken as they are). No tail is written. Returns
+ * bytes pushed, 0 (nothing, or not mapped), or -errno (find_snapshot's, the sink's).
  */
 AUXTRACE_API ssize_t auxtrace_mmap__read_snapshot(struct auxtrace_mmap *mm,
 						  struct auxtrace_record *itr,

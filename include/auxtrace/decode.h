@@ -162,11 +162,10 @@ AUXTRACE_API struct auxtrace_image *auxtrace_image__new(void);
 AUXTRACE_API void auxtrace_image__delete(struct auxtrace_image *image);
 
 /*
- * auxtrace_image__add_file() maps size bytes of filename (copied), from file offset pgoff,
- * at vaddr. A later mapping that overlaps an earlier one hides it there, as mmap does.
- * Returns 0, or -ENOENT/-EACCES when the file cannot be
- * read, -EINVAL for a zero size, an offset past the file's end or a range that wraps,
- * -ENOMEM.
+ * auxtrace_image__add_file() maps size bytes of filename (copied), from file offset pgoff, at
+ * vaddr. A later mapping that overlaps an earlier one hides it there, as mmap does. Returns 0,
+ * or -ENOENT/-EACCES when the file cannot be read, -EINVAL for a zero size, an offset past the
+ * file's end or a range that wraps, -ENOMEM.
  */
 AUXTRACE_API int auxtrace_image__add_file(struct auxtrace_image *image, const char *filename,
 					  uint64_t pgoff, uint64_t size, uint64_t vaddr);

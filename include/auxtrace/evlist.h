@@ -62,15 +62,14 @@ AUXTRACE_API struct evsel *evlist__next(const struct evlist *evlist, const struc
 
 /*
  * evlist__set_maps() sets the user's CPUs (NULL or the any-CPU map: per-thread) and threads
- * (NULL: dummy); propagated to
- * every evsel as libperf does (PMU cpumasks intersected, system-wide evsels on all their
- * CPUs with the dummy thread). Takes its own references. Evsels added later are propagated
- * when added. An evsel left with no CPU (its PMU counts on none of the user's CPUs) is
- * dropped, with a warning: as in libperf it leaves the list (the others' positions close
- * up, evsel__idx() says -1), but the evlist keeps owning it, so pointers to it stay valid
- * until evlist__delete frees it (or evlist__remove hands it back). A later set_maps does
- * not bring it back. Set an evsel's system-wide, PMU CPUs and requires-CPU properties
- * before adding it. Returns 0 or -errno (ENOMEM).
+ * (NULL: dummy); propagated to every evsel as libperf does (PMU cpumasks intersected,
+ * system-wide evsels on all their CPUs with the dummy thread). Takes its own references.
+ * Evsels added later are propagated when added. An evsel left with no CPU (its PMU counts on
+ * none of the user's CPUs) is dropped, with a warning: as in libperf it leaves the list (the
+ * others' positions close up, evsel__idx() says -1), but the evlist keeps owning it, so
+ * pointers to it stay valid until evlist__delete frees it (or evlist__remove hands it back). A
+ * later set_maps does not bring it back. Set an evsel's system-wide, PMU CPUs and requires-CPU
+ * properties before adding it. Returns 0 or -errno (ENOMEM).
  */
 AUXTRACE_API int evlist__set_maps(struct evlist *evlist, struct perf_cpu_map *cpus,
 				  struct perf_thread_map *threads);
@@ -181,9 +180,9 @@ AUXTRACE_API int evlist__poll(struct evlist *evlist, int timeout_ms);
 AUXTRACE_API int evlist__add_pollfd(struct evlist *evlist, int fd, uint32_t epoll_events);
 /*
  * evlist__poll_nr_alive() returns the ring fds still in the set, system-wide evsels' not
- * counted. The fd of an event on a task
- * hangs up when the task exits and leaves the set (its ring stays mapped and drainable):
- * 0 means every traced task is gone. CPU-wide fds (thread -1) never hang up.
+ * counted. The fd of an event on a task hangs up when the task exits and leaves the set (its
+ * ring stays mapped and drainable): 0 means every traced task is gone. CPU-wide fds (thread
+ * -1) never hang up.
  */
 AUXTRACE_API int evlist__poll_nr_alive(const struct evlist *evlist);
 /*

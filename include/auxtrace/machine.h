@@ -55,12 +55,11 @@ AUXTRACE_API struct perf_machine *perf_machine__new(const struct perf_machine_op
 AUXTRACE_API void perf_machine__delete(struct perf_machine *m);
 
 /*
- * perf_machine__process_event() follows one record (native byte order, as a perf_session
- * hands it out): MMAP and MMAP2
- * add a mapping to the process (to the kernel's when the record's cpumode is kernel), a
- * later one hiding what it overlaps; COMM names a thread; FORK starts a thread, and a
- * process with a copy of its parent's mappings. Other records are ignored. sample may be
- * NULL. Returns 0, or -ENOMEM.
+ * perf_machine__process_event() follows one record (native byte order, as a perf_session hands
+ * it out): MMAP and MMAP2 add a mapping to the process (to the kernel's when the record's
+ * cpumode is kernel), a later one hiding what it overlaps; COMM names a thread; FORK starts a
+ * thread, and a process with a copy of its parent's mappings. Other records are ignored.
+ * sample may be NULL. Returns 0, or -ENOMEM.
  */
 AUXTRACE_API int perf_machine__process_event(struct perf_machine *m,
 					     const union perf_event *event,

@@ -150,11 +150,10 @@ AUXTRACE_API int perf_data_writer__write_prologue(struct perf_data_writer *w,
 						  struct auxtrace_record *itr);
 /*
  * perf_data_writer__write_tracing_data() takes the tracing data of the evlist's tracepoint
- * events (size bytes, copied) (trace_dat__tracing_data() of
- * libauxtrace-tracefs makes it): perf refuses a file with tracepoint events and none
- * ("broken or missing trace data"). File format: kept, and written by finish as
- * HEADER_TRACING_DATA; pipe format: written now as PERF_RECORD_HEADER_TRACING_DATA, so call
- * it before the first sample. Returns 0 or -errno.
+ * events (size bytes, copied) (trace_dat__tracing_data() of libauxtrace-tracefs makes it):
+ * perf refuses a file with tracepoint events and none ("broken or missing trace data"). File
+ * format: kept, and written by finish as HEADER_TRACING_DATA; pipe format: written now as
+ * PERF_RECORD_HEADER_TRACING_DATA, so call it before the first sample. Returns 0 or -errno.
  */
 AUXTRACE_API int perf_data_writer__write_tracing_data(struct perf_data_writer *w,
 						      const void *data, size_t size);

@@ -31,10 +31,9 @@ struct perf_pmu_format {
 };
 
 /*
- * perf_pmu__new() loads the PMU <name> under sysfs_root (NULL: libauxtrace's default
- * root): its type, cpumask, formats, aliases. Returns it, the caller's (perf_pmu__delete),
- * or NULL + errno
- * ENOENT if there is no such PMU, EINVAL if its type or a format file is malformed (the
+ * perf_pmu__new() loads the PMU <name> under sysfs_root (NULL: libauxtrace's default root):
+ * its type, cpumask, formats, aliases. Returns it, the caller's (perf_pmu__delete), or NULL +
+ * errno ENOENT if there is no such PMU, EINVAL if its type or a format file is malformed (the
  * cause is logged), ENOMEM.
  */
 AUXTRACE_API struct perf_pmu *perf_pmu__new(const char *sysfs_root, const char *name);

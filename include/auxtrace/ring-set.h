@@ -137,10 +137,9 @@ AUXTRACE_API void ring_set__resume(struct ring_set *set);
 AUXTRACE_API int ring_set__fd(const struct ring_set *set);
 
 /*
- * ring_set__nr_alive() returns how many fds of events bound to tasks (not CPU-wide) have
- * not hung up yet. A task's exit
- * hangs its fds up: 0 once every traced task is gone and the recording can end, as perf
- * record ends. -1 when no such fd was ever added.
+ * ring_set__nr_alive() returns how many fds of events bound to tasks (not CPU-wide) have not
+ * hung up yet. A task's exit hangs its fds up: 0 once every traced task is gone and the
+ * recording can end, as perf record ends. -1 when no such fd was ever added.
  */
 AUXTRACE_API int ring_set__nr_alive(const struct ring_set *set);
 

@@ -206,14 +206,14 @@ AUXTRACE_API int tracefs_instance_set_clock(struct tracefs_instance *instance, c
 
 /*
  * tracefs_event_enable() enables (and tracefs_event_disable() disables) the events whose
- * system and name match system and event: POSIX basic
- * regular expressions, anchored at both ends, ignoring case ("sched", "sched_wak.*"), as in
- * libtracefs. NULL matches every system or every event; both NULL switch the instance's
- * events/enable. Only real event directories of that instance match, and a name with '/',
- * or one that is "." or "..", is refused (-1, errno EINVAL). Returns 0 when at least one
- * event (or system) was switched; -1 when none matched (errno ENOENT, as libtracefs' -1
- * with errno untouched), on a regex that does not compile (EINVAL) or when a write failed
- * (errno from the write; the events matched before it stay switched).
+ * system and name match system and event: POSIX basic regular expressions, anchored at both
+ * ends, ignoring case ("sched", "sched_wak.*"), as in libtracefs. NULL matches every system or
+ * every event; both NULL switch the instance's events/enable. Only real event directories of
+ * that instance match, and a name with '/', or one that is "." or "..", is refused (-1, errno
+ * EINVAL). Returns 0 when at least one event (or system) was switched; -1 when none matched
+ * (errno ENOENT, as libtracefs' -1 with errno untouched), on a regex that does not compile
+ * (EINVAL) or when a write failed (errno from the write; the events matched before it stay
+ * switched).
  */
 AUXTRACE_API int tracefs_event_enable(struct tracefs_instance *instance, const char *system,
 				      const char *event);
@@ -351,10 +351,10 @@ AUXTRACE_API struct kbuffer *tracefs_cpu_flush_buf(struct tracefs_cpu *tcpu);
  */
 AUXTRACE_API int tracefs_cpu_flush_write(struct tracefs_cpu *tcpu, int wfd);
 /*
- * tracefs_cpu_write() writes what is readable now into wfd (still the caller's). Returns
- * the bytes written (0 + EAGAIN: none; -EAGAIN: a
- * non-blocking wfd is full). Unmapped it splices (no copy; whole sub-buffers), and what wfd
- * did not take goes out first next time; mapped it writes straight from the mapping.
+ * tracefs_cpu_write() writes what is readable now into wfd (still the caller's). Returns the
+ * bytes written (0 + EAGAIN: none; -EAGAIN: a non-blocking wfd is full). Unmapped it splices
+ * (no copy; whole sub-buffers), and what wfd did not take goes out first next time; mapped it
+ * writes straight from the mapping.
  */
 AUXTRACE_API int tracefs_cpu_write(struct tracefs_cpu *tcpu, int wfd, bool nonblock);
 /*
