@@ -239,8 +239,8 @@ AUXTRACE_API int tracefs_load_cmdlines(const char *tracing_dir, struct tep_handl
 struct tracefs_cpu;
 
 /*
- * tracefs_cpu_open() opens [instance/]per_cpu/cpu<cpu>/trace_pipe_raw; instance is borrowed: it
- * must outlive the tcpu. nonblock makes every read non-blocking; otherwise a read waits per
+ * tracefs_cpu_open() opens [instance/]per_cpu/cpu<cpu>/trace_pipe_raw; instance is read
+ * during the call only (the tcpu keeps no pointer to it). nonblock makes every read non-blocking; otherwise a read waits per
  * buffer_percent (poll) unless it passes nonblock itself. The sub-buffer size comes from the
  * instance's own events/header_page. Returns the tcpu, the caller's (tracefs_cpu_close), or
  * NULL + errno: ENOENT (no such CPU, logged), EINVAL (cpu < 0, a header_page it cannot read),
