@@ -13,8 +13,8 @@
  *   "borrowed" (valid while the object it came from lives, never freed by the caller) or
  *   the caller's, freed with the function named;
  * - unless the function returns void, says what it returns and how it fails: "-errno" (a
- *   negative errno; errno is set to it too) or "NULL + errno", naming the errno values a
- *   caller can act on. "Cannot fail" when it cannot.
+ *   negative errno value) or "NULL + errno" (NULL, the errno value in errno), naming the
+ *   values a caller can act on. A function whose comment names no failure cannot fail.
  * A comment over a group of declarations says what they share; each still has its own.
  */
 /* Every exported symbol carries this mark; the build hides everything else. */
