@@ -16,7 +16,12 @@ extern "C" {
  * instances "arm_spe_<n>". __type gives the AUXTRACE_INFO type for the name
  * (PERF_AUXTRACE_UNKNOWN when it has no backend).
  */
+/* auxtrace_pmu__is_aux_capable() returns whether PMU name has a recording backend here. */
 AUXTRACE_API bool auxtrace_pmu__is_aux_capable(const char *name);
+/*
+ * auxtrace_pmu__auxtrace_type() returns the AUXTRACE_INFO type for PMU name,
+ * PERF_AUXTRACE_UNKNOWN when it has no backend.
+ */
 AUXTRACE_API enum auxtrace_type auxtrace_pmu__auxtrace_type(const char *name);
 
 #ifdef __cplusplus
