@@ -75,7 +75,8 @@ def code_of(text):
     return text.replace('\\\n', ' ')
 
 
-CALL = re.compile(r'\b(\w+)\s*\(')
+# A call of a function by name; not of a member (ops->read(), ops.read()).
+CALL = re.compile(r'(?<!\.)(?<!->)\b(\w+)\s*\(')
 
 
 def header_calls(text):
