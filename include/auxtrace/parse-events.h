@@ -26,6 +26,7 @@
 #ifndef AUXTRACE_PARSE_EVENTS_H
 #define AUXTRACE_PARSE_EVENTS_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
 #include <auxtrace/core.h>
@@ -52,6 +53,7 @@ struct parse_events_event {
 };
 
 struct parse_events_opts {
+	size_t sz;			/* set by AUXTRACE_OPTS (auxtrace/core.h) */
 	const char *sysfs_root;		/* NULL: libauxtrace's default (/sys, $AUXTRACE_SYSFS) */
 	const char *tracefs_root;	/* NULL: where tracefs is mounted */
 	/*
