@@ -62,8 +62,8 @@ AUXTRACE_API enum auxtrace_type auxtrace_pmu__auxtrace_type(const char *name);
  * a struct auxtrace_pmu_terms, which holds the returned string until the next call:
  *
  *	struct auxtrace_pmu_terms terms;
- *	struct parse_events_opts opts = { .default_terms = auxtrace_pmu__default_terms,
- *					   .ctx = &terms };
+ *	AUXTRACE_OPTS(parse_events_opts, opts, .default_terms = auxtrace_pmu__default_terms,
+ *		      .ctx = &terms);
  *
  * (A caller with a new_evsel hook and a ctx of its own calls this from its own
  * default_terms hook.)

@@ -3,10 +3,9 @@
  * itrace options: what a decoder of AUX-area trace synthesizes, from perf's --itrace
  * string ("ibxwpe", "i100us,b", "cg32", "e-o-l", "d+e").
  *
- *	struct itrace_synth_opts opts = { .sz = sizeof(opts) };
+ *	AUXTRACE_OPTS(itrace_synth_opts, opts, .default_no_sample = true);  (as perf script)
  *	char canon[128];
  *
- *	opts.default_no_sample = true;			   (as perf script)
  *	if (itrace_do_parse_synth_opts(&opts, optarg, 0))  (NULL optarg: plain --itrace)
  *		return -EINVAL;				   (the log says where and why)
  *	itrace_synth_opts__snprint(&opts, canon, sizeof(canon));
@@ -76,9 +75,10 @@ enum itrace_period_type {
 #define AUXTRACE_LOG_FLG_USE_STDOUT	(1U << ('o' - 'a'))
 
 /*
- * The caller allocates it and sets sz = sizeof(*opts) (zeroing the rest), so that fields
- * added at the end later do not break programs built against this header. Fields marked
- * "caller" are not part of the string language: the tool sets them from its own options.
+ * The caller declares it with AUXTRACE_OPTS (auxtrace/core.h), which sets sz and zeroes the
+ * rest, so that fields added at the end later do not break programs built against this
+ * header. Fields marked "caller" are not part of the string language: the tool sets them
+ * from its own options.
  */
 struct itrace_synth_opts {
 	size_t sz;

@@ -4,7 +4,7 @@
  * pipe format (`perf record -o -`, read from a pipe and copied; or stored in a file, then
  * mapped like one), as perf 6.1 writes them, in either byte order.
  *
- *	struct perf_session_opts opts = { .sz = sizeof(opts) };
+ *	AUXTRACE_OPTS(perf_session_opts, opts);
  *	struct perf_session *session = perf_session__new("perf.data", &opts);
  *	struct perf_tool tool = { .sz = sizeof(tool), .ordered_events = true,
  *				  .sample = my_sample };
