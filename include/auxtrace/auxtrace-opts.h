@@ -15,9 +15,9 @@ extern "C" {
 #endif
 
 /*
- * auxtrace_opts__init_sz() zeroes opts (sz: the caller's sizeof; use auxtrace_opts__init) and
- * sets privileged (CAP_PERFMON or CAP_SYS_ADMIN, or perf_event_paranoid -1): it decides the
- * default sizes.
+ * auxtrace_opts__init_sz() zeroes opts (sz: the caller's sizeof, which it stores in opts->sz;
+ * use auxtrace_opts__init) and sets privileged (CAP_PERFMON or CAP_SYS_ADMIN, or
+ * perf_event_paranoid -1): it decides the default sizes. Nothing past sz bytes is written.
  */
 AUXTRACE_API void auxtrace_opts__init_sz(struct auxtrace_opts *opts, size_t sz);
 #define auxtrace_opts__init(opts) auxtrace_opts__init_sz((opts), sizeof(*(opts)))

@@ -55,8 +55,9 @@ extern "C" {
  * sets them where the string left them alone. ctx must point to a struct auxtrace_pmu_terms,
  * which holds the returned string until the next call:
  *
- * struct auxtrace_pmu_terms terms; struct parse_events_opts opts = { .default_terms =
- * auxtrace_pmu__default_terms, .ctx = &terms };
+ *	struct auxtrace_pmu_terms terms;
+ *	AUXTRACE_OPTS(parse_events_opts, opts, .default_terms = auxtrace_pmu__default_terms,
+ *		      .ctx = &terms);
  *
  * (A caller with a new_evsel hook and a ctx of its own calls this from its own default_terms
  * hook.)
