@@ -12,6 +12,7 @@
 
 #include <internal/auxtrace-backend.h>
 #include <internal/lib.h>
+#include <internal/opts.h>
 
 #define CAP_SYS_ADMIN_BIT 21
 #define CAP_PERFMON_BIT 38

@@ -15,6 +15,7 @@
 #include <internal/auxtrace-backend.h>
 #include <internal/evsel.h>
 #include <internal/lib.h>
+#include <internal/opts.h>
 
 /* The backend of each AUXTRACE_INFO type that auxtrace-pmu.c names a PMU of. */
 static const struct auxtrace_backend_kind {

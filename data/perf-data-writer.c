@@ -13,6 +13,7 @@
 
 #include <internal/evsel.h>
 #include <internal/lib.h>
+#include <internal/opts.h>
 #include "perf-data-buf.h"
 #include "perf-data-internal.h"
 

@@ -9,6 +9,7 @@
 
 #include <internal/itrace-letters.h>
 #include <internal/lib.h>
+#include <internal/opts.h>
 
 int itrace_synth_opts__load(const struct itrace_synth_opts *opts,
 			    struct itrace_synth_opts *copy)

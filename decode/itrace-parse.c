@@ -13,6 +13,7 @@
 
 #include <internal/itrace-letters.h>
 #include <internal/lib.h>
+#include <internal/opts.h>
 
 static void itrace_synth_opts__defaults(struct itrace_synth_opts *o, bool no_sample)
 {
