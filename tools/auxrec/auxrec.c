@@ -21,9 +21,10 @@ static const char usage[] =
 	"            perf.data record; --html a timeline page\n"
 	"  script    the samples of a recording, and the branches decoded from its Intel PT\n"
 	"            or BTS data, one line each as perf script prints them\n"
+	"  help      a command's manual page: auxrec help record opens auxrec-record(1)\n"
 	"\n"
 	"auxrec <command> -h for the command's options; -v (repeatable) before the command\n"
-	"shows the library's messages.\n";
+	"shows the library's messages; auxrec --version its version.\n";
 
 void auxrec_error(const char *fmt, ...)
 {
@@ -68,6 +69,37 @@ static int auxrec_print(enum libauxtrace_print_level level, const char *fmt, va_
 	return 0;
 }
 
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+} commands[] = {
+	{ "info", cmd_info }, { "record", cmd_record }, { "report", cmd_report },
+	{ "script", cmd_script }, { "help", cmd_help },
+};
+
+bool auxrec_is_command(const char *name)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(name, commands[i].name))
+			return true;
+	return false;
+}
+
+void auxrec_usage(FILE *f)
+{
+	fputs(usage, f);
+}
+
+int auxrec_run_command(int argc, char **argv)
+{
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[0], commands[i].name))
+			return commands[i].run(argc, argv);
+	auxrec_error("unknown command '%s'", argv[0]);
+	fputs(usage, stderr);
+	return 2;
+}
+
 int main(int argc, char **argv)
 {
 	int i = 1;
@@ -79,15 +111,10 @@ int main(int argc, char **argv)
 		fputs(usage, i >= argc ? stderr : stdout);
 		return i >= argc ? 2 : 0;
 	}
-	if (!strcmp(argv[i], "info"))
-		return cmd_info(argc - i, argv + i);
-	if (!strcmp(argv[i], "record"))
-		return cmd_record(argc - i, argv + i);
-	if (!strcmp(argv[i], "report"))
-		return cmd_report(argc - i, argv + i);
-	if (!strcmp(argv[i], "script"))
-		return cmd_script(argc - i, argv + i);
-	auxrec_error("unknown command '%s'", argv[i]);
-	fputs(usage, stderr);
-	return 2;
+	/* perf's --version and version: the library's, which the tool is built with */
+	if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "version")) {
+		printf("auxrec %s\n", libauxtrace_version());
+		return 0;
+	}
+	return auxrec_run_command(argc - i, argv + i);
 }

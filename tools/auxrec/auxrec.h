@@ -4,6 +4,7 @@
 #define AUXREC_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 extern int auxrec_verbose;
@@ -12,6 +13,13 @@ int cmd_info(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_script(int argc, char **argv);
+int cmd_help(int argc, char **argv);
+
+/* The command argv[0] with its arguments; 2 and the usage for one that does not exist. */
+int auxrec_run_command(int argc, char **argv);
+bool auxrec_is_command(const char *name);
+/* auxrec's own usage: the commands and the options before them. */
+void auxrec_usage(FILE *f);
 
 /* Print to stderr with the tool's prefix. */
 void auxrec_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
