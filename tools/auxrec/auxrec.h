@@ -15,9 +15,11 @@ int cmd_report(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
-/* The command argv[0] with its arguments; 2 and the usage for one that does not exist. */
-int auxrec_run_command(int argc, char **argv);
-bool auxrec_is_command(const char *name);
+/* The commands (commands.c): the one called name, or NULL; help is not one of them. */
+typedef int (*auxrec_cmd_fn)(int argc, char **argv);
+auxrec_cmd_fn auxrec_command(const char *name);
+/* Say that name is no command, with the usage; returns 2, the exit status for it. */
+int auxrec_unknown_command(const char *name);
 /* auxrec's own usage: the commands and the options before them. */
 void auxrec_usage(FILE *f);
 

@@ -97,6 +97,7 @@ static int help__man(const char *page)
 int cmd_help(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : NULL;
+	auxrec_cmd_fn run = NULL;
 	char page[64];
 
 	if (argc > 2 || (cmd && *cmd == '-')) {
@@ -105,19 +106,18 @@ int cmd_help(int argc, char **argv)
 		fputs("usage: auxrec help [COMMAND]\n", asked ? stdout : stderr);
 		return asked ? 0 : 2;
 	}
-	if (cmd && !auxrec_is_command(cmd))
-		return auxrec_run_command(1, argv + 1);	/* says it is unknown, with the list */
 	/* help's own page is auxrec(1), which lists every command */
-	if (!cmd || !strcmp(cmd, "help"))
-		snprintf(page, sizeof(page), "auxrec");
-	else
-		snprintf(page, sizeof(page), "auxrec-%s", cmd);
+	if (cmd && !strcmp(cmd, "help"))
+		cmd = NULL;
+	if (cmd && !(run = auxrec_command(cmd)))
+		return auxrec_unknown_command(cmd);
+	snprintf(page, sizeof(page), "auxrec%s%s", cmd ? "-" : "", cmd ? cmd : "");
 	if (!help__man(page))
 		return 0;
 	fprintf(stderr, "auxrec: the usage instead:\n");
-	if (!cmd || !strcmp(cmd, "help")) {
+	if (!cmd) {
 		auxrec_usage(stdout);
 		return 0;
 	}
-	return auxrec_run_command(2, (char *[]){ (char *)cmd, "-h", NULL });
+	return run(2, (char *[]){ (char *)cmd, "-h", NULL });
 }
