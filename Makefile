@@ -155,6 +155,8 @@ ASCIIDOCTOR  := asciidoctor -b manpage -d manpage --failure-level=WARN \
 		-a 'mansource=libauxtrace $(VERSION)' -a 'manmanual=libauxtrace Manual'
 define MAN_RULE
 $(B)/man/man$(1)/%.$(1): Documentation/%.$(1).adoc Makefile
+	@command -v asciidoctor >/dev/null || \
+		{ echo "make man: asciidoctor is missing (scripts/install-deps installs it)" >&2; exit 1; }
 	@mkdir -p $$(@D)
 	$(ASCIIDOCTOR) -o $$@.tmp $$<
 	mv $$@.tmp $$@

@@ -43,8 +43,9 @@ echo "$pages pages built and rendered"
 
 # The examples, linked to the shared libraries as a user's program is (no hidden symbol).
 san=()
+# shellcheck disable=SC2054 # commas inside one compiler flag
 [ "${SANITIZE:-}" = 1 ] && san=(-fsanitize=address,undefined)
-# shellcheck disable=SC2207
+# shellcheck disable=SC2207,SC2054
 link=("${san[@]}" -L"$B" -Wl,-rpath,"$PWD/$B" -lauxtrace-tracefs -lauxtrace
       $(pkg-config --libs libtraceevent))
 examples=0
@@ -104,33 +105,39 @@ out=$("$auxrec" --version)
 # (build/man next to build/auxrec); the usage and why when man or the page is missing.
 mkdir -p "$tmp/bin" "$tmp/empty" "$tmp/nowhere"
 cp "$auxrec" "$tmp/bin/auxrec"
-help() {	# help OUT AUXREC VAR=VALUE [ARG]: auxrec help [ARG] with VAR set; OUT.out, OUT.err
+help() {	# help OUT AUXREC VAR=VALUE [ARG]: auxrec help [ARG] with VAR set, into OUT.*
 	local out=$1 bin=$2 var=$3
 	shift 3
 	env MANPAGER=cat PAGER=cat MANWIDTH=80 "$var" "$bin" help "$@" >"$out.out" 2>"$out.err"
+	echo $? >"$out.rc"
+}
+expect() {	# expect OUT WHAT STATUS [out|err PATTERN]...: that help's status and output
+	local out=$1 what=$2 ok=1
+	[ "$(cat "$out.rc")" = "$3" ] || ok=0
+	shift 3
+	while [ $# -ge 2 ]; do
+		grep -q -- "$2" "$out.$1" || ok=0
+		shift 2
+	done
+	[ $ok = 1 ] || { failed "$what (exit $(cat "$out.rc"))"; head -5 "$out.err"; }
 }
 help "$tmp/h1" "$tmp/bin/auxrec" MANPATH="$PWD/$B/man" record
-[ $? -eq 0 ] && grep -q 'auxrec-record - record perf events' "$tmp/h1.out" &&
-	grep -q -- '--ftrace-buffer-kb N' "$tmp/h1.out" ||
-	failed "auxrec help record with MANPATH=$B/man does not show auxrec-record(1)"
+expect "$tmp/h1" "auxrec help record with MANPATH=$B/man does not show auxrec-record(1)" 0 \
+	out 'auxrec-record - record perf events' out '--ftrace-buffer-kb N'
 help "$tmp/h2" "$auxrec" MANPATH="$tmp/empty" record
-[ $? -eq 0 ] && grep -q 'auxrec-record - record perf events' "$tmp/h2.out" ||
-	failed "$auxrec help record does not find the pages beside it in $B/man"
+expect "$tmp/h2" "$auxrec help record does not find the pages beside it in $B/man" 0 \
+	out 'auxrec-record - record perf events'
 help "$tmp/h3" "$tmp/bin/auxrec" MANPATH="$tmp/empty" record
-[ $? -eq 0 ] && grep -q '^usage: auxrec record' "$tmp/h3.out" &&
-	grep -q 'man has no page auxrec-record(1)' "$tmp/h3.err" ||
-	failed "auxrec help record without its page does not say so and print the usage"
+expect "$tmp/h3" "auxrec help record without its page does not say so and print the usage" 0 \
+	out '^usage: auxrec record' err 'man has no page auxrec-record(1)'
 help "$tmp/h4" "$tmp/bin/auxrec" PATH="$tmp/nowhere" record
-[ $? -eq 0 ] && grep -q '^usage: auxrec record' "$tmp/h4.out" &&
-	grep -q 'cannot run man' "$tmp/h4.err" ||
-	failed "auxrec help record without man does not say so and print the usage"
+expect "$tmp/h4" "auxrec help record without man does not say so and print the usage" 0 \
+	out '^usage: auxrec record' err 'cannot run man'
 help "$tmp/h5" "$auxrec" MANPATH="$tmp/empty"
-[ $? -eq 0 ] && grep -q '^AUXREC(1)' "$tmp/h5.out" ||
-	failed "auxrec help does not show auxrec(1)"
+expect "$tmp/h5" "auxrec help does not show auxrec(1)" 0 out '^AUXREC(1)'
 help "$tmp/h6" "$auxrec" MANPATH="$tmp/empty" nosuch
-[ $? -eq 2 ] && grep -q "unknown command 'nosuch'" "$tmp/h6.err" ||
-	failed "auxrec help nosuch does not fail as an unknown command"
-[ "$fail" = 0 ] || for h in h1 h2 h3 h4 h5 h6; do echo "== $h"; head -5 "$tmp/$h.err"; done
+expect "$tmp/h6" "auxrec help nosuch does not fail as an unknown command" 2 \
+	err "unknown command 'nosuch'"
 
 # Every exported symbol named in some page. Off until the library's pages are in: set
 # MAN_CHECK_SYMBOLS=1 (the default once they are).
