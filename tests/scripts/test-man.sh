@@ -46,7 +46,7 @@ san=()
 # shellcheck disable=SC2054 # commas inside one compiler flag
 [ "${SANITIZE:-}" = 1 ] && san=(-fsanitize=address,undefined)
 # shellcheck disable=SC2207,SC2054
-link=("${san[@]}" -L"$B" -Wl,-rpath,"$PWD/$B" -lauxtrace-tracefs -lauxtrace
+link=("${san[@]}" -L"$B" -lauxtrace-tracefs -lauxtrace
       $(pkg-config --libs libtraceevent))
 examples=0
 for src in Documentation/*.adoc; do
@@ -66,7 +66,7 @@ for src in Documentation/*.adoc; do
 			continue
 		fi
 		[ -e "$ex.run" ] || continue
-		timeout 60 "${ex%.c}" >"$ex.out" 2>&1
+		LD_LIBRARY_PATH="$PWD/$B" timeout 60 "${ex%.c}" >"$ex.out" 2>&1
 		rc=$?
 		if [ $rc -ne 0 ]; then
 			failed "$src: example $name exits $rc when run:"
