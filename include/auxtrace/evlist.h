@@ -20,6 +20,8 @@ extern "C" {
 #endif
 
 struct evlist;
+struct ring_set;
+struct ring_sink;
 
 AUXTRACE_API struct evlist *evlist__new(void);
 /* Unmaps, closes and frees every evsel in it. */
@@ -97,7 +99,7 @@ struct evlist_mmap_hooks {
 
 /*
  * Map one data ring of `pages` pages (a power of two; 0: perf's default from
- * perf_event_mlock_kb) per idx, redirect the other fds, fill the poll set. 0 or -errno
+ * perf_event_mlock_kb) per idx, redirect the other fds into it. 0 or -errno
  * (then nothing stays mapped; the error is logged with its fix).
  */
 AUXTRACE_API int evlist__mmap(struct evlist *evlist, unsigned int pages);
@@ -112,24 +114,15 @@ AUXTRACE_API struct perf_mmap *evlist__mmap_at(const struct evlist *evlist, int 
 AUXTRACE_API struct perf_mmap *evlist__mmap_ovw_at(const struct evlist *evlist, int idx);
 
 /*
- * One epoll set for every ring fd, any fd the caller adds (tracefs CPUs), and a stop fd.
- * poll returns how many fds are ready, 0 on timeout, or -ECANCELED once evlist__stop() was
- * called (async-signal-safe, callable from another thread). Ready rings are drained by the
- * caller (perf_mmap__push / read_event).
+ * Every forward data ring as a source of set (auxtrace/ring-set.h), drained into sink when
+ * any fd feeding it is ready and before every round ends. Backward rings are left out: they
+ * are read after pausing them, not on wakeups. The fds of events on tasks are watched as
+ * RING_WATCH_F_TASK: the set's nr_alive reaches 0 once every traced task exited. Call after
+ * evlist__mmap; the sources last until evlist__munmap. 0 or -errno (-ENOENT: nothing
+ * mapped).
  */
-AUXTRACE_API int evlist__poll(struct evlist *evlist, int timeout_ms);
-AUXTRACE_API int evlist__add_pollfd(struct evlist *evlist, int fd, uint32_t epoll_events);
-/*
- * Ring fds still in the set, system-wide evsels' not counted. The fd of an event on a task
- * hangs up when the task exits and leaves the set (its ring stays mapped and drainable):
- * 0 means every traced task is gone. CPU-wide fds (thread -1) never hang up.
- */
-AUXTRACE_API int evlist__poll_nr_alive(const struct evlist *evlist);
-AUXTRACE_API void evlist__stop(struct evlist *evlist);
-/* Forget a previous stop so the next poll waits again. */
-AUXTRACE_API void evlist__resume(struct evlist *evlist);
-/* The epoll fd, to nest the whole set into a caller's own loop. */
-AUXTRACE_API int evlist__poll_fd(const struct evlist *evlist);
+AUXTRACE_API int evlist__add_to_ring_set(struct evlist *evlist, struct ring_set *set,
+					 struct ring_sink *sink);
 
 #ifdef __cplusplus
 }

@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * A ring set: one epoll set over every ring of a recording (the perf data rings of an evlist,
- * the AUX area at each of their idx, tracefs CPU buffers, and any other source), drained
- * only where the kernel says data is ready, each ring into the sink chosen for it. As
- * libbpf's ring_buffer__poll: a wakeup costs the rings that are ready, not all of them.
+ * A ring set: one epoll set over every ring of a recording, drained only where the kernel
+ * says data is ready, each ring into the sink chosen for it. As libbpf's ring_buffer__poll:
+ * a wakeup costs the rings that are ready, not all of them.
+ *
+ * The set knows rings only as sources (struct ring_source): a drain function, the fds that
+ * say it is ready, and a few flags. Each kind of ring joins through the same interface from
+ * where it lives: evlist__add_to_ring_set (perf data rings), auxtrace_mmaps__add_to_ring_set
+ * (AUX areas), tracefs_cpu_add_to_ring_set (tracefs CPU buffers), ring_set__add_source (any
+ * other ring with a fd).
  *
  *	struct ring_set *set = ring_set__new(NULL);
  *
- *	ring_set__add_evlist(set, evlist, aux, &data_sink, &aux_sink);
+ *	evlist__add_to_ring_set(evlist, set, &data_sink);
+ *	auxtrace_mmaps__add_to_ring_set(aux, set, &aux_sink);
  *	while (ring_set__poll(set, 1000) != -ECANCELED)	// ring_set__stop() from a handler
  *		;
  *	ring_set__drain_all(set, true);			// what is left, at the end
@@ -26,19 +32,17 @@ extern "C" {
 #endif
 
 struct ring_set;
-struct evlist;
-struct auxtrace_mmaps;
 
 /* Where a ring's bytes come from, for the per-source statistics. */
 enum ring_source_kind {
 	RING_SOURCE_PERF,	/* a perf data ring: samples and side-band */
 	RING_SOURCE_AUX,	/* an AUX area: hardware trace */
 	RING_SOURCE_FTRACE,	/* a tracefs CPU buffer */
-	RING_SOURCE_OTHER,	/* anything else added with ring_set__add_source */
+	RING_SOURCE_OTHER,	/* anything else */
 	RING_SOURCE__MAX,
 };
 
-/* How the set drains a ring it does not know itself (tracefs CPUs, the caller's own). */
+/* How the set drains a source, and asks what it delivered. */
 struct ring_source_ops {
 	/*
 	 * Move what is ready into sink; final: also what the producer is still writing (the
@@ -54,11 +58,12 @@ struct ring_set_opts {
 	size_t sz;		/* sizeof(struct ring_set_opts): fields may be added at the end */
 	/*
 	 * Called when a round ends, with the bytes moved since the last one: where a perf.data
-	 * writer puts PERF_RECORD_FINISHED_ROUND. Before it is called, every perf data ring
-	 * (and the AUX area beside it) has been drained, the ready ones and the others, as
-	 * perf record reads every ring in each round: perf sorts records one round behind, and
-	 * a record left in a ring under its wakeup mark would come out after newer ones.
-	 * Optional; without it only the ready rings are drained.
+	 * writer puts PERF_RECORD_FINISHED_ROUND. Before it is called, every source flagged
+	 * RING_SOURCE_F_ROUND (every perf data ring, and the AUX area that follows it) has
+	 * been drained, the ready ones and the others, as perf record reads every ring in each
+	 * round: perf sorts records one round behind, and a record left in a ring under its
+	 * wakeup mark would come out after newer ones. Optional; without it only the ready
+	 * rings are drained.
 	 */
 	void (*pass_done)(void *ctx, size_t bytes);
 	void *ctx;
@@ -75,31 +80,80 @@ struct ring_set_opts {
 
 /* opts may be NULL. NULL with errno on failure. */
 AUXTRACE_API struct ring_set *ring_set__new(const struct ring_set_opts *opts);
-/* Takes nothing it did not create: the evlist, AUX areas, sources and sinks stay the caller's. */
+/* Takes nothing it did not create: the rings, sources' ctx and sinks stay the caller's. */
 AUXTRACE_API void ring_set__delete(struct ring_set *set);
 
-/*
- * Every forward data ring of a mapped evlist into data_sink, and, when aux is given, the AUX
- * area at the same idx into aux_sink in the same wakeup (snapshot-mode areas are left to
- * auxtrace_mmaps__read_snapshot). Every fd of the evlist is watched: a task's exit hangs
- * its fds up (see ring_set__nr_alive). Call after evlist__mmap_ex. 0 or -errno.
- */
-AUXTRACE_API int ring_set__add_evlist(struct ring_set *set, struct evlist *evlist,
-				      struct auxtrace_mmaps *aux, struct ring_sink *data_sink,
-				      struct ring_sink *aux_sink);
+enum ring_source_flags {
+	/*
+	 * Drained before every round ends, ready or not (see struct ring_set_opts pass_done):
+	 * a perf data ring, whose records perf sorts one round behind.
+	 */
+	RING_SOURCE_F_ROUND	= 1 << 0,
+};
 
-/* Any other ring, polled on fd, drained through ops into sink. cpu -1: none. 0 or -errno. */
+/* A ring as the set sees it. */
+struct ring_source {
+	size_t sz;			/* sizeof(struct ring_source): fields may be added at the end */
+	enum ring_source_kind kind;	/* which stats it counts in */
+	int cpu;			/* the CPU whose stats it counts in; -1: none */
+	unsigned int flags;		/* enum ring_source_flags */
+	const struct ring_source_ops *ops;
+	void *ctx;			/* ops' argument; stays the caller's */
+	struct ring_sink *sink;		/* where drain moves its bytes */
+};
+
+/*
+ * Add a source that no fd wakes yet: give it fds with ring_set__watch, or let it follow
+ * another with ring_set__follow (a source with neither is drained only by drain_all, and at
+ * rounds with RING_SOURCE_F_ROUND). Returns its id (>= 0, the sources in the order added),
+ * or -errno: -EINVAL for a missing ops->drain or sink, an unknown kind or flag, or an sz
+ * that is too small or carries non-zero bytes this library does not know.
+ */
+AUXTRACE_API int ring_set__add(struct ring_set *set, const struct ring_source *src);
+
+enum ring_watch_flags {
+	/*
+	 * The fd of an event on a task: it hangs up when the task exits (counted by
+	 * ring_set__nr_alive). Any watched fd that hangs up is drained once more and leaves
+	 * the set, so that the loop does not spin on it.
+	 */
+	RING_WATCH_F_TASK	= 1 << 0,
+};
+
+/*
+ * Drain source id when fd is ready. A source may have several fds (events redirected into
+ * one perf ring with PERF_EVENT_IOC_SET_OUTPUT each wake it); a fd wakes one source (-EEXIST
+ * for a second: let that one follow the first). 0 or -errno.
+ */
+AUXTRACE_API int ring_set__watch(struct ring_set *set, int id, int fd, unsigned int flags);
+
+/*
+ * Drain source id right after source leader, each time that one is drained (its wakeups,
+ * rounds, drain_all), and only then: for a ring the kernel signals through another's fds,
+ * as the AUX area through the fds of the data ring at its idx, whose PERF_RECORD_AUX
+ * records describe the AUX data. Followers are drained in the order they were added. A
+ * follower leads no other source and follows one only. 0 or -errno.
+ */
+AUXTRACE_API int ring_set__follow(struct ring_set *set, int id, int leader);
+
+/* The id of the first source added with this ctx, or -ENOENT: a leader to follow. */
+AUXTRACE_API int ring_set__find_source(const struct ring_set *set, const void *ctx);
+
+/*
+ * Any ring with one fd: ring_set__add with no flags, then ring_set__watch(fd). cpu -1: none.
+ * 0 or -errno.
+ */
 AUXTRACE_API int ring_set__add_source(struct ring_set *set, int fd, int cpu,
 				      enum ring_source_kind kind,
 				      const struct ring_source_ops *ops, void *ctx,
 				      struct ring_sink *sink);
 
 /*
- * Wait up to timeout_ms (-1: for ever) and drain the rings that are ready (and, when a round
- * ends, the other perf data rings: see struct ring_set_opts). Returns how many ready rings
- * were drained (0: timeout), -ECANCELED once ring_set__stop() was called, or the first
- * drain's -errno (the other ready rings are drained all the same; what a sink refused stays
- * in its ring).
+ * Wait up to timeout_ms (-1: for ever) and drain the rings that are ready, each with its
+ * followers (and, when a round ends, the other RING_SOURCE_F_ROUND sources: see struct
+ * ring_set_opts). Returns how many ready fds were served (0: timeout), -ECANCELED once
+ * ring_set__stop() was called, or the first drain's -errno (the other ready rings are
+ * drained all the same; what a sink refused stays in its ring).
  */
 AUXTRACE_API int ring_set__poll(struct ring_set *set, int timeout_ms);
 /*
@@ -118,13 +172,13 @@ AUXTRACE_API void ring_set__resume(struct ring_set *set);
 AUXTRACE_API int ring_set__fd(const struct ring_set *set);
 
 /*
- * fds of events bound to tasks (not CPU-wide) that have not hung up yet. A task's exit
+ * RING_WATCH_F_TASK fds (events bound to tasks) that have not hung up yet. A task's exit
  * hangs its fds up: 0 once every traced task is gone and the recording can end, as perf
  * record ends. -1 when no such fd was ever added.
  */
 AUXTRACE_API int ring_set__nr_alive(const struct ring_set *set);
 
-/* How many rings the set drains. */
+/* How many sources the set drains (an AUX area is one apart from its data ring). */
 AUXTRACE_API int ring_set__nr_rings(const struct ring_set *set);
 /*
  * The sum of the stats of every ring of this kind on cpu (-1: every CPU, and the rings that
