@@ -78,9 +78,15 @@ struct ring_set_opts {
 	unsigned int round_ms;
 };
 
-/* opts may be NULL. NULL with errno on failure. */
+/*
+ * ring_set__new() returns an empty set, the caller's (ring_set__delete); opts may be NULL
+ * (it is copied). NULL + errno: ENOMEM, or epoll_create1's or eventfd's (EMFILE).
+ */
 AUXTRACE_API struct ring_set *ring_set__new(const struct ring_set_opts *opts);
-/* Takes nothing it did not create: the rings, sources' ctx and sinks stay the caller's. */
+/*
+ * ring_set__delete() frees set (NULL: nothing). It frees nothing it did not create: the
+ * rings, the sources' ctx and sinks stay the caller's.
+ */
 AUXTRACE_API void ring_set__delete(struct ring_set *set);
 
 enum ring_source_flags {
@@ -98,16 +104,17 @@ struct ring_source {
 	int cpu;			/* the CPU whose stats it counts in; -1: none */
 	unsigned int flags;		/* enum ring_source_flags */
 	const struct ring_source_ops *ops;
-	void *ctx;			/* ops' argument; stays the caller's */
+	void *ctx;			/* ops' argument */
 	struct ring_sink *sink;		/* where drain moves its bytes */
 };
 
 /*
- * Add a source that no fd wakes yet: give it fds with ring_set__watch, or let it follow
+ * ring_set__add() adds a source (copied; its ops, ctx and sink are borrowed: they must
+ * outlive the set) that no fd wakes yet: give it fds with ring_set__watch, or let it follow
  * another with ring_set__follow (a source with neither is drained only by drain_all, and at
- * rounds with RING_SOURCE_F_ROUND). Returns its id (>= 0, the sources in the order added),
- * or -errno: -EINVAL for a missing ops->drain or sink, an unknown kind or flag, or an sz
- * that is too small or carries non-zero bytes this library does not know.
+ * rounds with RING_SOURCE_F_ROUND). Returns its id (>= 0, the sources numbered in the order
+ * added), or -errno: EINVAL for a missing ops->drain or sink, an unknown kind or flag, or an
+ * sz that is too small or carries non-zero bytes this library does not know; ENOMEM.
  */
 AUXTRACE_API int ring_set__add(struct ring_set *set, const struct ring_source *src);
 
@@ -121,27 +128,35 @@ enum ring_watch_flags {
 };
 
 /*
- * Drain source id when fd is ready. A source may have several fds (events redirected into
- * one perf ring with PERF_EVENT_IOC_SET_OUTPUT each wake it); a fd wakes one source (-EEXIST
- * for a second: let that one follow the first). 0 or -errno.
+ * ring_set__watch() drains source id whenever fd (borrowed: keep it open while the set
+ * polls) is ready. A source may have several fds (events redirected into one perf ring with
+ * PERF_EVENT_IOC_SET_OUTPUT each wake it); a fd wakes one source. Returns 0 or -errno:
+ * EINVAL (no such source, fd < 0, an unknown flag), EEXIST (fd wakes another source: let
+ * this one follow that one), ENOMEM, epoll_ctl's (ENOSPC, EPERM).
  */
 AUXTRACE_API int ring_set__watch(struct ring_set *set, int id, int fd, unsigned int flags);
 
 /*
- * Drain source id right after source leader, each time that one is drained (its wakeups,
- * rounds, drain_all), and only then: for a ring the kernel signals through another's fds,
- * as the AUX area through the fds of the data ring at its idx, whose PERF_RECORD_AUX
- * records describe the AUX data. Followers are drained in the order they were added. A
- * follower leads no other source and follows one only. 0 or -errno.
+ * ring_set__follow() drains source id right after source leader, each time that one is
+ * drained (its wakeups, rounds, drain_all), and only then: for a ring the kernel signals
+ * through another's fds, as the AUX area through the fds of the data ring at its idx, whose
+ * PERF_RECORD_AUX records describe the AUX data. Followers are drained in the order they
+ * were added. Returns 0 or -EINVAL (no such source, id == leader, id follows or leads
+ * already, leader follows another: one level only).
  */
 AUXTRACE_API int ring_set__follow(struct ring_set *set, int id, int leader);
 
-/* The id of the first source added with this ctx, or -ENOENT: a leader to follow. */
+/*
+ * ring_set__find_source() returns the id of the first source added with ctx (a leader to
+ * follow), or -ENOENT (-EINVAL: set NULL).
+ */
 AUXTRACE_API int ring_set__find_source(const struct ring_set *set, const void *ctx);
 
 /*
- * Any ring with one fd: ring_set__add with no flags, then ring_set__watch(fd). cpu -1: none.
- * 0 or -errno.
+ * ring_set__add_source() adds any ring with one fd: ring_set__add with no flags, then
+ * ring_set__watch(fd); cpu -1: none. fd, ops, ctx and sink are borrowed: they must outlive
+ * the set. Returns 0 or -errno (as ring_set__add and ring_set__watch; the source is not
+ * added when its fd cannot be watched).
  */
 AUXTRACE_API int ring_set__add_source(struct ring_set *set, int fd, int cpu,
 				      enum ring_source_kind kind,
@@ -149,40 +164,52 @@ AUXTRACE_API int ring_set__add_source(struct ring_set *set, int fd, int cpu,
 				      struct ring_sink *sink);
 
 /*
- * Wait up to timeout_ms (-1: for ever) and drain the rings that are ready, each with its
- * followers (and, when a round ends, the other RING_SOURCE_F_ROUND sources: see struct
- * ring_set_opts). Returns how many ready fds were served (0: timeout), -ECANCELED once
- * ring_set__stop() was called, or the first drain's -errno (the other ready rings are
- * drained all the same; what a sink refused stays in its ring).
+ * ring_set__poll() waits up to timeout_ms (-1: for ever) and drains the rings that are ready,
+ * each with its followers (and, when a round ends, the other RING_SOURCE_F_ROUND sources:
+ * see struct ring_set_opts). Returns how many ready fds were served (0: timeout),
+ * -ECANCELED once ring_set__stop() was called, or the first drain's -errno (the other ready
+ * rings are drained all the same; what a sink refused stays in its ring).
  */
 AUXTRACE_API int ring_set__poll(struct ring_set *set, int timeout_ms);
 /*
- * Drain every ring whether ready or not; final also takes what producers are still writing
- * (after disabling them, at the end of a recording). Bytes moved, or the first -errno;
- * -ECANCELED when ring_set__stop() was called before or during it (it stops after the ring
- * it is in; call ring_set__resume() first to drain after a stop that ended a poll loop).
+ * ring_set__drain_all() drains every ring whether ready or not; final also takes what producers
+ * are still writing (after disabling them, at the end of a recording). Returns bytes moved, or
+ * the first -errno; -ECANCELED when ring_set__stop() was called before or during it (it stops
+ * after the ring it is in; call ring_set__resume() first to drain after a stop that ended a
+ * poll loop).
  */
 AUXTRACE_API ssize_t ring_set__drain_all(struct ring_set *set, bool final);
 
-/* End the current or next poll with -ECANCELED. Async-signal-safe, and callable from any thread. */
+/*
+ * ring_set__stop() ends the current or next poll with -ECANCELED. Async-signal-safe, and
+ * callable from any thread.
+ */
 AUXTRACE_API void ring_set__stop(struct ring_set *set);
-/* Forget a stop: the next poll waits again. */
+/* ring_set__resume() forgets a stop: the next poll waits again. */
 AUXTRACE_API void ring_set__resume(struct ring_set *set);
-/* The epoll fd, to nest the whole set into a caller's own loop. */
+/*
+ * ring_set__fd() returns the epoll fd (the set's), to nest the whole set into a caller's
+ * own loop; -EINVAL for a NULL set.
+ */
 AUXTRACE_API int ring_set__fd(const struct ring_set *set);
 
 /*
- * RING_WATCH_F_TASK fds (events bound to tasks) that have not hung up yet. A task's exit
- * hangs its fds up: 0 once every traced task is gone and the recording can end, as perf
- * record ends. -1 when no such fd was ever added.
+ * ring_set__nr_alive() returns how many RING_WATCH_F_TASK fds (events bound to tasks) have
+ * not hung up yet. A task's exit hangs its fds up: 0 once every traced task is gone and the
+ * recording can end, as perf record ends. -1 when no such fd was ever added.
  */
 AUXTRACE_API int ring_set__nr_alive(const struct ring_set *set);
 
-/* How many sources the set drains (an AUX area is one apart from its data ring). */
+/*
+ * ring_set__nr_rings() returns how many sources the set drains (an AUX area counts apart
+ * from its data ring).
+ */
 AUXTRACE_API int ring_set__nr_rings(const struct ring_set *set);
 /*
- * The sum of the stats of every ring of this kind on cpu (-1: every CPU, and the rings that
- * have none: per-thread ones). 0, or -ENOENT when the set has no such ring.
+ * ring_set__stats_sz() copies into *out (at most sz bytes; use ring_set__stats) the sum of
+ * the stats of every ring of this kind on cpu (-1: every CPU, and the rings that have none:
+ * per-thread ones). Returns 0, -ENOENT when the set has no such ring, or -EINVAL (out NULL,
+ * sz too small).
  */
 AUXTRACE_API int ring_set__stats_sz(const struct ring_set *set, enum ring_source_kind kind,
 				    int cpu, struct ring_stats *out, size_t sz);
