@@ -358,10 +358,13 @@ static int ours__drain(struct consumer *c)
 
 static int ours__poll(struct consumer *c)
 {
-	int n = ours__run_set(bench_container_of(c, struct ours, c), true);
+	struct ours *o = bench_container_of(c, struct ours, c);
+	int n = ours__run_set(o, true);
 
-	if (n == -ECANCELED)
+	if (n == -ECANCELED) {
+		ring_set__resume(o->set);	/* the producer is done: the last drain follows */
 		return 1;
+	}
 	return n < 0 && n != -EINTR ? n : 0;
 }
 
