@@ -103,42 +103,17 @@ void ring_set__delete(struct ring_set *set)
 	free(set);
 }
 
-/*
- * src as this library knows it: the first layout is the smallest, and a newer caller's
- * larger struct is taken when what it adds is zero (its default). 0 or -EINVAL.
- */
-static int ring_source__copy(struct ring_source *dst, const struct ring_source *src)
-{
-	const char *tail = (const char *)src + sizeof(*dst);
-
-	if (src->sz < sizeof(*dst)) {
-		pr_err("ring set: struct ring_source without its size: set .sz = sizeof(struct "
-		       "ring_source)\n");
-		return -EINVAL;
-	}
-	for (size_t i = 0; i < src->sz - sizeof(*dst); i++) {
-		if (tail[i]) {
-			pr_err("ring set: struct ring_source has fields this library does not "
-			       "know (byte %zu set): build against this version's header\n",
-			       sizeof(*dst) + i);
-			return -EINVAL;
-		}
-	}
-	*dst = *src;
-	dst->sz = sizeof(*dst);
-	return 0;
-}
-
 int ring_set__add(struct ring_set *set, const struct ring_source *src)
 {
 	struct ring_entry *grown, e = { .leader = -1, .followers = -1, .next = -1 };
 	int err;
 
-	if (!set || !src)
+	if (!set)
 		return libauxtrace__err(-EINVAL);
-	err = ring_source__copy(&e.src, src);
+	/* the option structs' rule: what a later release adds at its end is optional */
+	err = opts__copy(ring_source, &e.src, src);
 	if (err)
-		return libauxtrace__err(err);
+		return err;
 	if (!e.src.ops || !e.src.ops->drain || !e.src.sink || e.src.kind < 0 ||
 	    e.src.kind >= RING_SOURCE__MAX || (e.src.flags & ~RING_SOURCE_F_ROUND))
 		return libauxtrace__err(-EINVAL);

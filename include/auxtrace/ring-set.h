@@ -98,9 +98,13 @@ enum ring_source_flags {
 	RING_SOURCE_F_ROUND	= 1 << 0,
 };
 
-/* A ring as the set sees it. */
+/*
+ * A ring as the set sees it. Sized as the option structs are (AUXTRACE_OPTS in
+ * auxtrace/core.h): every field here is required, and what a later release adds at the end
+ * is optional (0: its default).
+ */
 struct ring_source {
-	size_t sz;			/* sizeof(struct ring_source): fields may be added at the end */
+	size_t sz;			/* sizeof(struct ring_source) */
 	enum ring_source_kind kind;	/* which stats it counts in */
 	int cpu;			/* the CPU whose stats it counts in; -1: none */
 	unsigned int flags;		/* enum ring_source_flags */
@@ -114,8 +118,8 @@ struct ring_source {
  * outlive the set) that no fd wakes yet: give it fds with ring_set__watch, or let it follow
  * another with ring_set__follow (a source with neither is drained only by drain_all, and at
  * rounds with RING_SOURCE_F_ROUND). Returns its id (>= 0, the sources numbered in the order
- * added), or -errno: EINVAL for a missing ops->drain or sink, an unknown kind or flag, or an
- * sz that is too small or carries non-zero bytes this library does not know; ENOMEM.
+ * added), or -errno: EINVAL for a missing ops->drain or sink, an unknown kind or flag, or
+ * by the option structs' rule (sz not set; a byte set past what this library knows); ENOMEM.
  */
 AUXTRACE_API int ring_set__add(struct ring_set *set, const struct ring_source *src);
 
