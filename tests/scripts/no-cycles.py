@@ -21,11 +21,7 @@ import subprocess
 import sys
 
 LIB_DIRS = ('lib', 'cpumap', 'evsel', 'ring', 'mmap', 'auxtrace', 'data', 'decode', 'tracefs')
-# Folder edges still to go (issue 16: the ring set takes sources and knows nothing above it):
-# printed, but left out of the folder circle check until they are gone.
-PENDING = {('ring', 'mmap'), ('ring', 'evsel'), ('ring', 'auxtrace')}
-# Header-level edges still to go, as (file, why): printed, left out of the circle check.
-# Both wait for the ring set's rework of evsel/ and the AUX mmaps (issue 16, branch ring).
+# Header-level edges still to go (issue 16), as (file, why): printed, left out of the check.
 # - evlist.c, the list, calls back into the parts that include its header internal/evlist.h:
 #   the mmap driver (evlist__close unmaps first) and the sample-ID hash (evlist__remove).
 # - auxtrace.h, the AUX family's header, calls auxtrace_mmaps__stats_sz from a macro while
@@ -33,8 +29,6 @@ PENDING = {('ring', 'mmap'), ('ring', 'evsel'), ('ring', 'auxtrace')}
 PENDING_HEADER_EDGES = {
     ('evsel/evlist.c', 'calls evlist__munmap'),
     ('evsel/evlist.c', 'calls evlist__id_hash_remove_evsel'),
-    ('evsel/evlist.c', 'calls evlist__poll_init'),
-    ('evsel/evlist.c', 'calls evlist__poll_exit'),
     ('include/auxtrace/auxtrace.h', 'include/auxtrace/auxtrace.h calls auxtrace_mmaps__stats_sz'),
 }
 
@@ -221,7 +215,7 @@ def check(what, edges, nodes, noun='files'):
 
 
 def folders(objects):
-    """The folder graph of the objects' edges, without the pending ones."""
+    """The folder graph of the objects' edges, each edge printed."""
     edges = collections.defaultdict(lambda: collections.defaultdict(set))
     for a, calls in objects.items():
         for b, why in calls.items():
@@ -231,15 +225,8 @@ def folders(objects):
     for a in LIB_DIRS:
         if edges[a]:
             print(f'  {a}/ calls ' + ', '.join(
-                f'{b}/ ({len(edges[a][b])}{", pending" if (a, b) in PENDING else ""})'
-                for b in LIB_DIRS if b in edges[a]))
-    # A pending edge that is gone leaves the list, so that it cannot come back unseen.
-    gone = sorted((a, b) for a, b in PENDING if b not in edges[a])
-    for a, b in gone:
-        print(f'{a}/ no longer calls {b}/: take it off the pending list')
-    for a, b in PENDING:
-        edges[a].pop(b, None)
-    return edges, len(gone)
+                f'{b}/ ({len(edges[a][b])})' for b in LIB_DIRS if b in edges[a]))
+    return edges
 
 
 def main():
@@ -249,8 +236,7 @@ def main():
         objects, files, nodes, owner = graphs(prog, build)
         bad += check(f'{prog.name} objects', objects, prog.srcs)
         if prog.name == 'library':
-            edges, gone = folders(objects)
-            bad += gone + check('library folders', edges, list(LIB_DIRS), 'folders')
+            bad += check('library folders', folders(objects), list(LIB_DIRS), 'folders')
             bad += pending_out(files, owner)
         bad += check(f'{prog.name} files with their headers', files, nodes)
     return 1 if bad else 0
