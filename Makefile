@@ -52,7 +52,7 @@ LDFLAGS  += $(SAN)
 # libauxtrace: the perf side and the consumer core. libauxtrace-tracefs: the
 # libtracefs-compatible layer, a library of its own built on libauxtrace, so that
 # libauxtrace exports no tracefs_* name and can live beside the system's libtracefs.
-LIB_DIRS     := lib cpumap evsel ring mmap auxtrace data
+LIB_DIRS     := lib cpumap evsel ring mmap auxtrace data decode
 TRACEFS_DIRS := tracefs
 LIB_SRCS     := $(sort $(foreach d,$(LIB_DIRS),$(wildcard $(d)/*.c)))
 TRACEFS_SRCS := $(sort $(foreach d,$(TRACEFS_DIRS),$(wildcard $(d)/*.c)))

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * What the AUX recording backends (auxtrace/intel-pt.c, intel-bts.c, arm-spe.c, cs-etm.c)
- * share: one state struct embedding struct auxtrace_record, the option rules they have in
- * common, the time conversion for AUXTRACE_INFO, and the two snapshot wrap rules. Not
- * installed.
+ * What the AUX recording backends (auxtrace/intel-pt-record.c, intel-bts-record.c,
+ * arm-spe-record.c, cs-etm-record.c) share: one state struct embedding struct
+ * auxtrace_record, the option rules they have in common, the time conversion for
+ * AUXTRACE_INFO, and the two snapshot wrap rules. Not installed.
  */
 #ifndef AUXTRACE_INTERNAL_AUXTRACE_RECORD_H
 #define AUXTRACE_INTERNAL_AUXTRACE_RECORD_H

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
-/* struct perf_session as data/ builds it and auxtrace/ queues from it. Not installed. */
+/* struct perf_session as data/ builds it and decode/ queues from it. Not installed. */
 #ifndef AUXTRACE_INTERNAL_SESSION_H
 #define AUXTRACE_INTERNAL_SESSION_H
 
@@ -191,7 +191,7 @@ void perf_event_attr__swap(struct perf_event_attr *attr, size_t size);
 /* Bytes of the sample_id_all trailer an attr puts on side-band records. */
 size_t perf_sample_id__size(const struct perf_event_attr *attr);
 
-/* Features (data/features.c): one section's payload, in the writer's byte order. */
+/* Features (data/features-reader.c): one section's payload, in the writer's byte order. */
 int perf_session__process_feature(struct perf_session *s, int feat, const void *data,
 				  uint64_t size, uint64_t offset);
 void perf_env__exit(struct perf_session *s);

@@ -1,13 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * What every part of the perf.data reader uses, below them all: errors that say where, the
- * names of record types, and the sample-ID hash that says which evsel a record belongs to.
+ * What every part of the perf.data reader says in its messages, below them all: errors
+ * that say where in the file, and the names of record types.
  */
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 
-#include <internal/evsel.h>
 #include <internal/session.h>
 
 int perf_session__corrupt(const struct perf_session *s, uint64_t offset, const char *fmt, ...)
@@ -56,69 +54,3 @@ const char *perf_event__name(uint32_t type, char *buf, size_t size)
 	snprintf(buf, size, "type %u", type);
 	return buf;
 }
-
-/* ---- sample IDs ---- */
-
-static unsigned int perf_sid__bucket(uint64_t id)
-{
-	return (unsigned int)((id * 0x9E3779B97F4A7C15ull) >> 56) % PERF_SID_BUCKETS;
-}
-
-struct perf_sid *perf_session__sid(const struct perf_session *s, uint64_t id)
-{
-	struct perf_sid *sid;
-
-	for (sid = s->sid_hash[perf_sid__bucket(id)]; sid; sid = sid->next)
-		if (sid->id == id)
-			return sid;
-	return NULL;
-}
-
-int perf_session__add_id(struct perf_session *s, struct evsel *evsel, uint64_t id)
-{
-	struct perf_sid *sid = perf_session__sid(s, id);
-
-	if (!sid) {
-		sid = calloc(1, sizeof(*sid));
-		if (!sid)
-			return -ENOMEM;
-		sid->id = id;
-		sid->next = s->sid_hash[perf_sid__bucket(id)];
-		s->sid_hash[perf_sid__bucket(id)] = sid;
-	}
-	sid->where = (struct evlist_sample_id){ .evsel = evsel, .idx = -1,
-						.cpu = { -1 }, .tid = -1 };
-	return 0;
-}
-
-/* perf's rule: one evsel, or no sample_id_all on a side-band record, or ID 0 (records perf
- * synthesized): the first evsel; otherwise the one its ID names. */
-struct evsel *perf_session__event_evsel(struct perf_session *s, const union perf_event *event,
-				       bool raw)
-{
-	size_t n = (event->header.size - sizeof(event->header)) / sizeof(uint64_t);
-	const uint64_t *array = event->sample.array;
-	struct perf_sid *sid;
-	uint64_t id;
-
-	if (!s->nr_evsels)
-		return NULL;
-	if (s->nr_evsels == 1)
-		return s->evsel_ids[0].evsel;
-	if (event->header.type != PERF_RECORD_SAMPLE && !s->sample_id_all)
-		return s->evsel_ids[0].evsel;
-	if (event->header.type == PERF_RECORD_SAMPLE) {
-		if ((size_t)s->id_pos >= n)
-			return NULL;
-		id = perf_u64(&array[s->id_pos], raw && s->needs_swap);
-	} else {
-		if ((size_t)s->is_pos > n)
-			return NULL;
-		id = perf_u64(&array[n - s->is_pos], raw && s->needs_swap);
-	}
-	if (!id)
-		return s->evsel_ids[0].evsel;
-	sid = perf_session__sid(s, id);
-	return sid ? sid->where.evsel : NULL;
-}
-
