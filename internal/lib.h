@@ -18,6 +18,10 @@
 
 #define __printf(a, b) __attribute__((format(printf, a, b)))
 
+/*
+ * libauxtrace__log() hands a message to the callback libauxtrace_set_print() installed, if
+ * any; errno is left as it was.
+ */
 AUXTRACE_PRIVATE void libauxtrace__log(enum libauxtrace_print_level level, const char *fmt, ...) __printf(2, 3);
 
 #define pr_err(fmt, ...)   libauxtrace__log(LIBAUXTRACE_ERR, fmt, ##__VA_ARGS__)
@@ -41,11 +45,16 @@ static inline void *libauxtrace__ptr_err(int err)
 }
 
 /*
- * The tracefs mount point (or debugfs' tracing directory), or NULL with errno ENODEV (none
- * mounted) or EACCES (mounted, but not for this user).
+ * libauxtrace__tracing_dir() returns the tracefs mount point (or debugfs' tracing
+ * directory), found once per process, static; or NULL + errno ENODEV (none mounted) or
+ * EACCES (mounted, but not for this user).
  */
 AUXTRACE_PRIVATE const char *libauxtrace__tracing_dir(void);
-/* What to tell a user when libauxtrace__tracing_dir() failed with err, with the fix. */
+/*
+ * libauxtrace__no_tracing_dir_why() returns what to tell a user when
+ * libauxtrace__tracing_dir() failed with err (EACCES or not, either sign), with the fix: a
+ * static string.
+ */
 AUXTRACE_PRIVATE const char *libauxtrace__no_tracing_dir_why(int err);
 
 /*
@@ -58,14 +67,19 @@ void libauxtrace__parse_error(const char *what, const char *str, const char *at,
 /* The mounted sysfs root ("/sys"), or the fake tree named by AUXTRACE_SYSFS for tests. */
 const char *libauxtrace__sysfs_root(void);
 
-/* Read fd until len bytes or the end of the file, retrying EINTR. Returns bytes (fewer than
- * len only at the end) or -errno. */
+/*
+ * libauxtrace__read_full() reads fd until len bytes or the end of the file, retrying EINTR.
+ * Returns bytes (fewer than len only at the end) or -errno of read(2).
+ */
 AUXTRACE_PRIVATE ssize_t libauxtrace__read_full(int fd, void *buf, size_t len);
 
 /* Read a small text file into buf (NUL-terminated, trailing newline kept). Returns bytes or -errno. */
 int libauxtrace__read_file(const char *path, char *buf, size_t size);
 
-/* Read a file holding one unsigned number (decimal or 0x hex). Returns 0 or -errno. */
+/*
+ * libauxtrace__read_u64() reads a file holding one unsigned number (decimal or 0x hex) into
+ * *val. Returns 0, or -errno: the open or read's, or -EINVAL when it holds no number.
+ */
 AUXTRACE_PRIVATE int libauxtrace__read_u64(const char *path, unsigned long long *val);
 
 /* The per-CPU allowance for perf mmaps, /proc/sys/kernel/perf_event_mlock_kb; dflt when unreadable. */

@@ -84,9 +84,9 @@ static inline void ring__init(struct ring *ring, const struct ring_ops *ops)
 }
 
 /*
- * Move windows from ring to sink as req asks, until the ring is empty or a limit is met.
- * Returns the bytes the sink took, or -errno from the ring or the sink (then the stats still
- * count what moved before the error).
+ * ring__drain() moves windows from ring to sink as req asks, until the ring is empty or a limit
+ * is met; req's out fields say why it stopped. Returns the bytes the sink took, or -errno from
+ * the ring or the sink (then the stats still count what moved before the error).
  */
 AUXTRACE_PRIVATE ssize_t ring__drain(struct ring *ring, struct ring_request *req,
 				     struct ring_sink *sink);

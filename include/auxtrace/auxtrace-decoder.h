@@ -57,8 +57,9 @@ struct auxtrace_decoder {
 };
 
 /*
- * The decoders of this library, NULL-terminated, for perf_session_opts.decoders: Intel PT
- * and Intel BTS. Each synthesizes samples as perf 6.1's does, to the tool's auxtrace_sample
+ * auxtrace_decoders__builtin() returns the decoders of this library, a static
+ * NULL-terminated array, for perf_session_opts.decoders: Intel PT and Intel BTS. Cannot
+ * fail. Each synthesizes samples as perf 6.1's does, to the tool's auxtrace_sample
  * and auxtrace_error (auxtrace/session.h), as perf_session_opts.itrace_synth_opts asks: a
  * taken branch or a period of instructions per sample, decode errors, in time order with
  * the kernel records. Each adds the events perf synthesizes ("branches", "instructions",

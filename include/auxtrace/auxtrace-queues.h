@@ -62,72 +62,102 @@ struct auxtrace_queue {
 
 struct auxtrace_queues;
 
-/* 32 empty queues to start, more on demand. NULL with errno ENOMEM. */
+/*
+ * auxtrace_queues__new() returns 32 empty queues to start, more on demand; the caller's
+ * (auxtrace_queues__delete). NULL + ENOMEM.
+ */
 AUXTRACE_API struct auxtrace_queues *auxtrace_queues__new(void);
-/* Frees every buffer (unmapping or freeing its data) and queue. */
+/*
+ * auxtrace_queues__delete() frees every buffer (unmapping or freeing its data) and queue
+ * (NULL: nothing).
+ */
 AUXTRACE_API void auxtrace_queues__delete(struct auxtrace_queues *queues);
 
+/* auxtrace_queues__nr() returns how many queues there is room for (32 or more). */
 AUXTRACE_API unsigned int auxtrace_queues__nr(const struct auxtrace_queues *queues);
-/* Queue nr (allocated on first use), NULL past auxtrace_queues__nr(). */
+/*
+ * auxtrace_queues__queue() returns queue nr (borrowed; allocated on first use), NULL past
+ * auxtrace_queues__nr() or + ENOMEM.
+ */
 AUXTRACE_API struct auxtrace_queue *auxtrace_queues__queue(struct auxtrace_queues *queues,
 							  unsigned int nr);
-/* Room for at least nr queues: the count doubles from 32 until it is enough. Existing queues
- * keep their addresses. 0, -ENOMEM, or -EINVAL past AUXTRACE_QUEUES_MAX. */
 #define AUXTRACE_QUEUES_MAX (1u << 20)
+/*
+ * auxtrace_queues__grow() makes room for at least nr queues: the count doubles from 32
+ * until it is enough. Existing queues keep their addresses. Returns 0, -ENOMEM, or -EINVAL
+ * past AUXTRACE_QUEUES_MAX.
+ */
 AUXTRACE_API int auxtrace_queues__grow(struct auxtrace_queues *queues, unsigned int nr);
 
 /*
- * Queue the payload of a PERF_RECORD_AUXTRACE (native byte order) of session on queue
- * event->auxtrace.idx. data_offset: the payload's file offset in a mapped session; a stream
- * session hands over the copy it read (and copies again if a second queue asks). A buffer
- * of a CPU outside the session's filter (opts.cpus) is not queued (0, *buffer_ptr NULL).
- * The first buffer of a queue sets its tid and cpu. *buffer_ptr (may be NULL) gets the
- * buffer. 0 or -errno (EINVAL: the payload is not inside the file, logged with its offset;
- * or an idx of AUXTRACE_QUEUES_MAX or more).
+ * auxtrace_queues__add_event() queues the payload of a PERF_RECORD_AUXTRACE (native byte order)
+ * of session on queue event->auxtrace.idx. data_offset: the payload's file offset in a mapped
+ * session; a stream session hands over the copy it read (and copies again if a second queue
+ * asks). A buffer of a CPU outside the session's filter (opts.cpus) is not queued (0,
+ * *buffer_ptr NULL). The first buffer of a queue sets its tid and cpu. *buffer_ptr (may be
+ * NULL) gets the buffer (borrowed: the queues own it). Returns 0 or -errno (ENOMEM; EINVAL: the
+ * payload is not inside the file, logged with its offset; or an idx of AUXTRACE_QUEUES_MAX or
+ * more).
  */
 AUXTRACE_API int auxtrace_queues__add_event(struct auxtrace_queues *queues,
 					    struct perf_session *session,
 					    const union perf_event *event, uint64_t data_offset,
 					    struct auxtrace_buffer **buffer_ptr);
 /*
- * Queue a PERF_SAMPLE_AUX payload on the queue of the sample's ring: its ID must be known
- * and have an mmap idx from PERF_RECORD_ID_INDEX (-EINVAL: ID 0; -ENOENT: unknown). Mapped
- * from the file when sample->aux_sample.data points into the session's mapping, else copied.
+ * auxtrace_queues__add_sample() queues a PERF_SAMPLE_AUX payload on the queue of the
+ * sample's ring: its ID must be known and have an mmap idx from PERF_RECORD_ID_INDEX.
+ * Mapped from the file when sample->aux_sample.data points into the session's mapping,
+ * else copied. Returns 0 (also for a CPU outside the session's filter: not queued) or
+ * -errno: EINVAL (ID 0), ENOENT (unknown ID), ENOMEM.
  */
 AUXTRACE_API int auxtrace_queues__add_sample(struct auxtrace_queues *queues,
 					     struct perf_session *session,
 					     const struct perf_sample *sample, uint64_t reference);
-/* The queue of a sample's ring, NULL when its ID or idx is unknown or has no queue yet. */
+/*
+ * auxtrace_queues__sample_queue() returns the queue of a sample's ring (borrowed), NULL
+ * when its ID or idx is unknown or has no queue yet.
+ */
 AUXTRACE_API struct auxtrace_queue *auxtrace_queues__sample_queue(struct auxtrace_queues *q,
 								  struct perf_session *session,
 								  const struct perf_sample *sample);
 
 /*
- * Queue every AUXTRACE record of a mapped session before its stream is processed: from the
- * HEADER_AUXTRACE index when there is one (each entry checked: an AUXTRACE record of its
- * size at its offset, its payload inside the data section), else from a walk of the data
- * section, which also queues PERF_SAMPLE_AUX payloads. After it, auxtrace_queues__data_queued()
- * is true and a decoder ignores the AUXTRACE records the stream brings again. A stream session
- * has nothing to queue in advance: 0, and the records come through process_auxtrace_event.
- * Returns the buffers queued or -errno.
+ * auxtrace_queues__populate() queues every AUXTRACE record of a mapped session before its
+ * stream is processed: from the HEADER_AUXTRACE index when there is one (each entry checked: an
+ * AUXTRACE record of its size at its offset, its payload inside the data section), else from a
+ * walk of the data section, which also queues PERF_SAMPLE_AUX payloads. After it,
+ * auxtrace_queues__data_queued() is true and a decoder ignores the AUXTRACE records the stream
+ * brings again. A stream session has nothing to queue in advance: 0, and the records come
+ * through process_auxtrace_event. Returns the buffers queued or -errno.
  */
 AUXTRACE_API int auxtrace_queues__populate(struct auxtrace_queues *queues,
 					   struct perf_session *session);
+/* auxtrace_queues__data_queued() returns whether auxtrace_queues__populate() queued the data. */
 AUXTRACE_API bool auxtrace_queues__data_queued(const struct auxtrace_queues *queues);
-/* Whether a buffer was queued since the last call (perf's new_data), and clear it. */
+/*
+ * auxtrace_queues__take_new_data() returns whether a buffer was queued since the last call
+ * (perf's new_data), and clears it.
+ */
 AUXTRACE_API bool auxtrace_queues__take_new_data(struct auxtrace_queues *queues);
 
-/* The buffer after buffer in queue (the first when buffer is NULL), NULL at the end. */
+/*
+ * auxtrace_buffer__next() returns the buffer after buffer in queue (the first when buffer
+ * is NULL; borrowed), NULL at the end.
+ */
 AUXTRACE_API struct auxtrace_buffer *auxtrace_buffer__next(struct auxtrace_queue *queue,
 							   struct auxtrace_buffer *buffer);
 /*
- * The payload: maps the part of the file it is in (read-only, page-aligned) on first use.
- * NULL with errno when it cannot be mapped.
+ * auxtrace_buffer__get_data() returns the payload (borrowed: until put_data or drop_data),
+ * mapping the part of the file it is in (read-only, page-aligned) on first use. NULL +
+ * errno when it cannot be mapped: ENODATA (no file, or dropped), mmap's.
  */
 AUXTRACE_API void *auxtrace_buffer__get_data(struct auxtrace_buffer *buffer);
-/* Unmap a lazily mapped payload (a copy stays): get_data maps it again when needed. */
+/*
+ * auxtrace_buffer__put_data() unmaps a lazily mapped payload (a copy stays): get_data maps
+ * it again when needed.
+ */
 AUXTRACE_API void auxtrace_buffer__put_data(struct auxtrace_buffer *buffer);
-/* Unmap or free the payload for good: size becomes 0. */
+/* auxtrace_buffer__drop_data() unmaps or frees the payload for good: size becomes 0. */
 AUXTRACE_API void auxtrace_buffer__drop_data(struct auxtrace_buffer *buffer);
 
 /* A min-heap of queue numbers by ordinal (a timestamp); equal ordinals pop in the order
@@ -139,14 +169,24 @@ struct auxtrace_heap_item {
 
 struct auxtrace_heap;
 
+/* auxtrace_heap__new() returns an empty heap (auxtrace_heap__delete); NULL + ENOMEM. */
 AUXTRACE_API struct auxtrace_heap *auxtrace_heap__new(void);
+/* auxtrace_heap__delete() frees heap (NULL: nothing). */
 AUXTRACE_API void auxtrace_heap__delete(struct auxtrace_heap *heap);
-/* 0, -ENOMEM, or -EINVAL for a queue_nr of AUXTRACE_QUEUES_MAX or more. */
+/*
+ * auxtrace_heap__add() adds queue_nr at ordinal. Returns 0, -ENOMEM, or -EINVAL for a
+ * queue_nr of AUXTRACE_QUEUES_MAX or more.
+ */
 AUXTRACE_API int auxtrace_heap__add(struct auxtrace_heap *heap, unsigned int queue_nr,
 				    uint64_t ordinal);
-/* The item with the lowest ordinal, NULL when empty. */
+/*
+ * auxtrace_heap__top() returns the item with the lowest ordinal (borrowed: until the heap
+ * changes), NULL when empty.
+ */
 AUXTRACE_API const struct auxtrace_heap_item *auxtrace_heap__top(const struct auxtrace_heap *h);
+/* auxtrace_heap__pop() removes the top item (nothing when empty). */
 AUXTRACE_API void auxtrace_heap__pop(struct auxtrace_heap *heap);
+/* auxtrace_heap__nr() returns how many items the heap holds. */
 AUXTRACE_API unsigned int auxtrace_heap__nr(const struct auxtrace_heap *heap);
 
 #ifdef __cplusplus

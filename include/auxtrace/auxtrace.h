@@ -52,10 +52,19 @@ struct auxtrace_mmap_params {
 				   records, as perf 6.1 does */
 };
 
+/*
+ * auxtrace_mmap_params__init() fills the template: an AUX area of auxtrace_pages pages at
+ * file offset auxtrace_offset (right after the data ring), read-only when
+ * auxtrace_overwrite (the kernel's snapshot mode), no idx yet.
+ */
 AUXTRACE_API void auxtrace_mmap_params__init(struct auxtrace_mmap_params *mp,
 					     off_t auxtrace_offset,
 					     unsigned int auxtrace_pages,
 					     bool auxtrace_overwrite);
+/*
+ * auxtrace_mmap_params__set_idx() completes mp for mmap idx of evlist, whose ring evsel
+ * owns (NULL: no AUX area there): the idx's CPU and tid, whether an AUX area is needed.
+ */
 AUXTRACE_API void auxtrace_mmap_params__set_idx(struct auxtrace_mmap_params *mp,
 						struct evlist *evlist, struct evsel *evsel,
 						int idx);
@@ -70,61 +79,75 @@ struct perf_pmu;
  * the payload as it lies in the mapping (one or two pieces, never copied) then zero padding
  * to 8 bytes: at most RING_MAX_IOV iovecs per push.
  */
+/* auxtrace_mmap__new() returns an unmapped AUX area (auxtrace_mmap__delete); NULL + ENOMEM. */
 AUXTRACE_API struct auxtrace_mmap *auxtrace_mmap__new(void);
-/* Unmaps it if mapped. */
+/* auxtrace_mmap__delete() unmaps mm if mapped and frees it (NULL: nothing). */
 AUXTRACE_API void auxtrace_mmap__delete(struct auxtrace_mmap *mm);
 
 /*
- * Take idx/tid/cpu/len/mask from mp; unless len is 0 or !mp->mmap_needed (then nothing is
- * mapped and this succeeds), write aux_offset and aux_size into userpg (the data ring's
- * control page, mapped writable) and map len bytes of fd at mp->offset with mp->prot.
- * Resets the position and the statistics. 0 or -errno (EBUSY: already mapped; EINVAL: a
- * mask that is neither 0 nor len - 1); a failed mapping leaves aux_offset/aux_size 0.
- * idx, tid and cpu go into every PERF_RECORD_AUXTRACE, taken from mp alone whoever maps:
- * tid is mp->tid, except on a CPU's ring shared by several threads (mp->tid 0, which would
- * name the idle task), which records mp->first_tid, the first thread of the map, as perf
- * 6.1 writes on every CPU's ring (-1 when the params do not know it).
+ * auxtrace_mmap__mmap() takes idx/tid/cpu/len/mask from mp; unless len is 0 or !mp->mmap_needed
+ * (then nothing is mapped and this succeeds), write aux_offset and aux_size into userpg (the
+ * data ring's control page, mapped writable) and map len bytes of fd at mp->offset with
+ * mp->prot. Resets the position and the statistics. userpg and fd stay the caller's, mapped and
+ * open while mm is mapped. Returns 0 or -errno (EBUSY: already mapped; EINVAL: a mask that is
+ * neither 0 nor len - 1); a failed mapping leaves aux_offset/aux_size 0. idx, tid and cpu go
+ * into every PERF_RECORD_AUXTRACE, taken from mp alone whoever maps: tid is mp->tid, except on
+ * a CPU's ring shared by several threads (mp->tid 0, which would name the idle task), which
+ * records mp->first_tid, the first thread of the map, as perf 6.1 writes on every CPU's ring
+ * (-1 when the params do not know it).
  */
 AUXTRACE_API int auxtrace_mmap__mmap(struct auxtrace_mmap *mm,
 				     const struct auxtrace_mmap_params *mp, void *userpg, int fd);
+/* auxtrace_mmap__munmap() unmaps the AUX area (nothing when not mapped); counters stay. */
 AUXTRACE_API void auxtrace_mmap__munmap(struct auxtrace_mmap *mm);
 
 /*
- * Full-trace mode (mapped with PROT_WRITE): push what the producer wrote since the last read
- * as PERF_RECORD_AUXTRACE records (offset = stream position of the first byte, reference =
- * itr->reference(), padding to 8, BTS-like itr->alignment trims a partial record at the end
- * of the buffer); publish aux_tail (full barrier) only after the sink took a record, then
- * call itr->read_finish(itr, idx) (re-enable an event the driver stopped). itr may be NULL.
- * A head more than a whole buffer ahead of the tail is data loss: the newest buffer-full is
- * delivered, the skipped bytes go to stats->overruns and a warning is logged.
- * Returns bytes pushed (framing included), 0 when there was nothing or the area is not
+ * auxtrace_mmap__read() reads in full-trace mode (mapped with PROT_WRITE): it pushes what the
+ * producer wrote since the last read as PERF_RECORD_AUXTRACE records (offset = stream position
+ * of the first byte, reference = itr->reference(), padding to 8, BTS-like itr->alignment trims
+ * a partial record at the end of the buffer); publish aux_tail (full barrier) only after the
+ * sink took a record, then call itr->read_finish(itr, idx) (re-enable an event the driver
+ * stopped). itr may be NULL. A head more than a whole buffer ahead of the tail is data loss:
+ * the newest buffer-full is delivered, the skipped bytes go to stats->overruns and a warning is
+ * logged. Returns bytes pushed (framing included), 0 when there was nothing or the area is not
  * mapped, or -errno (sink error: the tail stays, the next read offers the same bytes).
  */
 AUXTRACE_API ssize_t auxtrace_mmap__read(struct auxtrace_mmap *mm, struct auxtrace_record *itr,
 					 struct ring_sink *sink);
 /*
- * Overwrite (snapshot) mode, the producer stopped: one record of the newest snapshot_size
- * bytes (0: the whole valid area) before aux_head, the positions first normalised by
- * itr->find_snapshot (the backend's wrap rule; without one, head and the previous head are
- * taken as they are). No tail is written. Bytes pushed, 0, or -errno.
+ * auxtrace_mmap__read_snapshot() reads in overwrite (snapshot) mode, the producer stopped: it
+ * pushes one record of the newest snapshot_size bytes (0: the whole valid area) before
+ * aux_head, the positions first normalised by itr->find_snapshot (the backend's wrap rule;
+ * without one, head and the previous head are taken as they are). No tail is written. Returns
+ * bytes pushed, 0 (nothing, or not mapped), or -errno (find_snapshot's, the sink's).
  */
 AUXTRACE_API ssize_t auxtrace_mmap__read_snapshot(struct auxtrace_mmap *mm,
 						  struct auxtrace_record *itr,
 						  struct ring_sink *sink, size_t snapshot_size);
 
-/* The mapping, NULL when not mapped; its bytes; len - 1 for a power of two, else 0. */
+/* The accessors: mm's state as auxtrace_mmap__mmap set it. */
+/* auxtrace_mmap__base() returns the mapping (borrowed), NULL when not mapped. */
 AUXTRACE_API void *auxtrace_mmap__base(const struct auxtrace_mmap *mm);
+/* auxtrace_mmap__len() returns the bytes of the AUX area. */
 AUXTRACE_API size_t auxtrace_mmap__len(const struct auxtrace_mmap *mm);
+/* auxtrace_mmap__mask() returns len - 1 for a power-of-two len, else 0. */
 AUXTRACE_API size_t auxtrace_mmap__mask(const struct auxtrace_mmap *mm);
-/* The aux_head of the last read ("old" in find_snapshot). */
+/* auxtrace_mmap__prev() returns the aux_head of the last read ("old" in find_snapshot). */
 AUXTRACE_API uint64_t auxtrace_mmap__prev(const struct auxtrace_mmap *mm);
+/* auxtrace_mmap__idx() returns its mmap idx (-1 before the first mapping). */
 AUXTRACE_API int auxtrace_mmap__idx(const struct auxtrace_mmap *mm);
-/* The tid the records carry (see auxtrace_mmap__mmap). */
+/* auxtrace_mmap__tid() returns the tid the records carry (see auxtrace_mmap__mmap). */
 AUXTRACE_API pid_t auxtrace_mmap__tid(const struct auxtrace_mmap *mm);
+/* auxtrace_mmap__cpu() returns the CPU the records carry (-1: a thread's ring). */
 AUXTRACE_API struct perf_cpu auxtrace_mmap__cpu(const struct auxtrace_mmap *mm);
+/* auxtrace_mmap__fd() returns the perf event fd it maps (the caller's), -1 before mapping. */
 AUXTRACE_API int auxtrace_mmap__fd(const struct auxtrace_mmap *mm);
+/* auxtrace_mmap__userpg() returns the data ring's control page it was given, borrowed. */
 AUXTRACE_API struct perf_event_mmap_page *auxtrace_mmap__userpg(const struct auxtrace_mmap *mm);
-/* bytes/chunks (records)/drains/empty/sink_errors/overruns of this AUX area. */
+/*
+ * auxtrace_mmap__stats() returns bytes/chunks (records)/drains/empty/sink_errors/overruns
+ * of this AUX area, borrowed: valid while mm lives.
+ */
 AUXTRACE_API const struct ring_stats *auxtrace_mmap__stats(const struct auxtrace_mmap *mm);
 
 /*
@@ -138,31 +161,51 @@ AUXTRACE_API const struct ring_stats *auxtrace_mmap__stats(const struct auxtrace
  */
 struct auxtrace_mmaps;
 
+/*
+ * auxtrace_mmaps__new() returns the AUX areas of evlist (borrowed: it must outlive them;
+ * itr too), none mapped yet; the caller's (auxtrace_mmaps__delete). NULL + errno EINVAL
+ * (no evlist) or ENOMEM.
+ */
 AUXTRACE_API struct auxtrace_mmaps *auxtrace_mmaps__new(struct evlist *evlist,
 							struct auxtrace_record *itr,
 							unsigned int auxtrace_pages,
 							bool overwrite);
+/* auxtrace_mmaps__delete() unmaps and frees every AUX area and aux (NULL: nothing). */
 AUXTRACE_API void auxtrace_mmaps__delete(struct auxtrace_mmaps *aux);
-/* For evlist__mmap_ex(evlist, pages, hooks); valid while aux lives. */
+/*
+ * auxtrace_mmaps__hooks() returns the hooks to pass to evlist__mmap_ex(evlist, pages,
+ * hooks); borrowed, valid while aux lives.
+ */
 AUXTRACE_API const struct evlist_mmap_hooks *auxtrace_mmaps__hooks(struct auxtrace_mmaps *aux);
-/* Highest idx the driver announced, plus one. */
+/* auxtrace_mmaps__nr() returns the highest idx the driver announced, plus one. */
 AUXTRACE_API int auxtrace_mmaps__nr(const struct auxtrace_mmaps *aux);
-/* The AUX area of idx, NULL when that idx has none (not an AUX owner, or len 0). */
+/*
+ * auxtrace_mmaps__at() returns the AUX area of idx (borrowed), NULL when that idx has none
+ * (not an AUX owner, or len 0).
+ */
 AUXTRACE_API struct auxtrace_mmap *auxtrace_mmaps__at(const struct auxtrace_mmaps *aux, int idx);
 /*
- * auxtrace_mmap__read() of the AUX area at idx: bytes, 0 when idx has none or the areas are
- * in overwrite (snapshot) mode, or -errno.
+ * auxtrace_mmaps__read_idx() is auxtrace_mmap__read() of the AUX area at idx. Returns
+ * bytes, 0 when idx has none or the areas are in overwrite (snapshot) mode, or -errno.
  */
 AUXTRACE_API ssize_t auxtrace_mmaps__read_idx(struct auxtrace_mmaps *aux, int idx,
 					      struct ring_sink *sink);
-/* auxtrace_mmap__read() of every mapped AUX area into one sink. Bytes or the first -errno. */
+/*
+ * auxtrace_mmaps__read() is auxtrace_mmap__read() of every mapped AUX area into one sink.
+ * Returns bytes or the first -errno.
+ */
 AUXTRACE_API ssize_t auxtrace_mmaps__read(struct auxtrace_mmaps *aux, struct ring_sink *sink);
-/* auxtrace_mmap__read_snapshot() of every mapped AUX area. Bytes or the first -errno. */
+/*
+ * auxtrace_mmaps__read_snapshot() is auxtrace_mmap__read_snapshot() of every mapped AUX
+ * area. Returns bytes or the first -errno.
+ */
 AUXTRACE_API ssize_t auxtrace_mmaps__read_snapshot(struct auxtrace_mmaps *aux,
 						   struct ring_sink *sink, size_t snapshot_size);
 /*
- * What idx delivered and lost: the AUX area's counters plus the PERF_RECORD_AUX flags
- * (aux_truncated/partial/collision) that idx's data ring counted. 0 or -ENOENT.
+ * auxtrace_mmaps__stats_sz() copies what idx delivered and lost into *out (at most sz
+ * bytes; use auxtrace_mmaps__stats): the AUX area's counters plus the PERF_RECORD_AUX flags
+ * (aux_truncated/partial/collision) that idx's data ring counted. Returns 0, -ENOENT (no
+ * ring at idx) or -EINVAL (out NULL, sz too small).
  */
 AUXTRACE_API int auxtrace_mmaps__stats_sz(const struct auxtrace_mmaps *aux, int idx,
 					  struct ring_stats *out, size_t sz);

@@ -4,6 +4,19 @@
 
 #include <stdarg.h>
 
+/*
+ * How every exported function is documented (tests/scripts/test-api-doc.sh checks the
+ * first and last points): a comment of its own directly above its declaration, which
+ * - starts with the function's name and "()", then says what it does;
+ * - says who owns what: a pointer argument is borrowed (the caller keeps it) unless the
+ *   comment says the function takes it over or keeps a reference; a returned pointer is
+ *   "borrowed" (valid while the object it came from lives, never freed by the caller) or
+ *   the caller's, freed with the function named;
+ * - unless the function returns void, says what it returns and how it fails: "-errno" (a
+ *   negative errno value) or "NULL + errno" (NULL, the errno value in errno), naming the
+ *   values a caller can act on. A function whose comment names no failure cannot fail.
+ * A comment over a group of declarations says what they share; each still has its own.
+ */
 /* Every exported symbol carries this mark; the build hides everything else. */
 #define AUXTRACE_API __attribute__((visibility("default")))
 /*
@@ -28,13 +41,13 @@ typedef int (*libauxtrace_print_fn_t)(enum libauxtrace_print_level level,
 				      const char *fmt, va_list ap);
 
 /*
- * The library never prints: its diagnostics go to this callback (none by default).
- * Returns the previous callback. Not thread-safe against concurrent logging; set it once
- * at start-up.
+ * libauxtrace_set_print() sends the library's diagnostics to fn (NULL: nowhere, the
+ * default): the library never prints. Returns the previous callback; cannot fail. Not
+ * thread-safe against concurrent logging: set it once at start-up.
  */
 AUXTRACE_API libauxtrace_print_fn_t libauxtrace_set_print(libauxtrace_print_fn_t fn);
 
-/* "0.1.0" */
+/* libauxtrace_version() returns the library's version, "0.1.0": a static string. */
 AUXTRACE_API const char *libauxtrace_version(void);
 
 #ifdef __cplusplus

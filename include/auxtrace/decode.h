@@ -156,21 +156,24 @@ struct auxtrace_decode_stats {
  * (file, page offset, length, address). Backed by libipt's image section cache, so that
  * every decoder using the image shares one mapping of each file.
  */
+/* auxtrace_image__new() returns an empty image (auxtrace_image__delete); NULL + ENOMEM. */
 AUXTRACE_API struct auxtrace_image *auxtrace_image__new(void);
+/* auxtrace_image__delete() frees image and its file mappings (NULL: nothing). */
 AUXTRACE_API void auxtrace_image__delete(struct auxtrace_image *image);
 
 /*
- * Map size bytes of filename, from file offset pgoff, at vaddr. A later mapping that overlaps
- * an earlier one hides it there, as mmap does. 0, or -ENOENT/-EACCES when the file cannot be
- * read, -EINVAL for a zero size, an offset past the file's end or a range that wraps,
- * -ENOMEM.
+ * auxtrace_image__add_file() maps size bytes of filename (copied), from file offset pgoff, at
+ * vaddr. A later mapping that overlaps an earlier one hides it there, as mmap does. Returns 0,
+ * or -ENOENT/-EACCES when the file cannot be read, -EINVAL for a zero size, an offset past the
+ * file's end or a range that wraps, -ENOMEM.
  */
 AUXTRACE_API int auxtrace_image__add_file(struct auxtrace_image *image, const char *filename,
 					  uint64_t pgoff, uint64_t size, uint64_t vaddr);
 
 /*
- * Copy up to size bytes of the image at vaddr into buf, stopping at the end of the mapping
- * that holds vaddr. Returns the bytes copied, or -ENOENT when nothing is mapped at vaddr.
+ * auxtrace_image__read() copies up to size bytes of the image at vaddr into buf, stopping at
+ * the end of the mapping that holds vaddr. Returns the bytes copied, or -ENOENT when nothing is
+ * mapped at vaddr.
  */
 AUXTRACE_API ssize_t auxtrace_image__read(struct auxtrace_image *image, uint64_t vaddr,
 					  void *buf, size_t size);

@@ -21,22 +21,39 @@ extern "C" {
 
 struct evlist;
 
+/*
+ * evlist__new() returns an empty evlist, the caller's (evlist__delete); NULL + errno:
+ * ENOMEM, or the errno of creating its poll set (EMFILE).
+ */
 AUXTRACE_API struct evlist *evlist__new(void);
-/* Unmaps, closes and frees every evsel in it. */
+/*
+ * evlist__delete() unmaps and closes evlist, frees every evsel it owns (dropped ones too)
+ * and drops its map references. NULL: nothing.
+ */
 AUXTRACE_API void evlist__delete(struct evlist *evlist);
 
 /*
- * The evlist owns evsel from now on (0), or it could not take it (-errno: it stays the
- * caller's). Once the maps are set it is propagated at once, and may be dropped at once
- * (see evlist__set_maps): still 0, as the evlist owns it all the same.
+ * evlist__add() appends evsel. Returns 0: the evlist owns evsel from now on; or -errno
+ * (ENOMEM, or the propagation's): it could not take it and it stays the caller's. Once the
+ * maps are set it is propagated at once, and may be dropped at once (see evlist__set_maps):
+ * still 0, as the evlist owns it all the same.
  */
 AUXTRACE_API int evlist__add(struct evlist *evlist, struct evsel *evsel);
-/* Hands evsel (in the list, or dropped from it) back to the caller. */
+/*
+ * evlist__remove() hands evsel (in the list, or dropped from it) back to the caller; an
+ * evsel of another evlist is left alone.
+ */
 AUXTRACE_API void evlist__remove(struct evlist *evlist, struct evsel *evsel);
-/* Move evsel to the front (AUX backends: the AUX event must own each ring). */
+/*
+ * evlist__move_to_front() moves evsel, one of evlist's, to the front (AUX backends: the AUX
+ * event must own each ring).
+ */
 AUXTRACE_API void evlist__move_to_front(struct evlist *evlist, struct evsel *evsel);
+/* evlist__nr_entries() returns how many evsels are in the list (dropped ones not counted). */
 AUXTRACE_API int evlist__nr_entries(const struct evlist *evlist);
+/* evlist__first() returns the first evsel (borrowed), or NULL for an empty list. */
 AUXTRACE_API struct evsel *evlist__first(const struct evlist *evlist);
+/* evlist__next() returns the evsel after evsel (borrowed), or NULL after the last. */
 AUXTRACE_API struct evsel *evlist__next(const struct evlist *evlist, const struct evsel *evsel);
 
 #define evlist__for_each_entry(evlist, evsel)				\
@@ -44,28 +61,41 @@ AUXTRACE_API struct evsel *evlist__next(const struct evlist *evlist, const struc
 	     (evsel) = evlist__next(evlist, evsel))
 
 /*
- * The user's CPUs (NULL or "" any-CPU: per-thread) and threads (NULL: dummy); propagated to
- * every evsel as libperf does (PMU cpumasks intersected, system-wide evsels on all their
- * CPUs with the dummy thread). Takes its own references. Evsels added later are propagated
- * when added. An evsel left with no CPU (its PMU counts on none of the user's CPUs) is
- * dropped, with a warning: as in libperf it leaves the list (the others' positions close
- * up, evsel__idx() says -1), but the evlist keeps owning it, so pointers to it stay valid
- * until evlist__delete frees it (or evlist__remove hands it back). A later set_maps does
- * not bring it back. Set an evsel's system-wide, PMU CPUs and requires-CPU properties
- * before adding it.
+ * evlist__set_maps() sets the user's CPUs (NULL or the any-CPU map: per-thread) and threads
+ * (NULL: dummy); propagated to every evsel as libperf does (PMU cpumasks intersected,
+ * system-wide evsels on all their CPUs with the dummy thread). Takes its own references.
+ * Evsels added later are propagated when added. An evsel left with no CPU (its PMU counts on
+ * none of the user's CPUs) is dropped, with a warning: as in libperf it leaves the list (the
+ * others' positions close up, evsel__idx() says -1), but the evlist keeps owning it, so
+ * pointers to it stay valid until evlist__delete frees it (or evlist__remove hands it back). A
+ * later set_maps does not bring it back. Set an evsel's system-wide, PMU CPUs and requires-CPU
+ * properties before adding it. Returns 0 or -errno (ENOMEM).
  */
 AUXTRACE_API int evlist__set_maps(struct evlist *evlist, struct perf_cpu_map *cpus,
 				  struct perf_thread_map *threads);
+/* evlist__user_cpus() returns the CPU map evlist__set_maps() took, borrowed (NULL before). */
 AUXTRACE_API struct perf_cpu_map *evlist__user_cpus(const struct evlist *evlist);
-/* Union of every evsel's CPUs. */
+/* evlist__all_cpus() returns the union of every evsel's CPUs, borrowed (NULL before set_maps). */
 AUXTRACE_API struct perf_cpu_map *evlist__all_cpus(const struct evlist *evlist);
+/* evlist__threads() returns the thread map evlist__set_maps() took, borrowed. */
 AUXTRACE_API struct perf_thread_map *evlist__threads(const struct evlist *evlist);
-/* No real CPU in the maps: one ring per thread. */
+/* evlist__per_thread() returns whether no real CPU is in the maps: one ring per thread. */
 AUXTRACE_API bool evlist__per_thread(const struct evlist *evlist);
 
+/*
+ * evlist__open() opens every evsel on its own maps (evsel__open), in list order. Returns 0
+ * or -errno: EINVAL before evlist__set_maps, else the first evsel__open error (then every
+ * evsel is closed again).
+ */
 AUXTRACE_API int evlist__open(struct evlist *evlist);
+/* evlist__close() unmaps the rings, then closes every evsel, members before leaders. */
 AUXTRACE_API void evlist__close(struct evlist *evlist);
+/*
+ * evlist__enable() enables every evsel (evsel__enable). Returns 0 or the first -errno (the
+ * evsels before it stay enabled).
+ */
 AUXTRACE_API int evlist__enable(struct evlist *evlist);
+/* evlist__disable() disables every evsel; returns as evlist__enable. */
 AUXTRACE_API int evlist__disable(struct evlist *evlist);
 
 /* Which evsel, ring and (cpu, tid) produced a sample with this kernel ID. */
@@ -75,7 +105,10 @@ struct evlist_sample_id {
 	struct perf_cpu cpu;
 	pid_t tid;
 };
-/* 0 or -ENOENT. */
+/*
+ * evlist__id_lookup() fills *out with where sample ID id comes from (IDs are known while
+ * the evlist is mapped). Returns 0 or -ENOENT.
+ */
 AUXTRACE_API int evlist__id_lookup(const struct evlist *evlist, uint64_t id,
 				   struct evlist_sample_id *out);
 
@@ -96,39 +129,70 @@ struct evlist_mmap_hooks {
 };
 
 /*
- * Map one data ring of `pages` pages (a power of two; 0: perf's default from
- * perf_event_mlock_kb) per idx, redirect the other fds, fill the poll set. 0 or -errno
- * (then nothing stays mapped; the error is logged with its fix).
+ * evlist__mmap() maps one data ring of `pages` pages (a power of two; 0: perf's default
+ * from perf_event_mlock_kb) per idx of the opened evlist, redirects the other fds, fills
+ * the poll set. Returns 0 or -errno (then nothing stays mapped; the error is logged with
+ * its fix): EBUSY when mapped already, EINVAL (no evsels, no maps, pages not a power of
+ * two), ENOMEM, EPERM (over perf_event_mlock_kb), mmap's or the ioctl's.
  */
 AUXTRACE_API int evlist__mmap(struct evlist *evlist, unsigned int pages);
+/*
+ * evlist__mmap_ex() is evlist__mmap with hooks (copied; NULL: none). Returns as
+ * evlist__mmap, and also -EINVAL when hooks->sz is not set, or a hook's -errno (the
+ * mapping is undone).
+ */
 AUXTRACE_API int evlist__mmap_ex(struct evlist *evlist, unsigned int pages,
 				 const struct evlist_mmap_hooks *hooks);
+/*
+ * evlist__munmap() runs the munmap hooks, unmaps every ring and forgets the sample IDs
+ * (nothing when not mapped).
+ */
 AUXTRACE_API void evlist__munmap(struct evlist *evlist);
-/* Bytes of each data ring mapping, control page included: where an AUX area may start. */
+/*
+ * evlist__mmap_len() returns the bytes of each data ring mapping, control page included:
+ * where an AUX area may start. 0 when not mapped.
+ */
 AUXTRACE_API size_t evlist__mmap_len(const struct evlist *evlist);
+/* evlist__nr_mmaps() returns how many mmap idxs there are (0 when not mapped). */
 AUXTRACE_API int evlist__nr_mmaps(const struct evlist *evlist);
-/* The forward ring at idx, or the backward (write_backward) one; NULL if none. */
+/* evlist__mmap_at() returns the forward ring at idx (borrowed), or NULL if none. */
 AUXTRACE_API struct perf_mmap *evlist__mmap_at(const struct evlist *evlist, int idx);
+/*
+ * evlist__mmap_ovw_at() returns the backward (write_backward) ring at idx (borrowed), or
+ * NULL if none.
+ */
 AUXTRACE_API struct perf_mmap *evlist__mmap_ovw_at(const struct evlist *evlist, int idx);
 
 /*
  * One epoll set for every ring fd, any fd the caller adds (tracefs CPUs), and a stop fd.
- * poll returns how many fds are ready, 0 on timeout, or -ECANCELED once evlist__stop() was
- * called (async-signal-safe, callable from another thread). Ready rings are drained by the
- * caller (perf_mmap__push / read_event).
+ * Ready rings are drained by the caller (perf_mmap__push / read_event).
+ */
+/*
+ * evlist__poll() waits up to timeout_ms (-1: for ever). Returns how many fds are ready, 0 on
+ * timeout, -ECANCELED once evlist__stop() was called, or epoll_wait's -errno (EINTR). A
+ * hung-up fd leaves the set.
  */
 AUXTRACE_API int evlist__poll(struct evlist *evlist, int timeout_ms);
+/*
+ * evlist__add_pollfd() adds fd (still the caller's; keep it open while the evlist polls)
+ * with epoll_events. Returns 0 or -errno (ENOMEM, epoll_ctl's).
+ */
 AUXTRACE_API int evlist__add_pollfd(struct evlist *evlist, int fd, uint32_t epoll_events);
 /*
- * Ring fds still in the set, system-wide evsels' not counted. The fd of an event on a task
- * hangs up when the task exits and leaves the set (its ring stays mapped and drainable):
- * 0 means every traced task is gone. CPU-wide fds (thread -1) never hang up.
+ * evlist__poll_nr_alive() returns the ring fds still in the set, system-wide evsels' not
+ * counted. The fd of an event on a task hangs up when the task exits and leaves the set (its
+ * ring stays mapped and drainable): 0 means every traced task is gone. CPU-wide fds (thread
+ * -1) never hang up.
  */
 AUXTRACE_API int evlist__poll_nr_alive(const struct evlist *evlist);
+/*
+ * evlist__stop() makes the current or next poll return -ECANCELED. Async-signal-safe, and
+ * callable from another thread.
+ */
 AUXTRACE_API void evlist__stop(struct evlist *evlist);
-/* Forget a previous stop so the next poll waits again. */
+/* evlist__resume() forgets a previous stop so the next poll waits again. */
 AUXTRACE_API void evlist__resume(struct evlist *evlist);
-/* The epoll fd, to nest the whole set into a caller's own loop. */
+/* evlist__poll_fd() returns the epoll fd (the evlist's), to nest the set into a caller's loop. */
 AUXTRACE_API int evlist__poll_fd(const struct evlist *evlist);
 
 #ifdef __cplusplus

@@ -28,24 +28,31 @@ extern "C" {
 
 struct intel_bts_decoder;
 
-/* opts is copied; its image is borrowed. NULL with errno EINVAL when opts is inconsistent
- * (the log says which field), ENOMEM. */
+/*
+ * intel_bts_decoder__new() returns a decoder (intel_bts_decoder__delete); opts is copied,
+ * its image borrowed. NULL + errno: EINVAL when opts is inconsistent (the log says which
+ * field), ENOMEM.
+ */
 AUXTRACE_API struct intel_bts_decoder *
 intel_bts_decoder__new(const struct auxtrace_decode_opts *opts);
+/* intel_bts_decoder__delete() frees dec (NULL: nothing). */
 AUXTRACE_API void intel_bts_decoder__delete(struct intel_bts_decoder *dec);
 
 /*
- * Synthesize the samples of one payload. Records are independent, so payloads may come in
- * any order. Returns 0, or the first negative value a callback returned.
+ * intel_bts_decoder__decode() synthesizes the samples of one payload (borrowed for the call).
+ * Records are independent, so payloads may come in any order. Returns 0, or the first negative
+ * value a callback returned.
  */
 AUXTRACE_API int intel_bts_decoder__decode(struct intel_bts_decoder *dec,
 					   const struct auxtrace_aux_data *data);
 
+/* intel_bts_decoder__stats() returns its counters, borrowed: valid while dec lives. */
 AUXTRACE_API const struct auxtrace_decode_stats *
 intel_bts_decoder__stats(const struct intel_bts_decoder *dec);
 
 /*
- * perf report -D's view of a payload, one line per call of fn:
+ * intel_bts_decoder__dump() hands fn (with ctx) perf report -D's view of a payload, one
+ * line per call of fn:
  *	". ... Intel BTS data: size 72 bytes"
  *	".  00000000:  00 01 40 00 ... 00  400100 -> 400200 miss"
  * (pred when misc bit 4 is set), and " Bad record!" for a trailing partial record.

@@ -47,53 +47,63 @@ extern "C" {
 
 struct intel_pt_decoder;
 
-/* opts is copied; its image is borrowed. NULL with errno EINVAL when opts is inconsistent or
- * has no image (the log says which field), ENOMEM. */
+/*
+ * intel_pt_decoder__new() returns a decoder (intel_pt_decoder__delete); opts is copied, its
+ * image borrowed. NULL + errno: EINVAL when opts is inconsistent or has no image (the log
+ * says which field), ENOMEM.
+ */
 AUXTRACE_API struct intel_pt_decoder *
 intel_pt_decoder__new(const struct auxtrace_decode_opts *opts);
+/* intel_pt_decoder__delete() frees dec and what it kept of fed payloads (NULL: nothing). */
 AUXTRACE_API void intel_pt_decoder__delete(struct intel_pt_decoder *dec);
 
 /*
- * Decode one payload. A decode error is not a failure: it is counted, reported to error_fn
- * when opts.errors, and decoding goes on at the next PSB. Returns 0, -ENOMEM, or the first
- * negative value a callback returned. Allocates nothing per branch.
+ * intel_pt_decoder__decode() decodes one payload (borrowed for the call). A decode error is not
+ * a failure: it is counted, reported to error_fn when opts.errors, and decoding goes on at the
+ * next PSB. Returns 0, -ENOMEM, or the first negative value a callback returned. Allocates
+ * nothing per branch.
  */
 AUXTRACE_API int intel_pt_decoder__decode(struct intel_pt_decoder *dec,
 					  const struct auxtrace_aux_data *data);
 
 /*
- * Hand in the next payload of the stream, borrowed until intel_pt_decoder__run returns 0.
- * 0, -ENOMEM, or -EBUSY (logged) while the last payload is not decoded yet.
+ * intel_pt_decoder__feed() hands in the next payload of the stream, borrowed until
+ * intel_pt_decoder__run returns 0. Returns 0, -ENOMEM, or -EBUSY (logged) while the last
+ * payload is not decoded yet.
  */
 AUXTRACE_API int intel_pt_decoder__feed(struct intel_pt_decoder *dec,
 					const struct auxtrace_aux_data *data);
 /*
- * Decode what was fed until the trace time (perf time, as samples carry it) reaches until,
- * checked between instructions: 1, with that time in *time (may be NULL), when it did; 0
- * when everything fed is decoded (but the bytes after its last PSB, kept for the next
- * payload). UINT64_MAX, or a decoder without a time conversion, decodes everything.
- * -ENOMEM, or the first negative value a callback returned.
+ * intel_pt_decoder__run() decodes what was fed until the trace time (perf time, as samples
+ * carry it) reaches until, checked between instructions. Returns 1, with that time in *time
+ * (may be NULL), when it did; 0 when everything fed is decoded (but the bytes after its last
+ * PSB, kept for the next payload). UINT64_MAX, or a decoder without a time conversion, decodes
+ * everything. -ENOMEM, or the first negative value a callback returned.
  */
 AUXTRACE_API int intel_pt_decoder__run(struct intel_pt_decoder *dec, uint64_t until,
 				       uint64_t *time);
-/* The stream ends: what was kept after its last PSB is decoded alone by the next runs.
- * A later feed starts a new stream. 0, -ENOMEM, or -EBUSY as feed. */
+/*
+ * intel_pt_decoder__end() ends the stream: what was kept after its last PSB is decoded
+ * alone by the next runs. A later feed starts a new stream. Returns 0, -ENOMEM, or -EBUSY
+ * as feed.
+ */
 AUXTRACE_API int intel_pt_decoder__end(struct intel_pt_decoder *dec);
-/* Decode with another image from now on (another process runs on the traced CPU). 0, or
- * -EINVAL for a NULL image. */
+/*
+ * intel_pt_decoder__set_image() decodes with another image (borrowed) from now on (another
+ * process runs on the traced CPU). Returns 0, or -EINVAL for a NULL image.
+ */
 AUXTRACE_API int intel_pt_decoder__set_image(struct intel_pt_decoder *dec,
 					     struct auxtrace_image *image);
 
+/* intel_pt_decoder__stats() returns its counters, borrowed: valid while dec lives. */
 AUXTRACE_API const struct auxtrace_decode_stats *
 intel_pt_decoder__stats(const struct intel_pt_decoder *dec);
 
 /*
- * The packets of a payload as libipt decodes them, one line per call of fn: the header
- * ". ... Intel Processor Trace data: size N bytes", then each packet as libipt's ptdump
- * prints it, its offset in the payload first:
- *	"0000000000000000  psb"
- *	"0000000000000014  tip.pge    3: 0000000000400100"
- *	"000000000000001b  tnt.8      !.!!.!"
+ * intel_pt_decoder__dump() hands fn (with ctx) the packets of a payload as libipt decodes them,
+ * one line per call of fn: the header ". ... Intel Processor Trace data: size N bytes", then
+ * each packet as libipt's ptdump prints it, its offset in the payload first: "0000000000000000
+ * psb" "0000000000000014  tip.pge    3: 0000000000400100" "000000000000001b  tnt.8      !.!!.!"
  * Bytes before the first PSB cannot be decoded without a sync point and are summed up in one
  * line; a packet libipt rejects gives "[<offset>: error decoding packet: <libipt's message>]"
  * and the dump goes on at the next PSB. Returns 0, -ENOMEM, or what fn returned first when

@@ -126,33 +126,34 @@ struct itrace_synth_opts {
 };
 
 /*
- * What plain --itrace means: branches, transactions, ptwrites, power, other and interrupt
- * events, errors, the cache, TLB, memory and remote-access events; then with no_sample
- * (perf script) calls with a period of 1 instruction, without it (perf report) instructions
- * and cycles every 100 us. Sizes 16 and 64, no skip. Other fields are left as they are.
- * 0, or -EINVAL when opts is NULL or its sz too small.
+ * itrace_synth_opts__set_default() sets what plain --itrace means: branches, transactions,
+ * ptwrites, power, other and interrupt events, errors, the cache, TLB, memory and remote-access
+ * events; then with no_sample (perf script) calls with a period of 1 instruction, without it
+ * (perf report) instructions and cycles every 100 us. Sizes 16 and 64, no skip. Other fields
+ * are left as they are. Returns 0, or -EINVAL when opts is NULL or its sz too small.
  */
 AUXTRACE_API int itrace_synth_opts__set_default(struct itrace_synth_opts *opts,
 						bool no_sample);
 
 /*
- * Parse one --itrace option into opts, as perf does: set becomes true; unset (--no-itrace)
- * sets dont_decode; str NULL (--itrace without a string) applies the defaults for
- * opts->default_no_sample; otherwise the letters are added to what opts holds ("" adds
- * none: decode, but synthesize nothing). 0, or -EINVAL (a bad string, or sz 0) with
- * opts untouched and the cause logged.
+ * itrace_do_parse_synth_opts() parses one --itrace option into opts, as perf does: set becomes
+ * true; unset (--no-itrace) sets dont_decode; str NULL (--itrace without a string) applies the
+ * defaults for opts->default_no_sample; otherwise the letters are added to what opts holds (""
+ * adds none: decode, but synthesize nothing). Returns 0, or -EINVAL (a bad string, or sz 0)
+ * with opts untouched and the cause logged.
  */
 AUXTRACE_API int itrace_do_parse_synth_opts(struct itrace_synth_opts *opts, const char *str,
 					    int unset);
 
 /*
- * The canonical string of opts: the letters above in that order, b only when neither c nor
- * r says it, a period in the largest unit that divides it, values other than the defaults.
- * Parsed into zeroed options, it gives back exactly the options any string parsed into
- * zeroed options gave. Not part of it: dont_decode, the fields marked "caller", and values
- * no letter uses (the defaults' sizes without g or l, the 1-instruction period of perf
- * script's defaults without i or y). As snprintf: the length of the whole string (at most
- * size bytes written, NUL included), or -EINVAL (sz too small, a bad period_type).
+ * itrace_synth_opts__snprint() writes the canonical string of opts into buf: the letters above
+ * in that order, b only when neither c nor r says it, a period in the largest unit that divides
+ * it, values other than the defaults. Parsed into zeroed options, it gives back exactly the
+ * options any string parsed into zeroed options gave. Not part of it: dont_decode, the fields
+ * marked "caller", and values no letter uses (the defaults' sizes without g or l, the
+ * 1-instruction period of perf script's defaults without i or y). Returns as snprintf: the
+ * length of the whole string (at most size bytes written, NUL included), or -EINVAL (sz too
+ * small, a bad period_type).
  */
 AUXTRACE_API int itrace_synth_opts__snprint(const struct itrace_synth_opts *opts, char *buf,
 					    size_t size);

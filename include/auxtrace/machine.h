@@ -45,28 +45,37 @@ struct perf_machine_opts {
 	size_t :0;
 };
 
-/* opts may be NULL. NULL with errno (ENOMEM, EINVAL for opts that set unknown fields). */
+/*
+ * perf_machine__new() returns an empty machine (perf_machine__delete); opts may be NULL
+ * (copied; its strings are borrowed: they must outlive the machine). NULL + errno: ENOMEM,
+ * EINVAL for opts that set unknown fields.
+ */
 AUXTRACE_API struct perf_machine *perf_machine__new(const struct perf_machine_opts *opts);
+/* perf_machine__delete() frees m with its threads, images and symbol tables (NULL: nothing). */
 AUXTRACE_API void perf_machine__delete(struct perf_machine *m);
 
 /*
- * Follow one record (native byte order, as a perf_session hands it out): MMAP and MMAP2
- * add a mapping to the process (to the kernel's when the record's cpumode is kernel), a
- * later one hiding what it overlaps; COMM names a thread; FORK starts a thread, and a
- * process with a copy of its parent's mappings. Other records are ignored. sample may be
- * NULL. 0, or -ENOMEM.
+ * perf_machine__process_event() follows one record (native byte order, as a perf_session hands
+ * it out): MMAP and MMAP2 add a mapping to the process (to the kernel's when the record's
+ * cpumode is kernel), a later one hiding what it overlaps; COMM names a thread; FORK starts a
+ * thread, and a process with a copy of its parent's mappings. Other records are ignored.
+ * sample may be NULL. Returns 0, or -ENOMEM.
  */
 AUXTRACE_API int perf_machine__process_event(struct perf_machine *m,
 					     const union perf_event *event,
 					     const struct perf_sample *sample);
 
-/* tid's comm as the last COMM said; ":<tid>" when none did, as perf prints it. Valid
- * while the machine lives. */
+/*
+ * perf_machine__comm() returns tid's comm as the last COMM said; ":<tid>" when none did, as
+ * perf prints it. Borrowed: valid while the machine lives.
+ */
 AUXTRACE_API const char *perf_machine__comm(struct perf_machine *m, pid_t tid);
-/* tid's process, -1 when no record said. */
+/* perf_machine__pid() returns tid's process, -1 when no record said. */
 AUXTRACE_API pid_t perf_machine__pid(const struct perf_machine *m, pid_t tid);
-/* Whether ip is a kernel address: at or above the kernel's first mapping (x86-64's split
- * when no record mapped the kernel). */
+/*
+ * perf_machine__kernel_ip() returns whether ip is a kernel address: at or above the
+ * kernel's first mapping (x86-64's split when no record mapped the kernel).
+ */
 AUXTRACE_API bool perf_machine__kernel_ip(const struct perf_machine *m, uint64_t ip);
 
 /* Filled by perf_machine__resolve; the caller sets sz = sizeof(struct perf_addr_location). */
@@ -82,18 +91,19 @@ struct perf_addr_location {
 };
 
 /*
- * Where addr is in pid's address space (in the kernel's for a kernel address). Strings
- * stay valid while the machine lives. 0, -ENOENT when nothing is mapped there (al says
- * so: dso NULL), -EINVAL when al->sz is too small.
+ * perf_machine__resolve() fills *al with where addr is in pid's address space (in the kernel's
+ * for a kernel address). Strings stay valid while the machine lives. Returns 0, -ENOENT when
+ * nothing is mapped there (al says so: dso NULL), -EINVAL when al->sz is too small.
  */
 AUXTRACE_API int perf_machine__resolve(struct perf_machine *m, pid_t pid, uint64_t addr,
 				       struct perf_addr_location *al);
 
 /*
- * The code pid has mapped (its executable file mappings), as an image for the AUX
- * decoders. Owned by the machine: one object per pid for the machine's life, brought up to
- * date with pid's mappings by each call, so call it again before each decode. A mapped
- * file that cannot be read is logged once and left out. NULL with errno ENOMEM.
+ * perf_machine__image() returns the code pid has mapped (its executable file mappings), as an
+ * image for the AUX decoders. Borrowed, owned by the machine: one object per pid for the
+ * machine's life, brought up to date with pid's mappings by each call, so call it again before
+ * each decode. A mapped file that cannot be read is logged once and left out. NULL with errno
+ * ENOMEM.
  */
 AUXTRACE_API struct auxtrace_image *perf_machine__image(struct perf_machine *m, pid_t pid);
 

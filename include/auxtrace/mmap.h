@@ -36,30 +36,46 @@ extern "C" {
 struct perf_mmap;
 
 /*
- * Map 1 + pages pages of fd (pages a power of two, or 0 for the control page only).
- * overwrite: a read-only backward ring (attr.write_backward), read from the head after
- * pausing output. NULL + errno on failure (logged with fd, size and the fix).
+ * perf_mmap__new() maps 1 + pages pages of fd (pages a power of two, or 0 for the control
+ * page only); fd stays the caller's, open while the map lives. overwrite: a read-only
+ * backward ring (attr.write_backward), read from the head after pausing output. Returns
+ * the map, the caller's (perf_mmap__delete), or NULL + errno (logged with fd, size and the
+ * fix): EINVAL (pages), EPERM (over perf_event_mlock_kb), ENOMEM, mmap's.
  */
 AUXTRACE_API struct perf_mmap *perf_mmap__new(int fd, struct perf_cpu cpu, unsigned int pages,
 					      bool overwrite);
+/* perf_mmap__delete() unmaps and frees map (NULL: nothing); its fd stays open. */
 AUXTRACE_API void perf_mmap__delete(struct perf_mmap *map);
 
+/* perf_mmap__fd() returns the perf event fd the ring maps (the caller's, as given to _new). */
 AUXTRACE_API int perf_mmap__fd(const struct perf_mmap *map);
+/* perf_mmap__cpu() returns the CPU given to perf_mmap__new (-1: a per-thread ring). */
 AUXTRACE_API struct perf_cpu perf_mmap__cpu(const struct perf_mmap *map);
+/* perf_mmap__overwrite() returns whether it is a backward (overwrite) ring. */
 AUXTRACE_API bool perf_mmap__overwrite(const struct perf_mmap *map);
-/* The control page (struct perf_event_mmap_page), e.g. for time conversion fields. */
+/*
+ * perf_mmap__userpg() returns the control page (struct perf_event_mmap_page), e.g. for time
+ * conversion fields; borrowed, mapped while map lives.
+ */
 AUXTRACE_API struct perf_event_mmap_page *perf_mmap__userpg(const struct perf_mmap *map);
-/* Bytes of the data area (a power of two). */
+/* perf_mmap__data_size() returns the bytes of the data area (a power of two; 0: none). */
 AUXTRACE_API size_t perf_mmap__data_size(const struct perf_mmap *map);
-/* Bytes of the whole mapping: data area plus the control page. */
+/* perf_mmap__mmap_len() returns the bytes of the whole mapping: data area plus control page. */
 AUXTRACE_API size_t perf_mmap__mmap_len(const struct perf_mmap *map);
-/* Minimum bytes before read_init/push bother (perf's --mmap-flush); default 1. */
+/*
+ * perf_mmap__set_flush() sets the minimum bytes before read_init/push bother (perf's
+ * --mmap-flush); default and 0: 1.
+ */
 AUXTRACE_API void perf_mmap__set_flush(struct perf_mmap *map, size_t bytes);
 
-/* Start a read pass: 0, -EAGAIN when nothing (or less than flush) is there, -errno. */
+/*
+ * perf_mmap__read_init() starts a read pass. Returns 0, or -EAGAIN when nothing (or less
+ * than flush) is there.
+ */
 AUXTRACE_API int perf_mmap__read_init(struct perf_mmap *map);
 /*
- * The next whole record (a copy only if it wraps), or NULL: errno 0 at the end of the pass,
+ * perf_mmap__read_event() returns the next whole record of the pass, borrowed until consume
+ * (a copy only if it wraps, valid until the next call); or NULL: errno 0 at the end of the pass,
  * EINVAL on a corrupt ring, ENOMEM when a wrapped record could not be copied (it stays
  * unread: the next call offers it again).
  */
@@ -75,28 +91,40 @@ struct perf_mmap_record {
 	const void *piece[2];
 	size_t len[2];				/* len[1] == 0 when contiguous */
 };
-/* 1: rec filled; 0: end of the pass; -errno on a corrupt ring. */
+/*
+ * perf_mmap__read_record() fills *rec with the next record of the pass, never copied. Returns
+ * 1 (rec filled), 0 at the end of the pass, or -EINVAL on a corrupt ring.
+ */
 AUXTRACE_API int perf_mmap__read_record(struct perf_mmap *map, struct perf_mmap_record *rec);
 /*
- * Give back everything read so far: the kernel may overwrite it. Cheap enough to call per
- * record: the tail reaches the kernel once a sixteenth of the ring was given back, and at
- * read_done (or the next read_init/push) for the rest, so data_tail may lag behind within
- * a pass.
+ * perf_mmap__consume() gives back everything read so far: the kernel may overwrite it. Cheap
+ * enough to call per record: the tail reaches the kernel once a sixteenth of the ring was given
+ * back, and at read_done (or the next read_init/push) for the rest, so data_tail may lag behind
+ * within a pass.
  */
 AUXTRACE_API void perf_mmap__consume(struct perf_mmap *map);
-/* End a pass: publishes what consume gave back (forward), remembers the pass (backward). */
+/*
+ * perf_mmap__read_done() ends a pass: publishes what consume gave back (forward),
+ * remembers the pass (backward).
+ */
 AUXTRACE_API void perf_mmap__read_done(struct perf_mmap *map);
 
 /*
- * Hand everything readable to sink as raw bytes (at most two spans), then publish the tail.
- * Counts PERF_RECORD_LOST/LOST_SAMPLES and PERF_RECORD_AUX flags into the stats on the way.
- * Returns bytes pushed (0: empty) or -errno (sink error: the tail did not move).
+ * perf_mmap__push() hands everything readable to sink as raw bytes (at most two spans), then
+ * publish the tail. Counts PERF_RECORD_LOST/LOST_SAMPLES and PERF_RECORD_AUX flags into the
+ * stats on the way. Returns bytes pushed (0: empty) or -errno (sink error: the tail did not
+ * move).
  */
 AUXTRACE_API ssize_t perf_mmap__push(struct perf_mmap *map, struct ring_sink *sink);
 
-/* PERF_EVENT_IOC_PAUSE_OUTPUT: stop (true) or resume the kernel writing this ring. */
+/*
+ * perf_mmap__pause() stops (true) or resumes the kernel writing this ring
+ * (PERF_EVENT_IOC_PAUSE_OUTPUT). Returns 0 or the ioctl's -errno (logged: Linux 4.7+, the
+ * fd that owns the ring).
+ */
 AUXTRACE_API int perf_mmap__pause(struct perf_mmap *map, bool pause);
 
+/* perf_mmap__stats() returns the ring's counters, borrowed: valid while map lives. */
 AUXTRACE_API const struct ring_stats *perf_mmap__stats(const struct perf_mmap *map);
 
 #ifdef __cplusplus

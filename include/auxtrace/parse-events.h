@@ -68,17 +68,21 @@ struct parse_events_opts {
 };
 
 /*
- * Parse str and add its events to evlist as new evsels (names set, PMU cpumask passed to
- * evsel__set_pmu_cpus(), groups led by their first event; each keeps the config bits its
- * string set, which auxtrace_record__options' session defaults leave alone). All or
- * nothing: on an error no evsel is added. opts and err may be NULL. 0 or -errno (-EINVAL for a bad string, with
- * err filled and the message logged at debug level).
+ * parse_events() parses str and adds its events to evlist (which owns them) as new evsels
+ * (names set, PMU cpumask passed to evsel__set_pmu_cpus(), groups led by their first event;
+ * each keeps the config bits its string set, which auxtrace_record__options' session defaults
+ * leave alone). All or nothing: on an error no evsel is added. opts and err may be NULL.
+ * Returns 0 or -errno: -EINVAL for a bad string, an unknown PMU or tracepoint (err filled
+ * and the message logged at debug level), -ENOMEM, or a new_evsel hook's error.
  */
 AUXTRACE_API int parse_events(struct evlist *evlist, const char *str,
 			      const struct parse_events_opts *opts,
 			      struct parse_events_error *err);
 
-/* One event (no list, no group) into *event, no evlist needed. 0 or -errno as above. */
+/*
+ * parse_events__attr() parses one event (no list, no group) into *event, no evlist needed.
+ * Returns 0 or -errno as parse_events.
+ */
 AUXTRACE_API int parse_events__attr(const char *str, const struct parse_events_opts *opts,
 				    struct parse_events_event *event,
 				    struct parse_events_error *err);

@@ -82,19 +82,22 @@ struct perf_data_writer_opts {
 };
 
 /*
- * A writer of evlist's session into fd, which it does not close. The evlist must be opened
- * (its sample IDs go into the attrs) and stay alive until the writer is deleted; perf's
- * rules on sample types are checked here (several events need PERF_SAMPLE_IDENTIFIER each
- * and the same sample_id_all), since a file that breaks them opens in perf but shows
- * nothing. File format: the header, IDs and attrs are written at once from fd's offset 0
- * (the file is truncated there); pipe format: the pipe header, one
- * PERF_RECORD_HEADER_ATTR per evsel and the feature sections as PERF_RECORD_HEADER_FEATURE.
- * NULL + errno (EINVAL with the rule logged, ESPIPE for a file format on a pipe, or the
- * write's errno).
+ * perf_data_writer__new() returns a writer of evlist's session into fd, which it does not
+ * close; the caller's (perf_data_writer__delete). opts is copied (its strings too). The evlist
+ * must be opened (its sample IDs go into the attrs) and stay alive until the writer is deleted;
+ * perf's rules on sample types are checked here (several events need PERF_SAMPLE_IDENTIFIER
+ * each and the same sample_id_all), since a file that breaks them opens in perf but shows
+ * nothing. File format: the header, IDs and attrs are written at once from fd's offset 0 (the
+ * file is truncated there); pipe format: the pipe header, one PERF_RECORD_HEADER_ATTR per evsel
+ * and the feature sections as PERF_RECORD_HEADER_FEATURE. NULL + errno (EINVAL with the rule
+ * logged, ESPIPE for a file format on a pipe, or the write's errno).
  */
 AUXTRACE_API struct perf_data_writer *
 perf_data_writer__new(int fd, struct evlist *evlist, const struct perf_data_writer_opts *opts);
-/* Frees the writer; a file it did not finish keeps data size 0 (an unfinished recording). */
+/*
+ * perf_data_writer__delete() frees the writer (NULL: nothing); a file it did not finish
+ * keeps data size 0 (an unfinished recording).
+ */
 AUXTRACE_API void perf_data_writer__delete(struct perf_data_writer *w);
 
 /*
@@ -105,65 +108,76 @@ AUXTRACE_API void perf_data_writer__delete(struct perf_data_writer *w);
  * AUXTRACE_INFO was written (perf rejects such a file) and indexes each frame (file
  * format). A refused or failed push returns -errno and the ring keeps its bytes.
  */
+/* perf_data_writer__data_sink() returns the data sink, borrowed. Cannot fail. */
 AUXTRACE_API struct ring_sink *perf_data_writer__data_sink(struct perf_data_writer *w);
+/* perf_data_writer__aux_sink() returns the AUX sink, borrowed. Cannot fail. */
 AUXTRACE_API struct ring_sink *perf_data_writer__aux_sink(struct perf_data_writer *w);
 
 /*
- * One whole record (header.size bytes, a multiple of 8). AUXTRACE_INFO is checked: a type
- * perf 6.1 does not know makes it refuse the whole file, so it is -EINVAL here. AUXTRACE
- * records go through the AUX sink. 0 or -errno.
+ * perf_data_writer__write_event() writes one whole record (header.size bytes, a multiple of 8).
+ * AUXTRACE_INFO is checked: a type perf 6.1 does not know makes it refuse the whole file, so it
+ * is -EINVAL here. AUXTRACE records go through the AUX sink. Returns 0 or -errno.
  */
 AUXTRACE_API int perf_data_writer__write_event(struct perf_data_writer *w,
 					       const union perf_event *event);
 
 /*
- * PERF_RECORD_ID_INDEX: each sample ID's mmap idx, CPU and thread (several records when
- * they do not fit one), so that perf can tell which AUX buffer a sample's event fed. Needs
- * the evlist mapped; nothing when no evsel has IDs. 0 or -errno.
+ * perf_data_writer__write_id_index() writes PERF_RECORD_ID_INDEX: each sample ID's mmap idx,
+ * CPU and thread (several records when they do not fit one), so that perf can tell which AUX
+ * buffer a sample's event fed. Needs the evlist mapped; nothing when no evsel has IDs. Returns
+ * 0 or -errno.
  */
 AUXTRACE_API int perf_data_writer__write_id_index(struct perf_data_writer *w);
 /*
- * PERF_RECORD_TIME_CONV from the first data ring's control page (TSC to perf time), as perf
- * writes it: only when the kernel publishes a conversion (cap_user_time_zero), else
- * nothing and 0. -EINVAL when the evlist has no data ring mapped.
+ * perf_data_writer__write_time_conv() writes PERF_RECORD_TIME_CONV from the first data ring's
+ * control page (TSC to perf time), as perf writes it: only when the kernel publishes a
+ * conversion (cap_user_time_zero), else nothing. Returns 0, or -errno: EINVAL when the evlist
+ * has no data ring mapped.
  */
 AUXTRACE_API int perf_data_writer__write_time_conv(struct perf_data_writer *w);
-/* PERF_RECORD_AUXTRACE_INFO of the backend (auxtrace_record__info_new). 0 or -errno. */
+/*
+ * perf_data_writer__write_auxtrace_info() writes PERF_RECORD_AUXTRACE_INFO of the backend
+ * (auxtrace_record__info_new). Returns 0 or -errno (that function's errno, the write's).
+ */
 AUXTRACE_API int perf_data_writer__write_auxtrace_info(struct perf_data_writer *w,
 						       struct auxtrace_record *itr);
 /*
- * The records perf record writes before the side-band, in perf's order: ID_INDEX,
- * TIME_CONV, then AUXTRACE_INFO when itr is not NULL (the Arm decoders read the time
- * conversion when they see it). 0 or the first -errno.
+ * perf_data_writer__write_prologue() writes the records perf record writes before the
+ * side-band, in perf's order: ID_INDEX, TIME_CONV, then AUXTRACE_INFO when itr is not NULL (the
+ * Arm decoders read the time conversion when they see it). Returns 0 or the first -errno.
  */
 AUXTRACE_API int perf_data_writer__write_prologue(struct perf_data_writer *w,
 						  struct auxtrace_record *itr);
 /*
- * The tracing data of the evlist's tracepoint events (trace_dat__tracing_data() of
- * libauxtrace-tracefs makes it): perf refuses a file with tracepoint events and none
- * ("broken or missing trace data"). File format: kept, and written by finish as
- * HEADER_TRACING_DATA; pipe format: written now as PERF_RECORD_HEADER_TRACING_DATA, so call
- * it before the first sample. 0 or -errno.
+ * perf_data_writer__write_tracing_data() takes the tracing data of the evlist's tracepoint
+ * events (size bytes, copied) (trace_dat__tracing_data() of libauxtrace-tracefs makes it):
+ * perf refuses a file with tracepoint events and none ("broken or missing trace data"). File
+ * format: kept, and written by finish as HEADER_TRACING_DATA; pipe format: written now as
+ * PERF_RECORD_HEADER_TRACING_DATA, so call it before the first sample. Returns 0 or -errno.
  */
 AUXTRACE_API int perf_data_writer__write_tracing_data(struct perf_data_writer *w,
 						      const void *data, size_t size);
-/* PERF_RECORD_FINISHED_INIT: the synthesized side-band ends here. 0 or -errno. */
+/*
+ * perf_data_writer__write_finished_init() writes PERF_RECORD_FINISHED_INIT: the
+ * synthesized side-band ends here. Returns 0 or -errno.
+ */
 AUXTRACE_API int perf_data_writer__write_finished_init(struct perf_data_writer *w);
 /*
- * PERF_RECORD_FINISHED_ROUND after a drain pass: perf sorts records by time between two of
- * them (without any it keeps the whole file in memory). Written only when records came
- * since the last one, so calling it after every pass costs nothing when idle. 0 or -errno.
+ * perf_data_writer__write_finished_round() writes PERF_RECORD_FINISHED_ROUND after a drain
+ * pass: perf sorts records by time between two of them (without any it keeps the whole file in
+ * memory). Written only when records came since the last one, so calling it after every pass
+ * costs nothing when idle. Returns 0 or -errno.
  */
 AUXTRACE_API int perf_data_writer__write_finished_round(struct perf_data_writer *w);
 
 /*
- * End the file: the feature sections (hostname, osrelease, version, arch, nrcpus, cpudesc,
- * cpuid, total_mem, cmdline, event_desc, pmu_mappings, clockid and clock_data when the
- * events use a clockid, the AUXTRACE index, build IDs), then the header with the data size
- * and feature bits (file format). A feature whose source cannot be read (no cpuid on this
- * architecture, an unreadable ELF file) is left out, logged at debug level. Pipe format:
- * nothing left to write. 0, or the first write error of the session (see above; the file
- * stays readable up to where the message says), or -EALREADY on a second call.
+ * perf_data_writer__finish() ends the file: the feature sections (hostname, osrelease, version,
+ * arch, nrcpus, cpudesc, cpuid, total_mem, cmdline, event_desc, pmu_mappings, clockid and
+ * clock_data when the events use a clockid, the AUXTRACE index, build IDs), then the header
+ * with the data size and feature bits (file format). A feature whose source cannot be read (no
+ * cpuid on this architecture, an unreadable ELF file) is left out, logged at debug level. Pipe
+ * format: nothing left to write. Returns 0, or the first write error of the session (see above;
+ * the file stays readable up to where the message says), or -EALREADY on a second call.
  */
 AUXTRACE_API int perf_data_writer__finish(struct perf_data_writer *w);
 
@@ -179,7 +193,10 @@ struct perf_data_writer_stats {
 	int error;		/* the first write error (-errno), 0 */
 	bool finished;		/* the header and features are written */
 };
-/* Borrowed, valid while the writer lives; it only grows at the end. */
+/*
+ * perf_data_writer__stats() returns the writer's counters, borrowed: valid while the writer
+ * lives (the struct only grows at the end).
+ */
 AUXTRACE_API const struct perf_data_writer_stats *
 perf_data_writer__stats(const struct perf_data_writer *w);
 

@@ -73,62 +73,83 @@ struct ring_set_opts {
 	unsigned int round_ms;
 };
 
-/* opts may be NULL. NULL with errno on failure. */
+/*
+ * ring_set__new() returns an empty set, the caller's (ring_set__delete); opts may be NULL
+ * (it is copied). NULL + errno: ENOMEM, or epoll_create1's or eventfd's (EMFILE).
+ */
 AUXTRACE_API struct ring_set *ring_set__new(const struct ring_set_opts *opts);
-/* Takes nothing it did not create: the evlist, AUX areas, sources and sinks stay the caller's. */
+/*
+ * ring_set__delete() frees set (NULL: nothing). It frees nothing it did not create: the
+ * evlist, AUX areas, sources and sinks stay the caller's.
+ */
 AUXTRACE_API void ring_set__delete(struct ring_set *set);
 
 /*
- * Every forward data ring of a mapped evlist into data_sink, and, when aux is given, the AUX
- * area at the same idx into aux_sink in the same wakeup (snapshot-mode areas are left to
- * auxtrace_mmaps__read_snapshot). Every fd of the evlist is watched: a task's exit hangs
- * its fds up (see ring_set__nr_alive). Call after evlist__mmap_ex. 0 or -errno.
+ * ring_set__add_evlist() adds every forward data ring of a mapped evlist into data_sink, and,
+ * when aux is given, the AUX area at the same idx into aux_sink in the same wakeup
+ * (snapshot-mode areas are left to auxtrace_mmaps__read_snapshot). Every fd of the evlist is
+ * watched: a task's exit hangs its fds up (see ring_set__nr_alive). Call after evlist__mmap_ex.
+ * evlist, aux and the sinks are borrowed: they must outlive the set. Returns 0 or -errno
+ * (EINVAL, ENOMEM, epoll_ctl's).
  */
 AUXTRACE_API int ring_set__add_evlist(struct ring_set *set, struct evlist *evlist,
 				      struct auxtrace_mmaps *aux, struct ring_sink *data_sink,
 				      struct ring_sink *aux_sink);
 
-/* Any other ring, polled on fd, drained through ops into sink. cpu -1: none. 0 or -errno. */
+/*
+ * ring_set__add_source() adds any other ring, polled on fd, drained through ops (with ctx)
+ * into sink; cpu -1: none. fd, ops, ctx and sink are borrowed: they must outlive the set.
+ * Returns 0 or -errno (EINVAL for a missing argument or kind, ENOMEM, epoll_ctl's).
+ */
 AUXTRACE_API int ring_set__add_source(struct ring_set *set, int fd, int cpu,
 				      enum ring_source_kind kind,
 				      const struct ring_source_ops *ops, void *ctx,
 				      struct ring_sink *sink);
 
 /*
- * Wait up to timeout_ms (-1: for ever) and drain the rings that are ready (and, when a round
- * ends, the other perf data rings: see struct ring_set_opts). Returns how many ready rings
- * were drained (0: timeout), -ECANCELED once ring_set__stop() was called, or the first
- * drain's -errno (the other ready rings are drained all the same; what a sink refused stays
- * in its ring).
+ * ring_set__poll() waits up to timeout_ms (-1: for ever) and drains the rings that are ready
+ * (and, when a round ends, the other perf data rings: see struct ring_set_opts). Returns how
+ * many ready rings were drained (0: timeout), -ECANCELED once ring_set__stop() was called, or
+ * the first drain's -errno (the other ready rings are drained all the same; what a sink refused
+ * stays in its ring).
  */
 AUXTRACE_API int ring_set__poll(struct ring_set *set, int timeout_ms);
 /*
- * Drain every ring whether ready or not; final also takes what producers are still writing
- * (after disabling them, at the end of a recording). Bytes moved, or the first -errno;
- * -ECANCELED when ring_set__stop() was called before or during it (it stops after the ring
- * it is in; call ring_set__resume() first to drain after a stop that ended a poll loop).
+ * ring_set__drain_all() drains every ring whether ready or not; final also takes what producers
+ * are still writing (after disabling them, at the end of a recording). Returns bytes moved, or
+ * the first -errno; -ECANCELED when ring_set__stop() was called before or during it (it stops
+ * after the ring it is in; call ring_set__resume() first to drain after a stop that ended a
+ * poll loop).
  */
 AUXTRACE_API ssize_t ring_set__drain_all(struct ring_set *set, bool final);
 
-/* End the current or next poll with -ECANCELED. Async-signal-safe, and callable from any thread. */
+/*
+ * ring_set__stop() ends the current or next poll with -ECANCELED. Async-signal-safe, and
+ * callable from any thread.
+ */
 AUXTRACE_API void ring_set__stop(struct ring_set *set);
-/* Forget a stop: the next poll waits again. */
+/* ring_set__resume() forgets a stop: the next poll waits again. */
 AUXTRACE_API void ring_set__resume(struct ring_set *set);
-/* The epoll fd, to nest the whole set into a caller's own loop. */
+/*
+ * ring_set__fd() returns the epoll fd (the set's), to nest the whole set into a caller's
+ * own loop; -EINVAL for a NULL set.
+ */
 AUXTRACE_API int ring_set__fd(const struct ring_set *set);
 
 /*
- * fds of events bound to tasks (not CPU-wide) that have not hung up yet. A task's exit
- * hangs its fds up: 0 once every traced task is gone and the recording can end, as perf
- * record ends. -1 when no such fd was ever added.
+ * ring_set__nr_alive() returns how many fds of events bound to tasks (not CPU-wide) have not
+ * hung up yet. A task's exit hangs its fds up: 0 once every traced task is gone and the
+ * recording can end, as perf record ends. -1 when no such fd was ever added.
  */
 AUXTRACE_API int ring_set__nr_alive(const struct ring_set *set);
 
-/* How many rings the set drains. */
+/* ring_set__nr_rings() returns how many rings the set drains. */
 AUXTRACE_API int ring_set__nr_rings(const struct ring_set *set);
 /*
- * The sum of the stats of every ring of this kind on cpu (-1: every CPU, and the rings that
- * have none: per-thread ones). 0, or -ENOENT when the set has no such ring.
+ * ring_set__stats_sz() copies into *out (at most sz bytes; use ring_set__stats) the sum of
+ * the stats of every ring of this kind on cpu (-1: every CPU, and the rings that have none:
+ * per-thread ones). Returns 0, -ENOENT when the set has no such ring, or -EINVAL (out NULL,
+ * sz too small).
  */
 AUXTRACE_API int ring_set__stats_sz(const struct ring_set *set, enum ring_source_kind kind,
 				    int cpu, struct ring_stats *out, size_t sz);

@@ -47,6 +47,7 @@ struct ring_sink_fd {
 	struct ring_sink sink;
 	int fd;
 };
+/* ring_sink_fd__init() makes *s a sink writing to fd, which stays the caller's to close. */
 AUXTRACE_API void ring_sink_fd__init(struct ring_sink_fd *s, int fd);
 
 /* Appends into a caller's buffer; a push that does not fit whole fails with -ENOSPC. */
@@ -56,6 +57,10 @@ struct ring_sink_memory {
 	size_t size;
 	size_t used;
 };
+/*
+ * ring_sink_memory__init() makes *s a sink appending to buf (size bytes, borrowed: it must
+ * outlive the sink); s->used counts what was appended, from 0.
+ */
 AUXTRACE_API void ring_sink_memory__init(struct ring_sink_memory *s, void *buf, size_t size);
 
 /* Calls fn(ctx, iov, iovcnt), which follows the push() contract above. */
@@ -64,6 +69,7 @@ struct ring_sink_callback {
 	ssize_t (*fn)(void *ctx, const struct iovec *iov, int iovcnt);
 	void *ctx;
 };
+/* ring_sink_callback__init() makes *s a sink calling fn(ctx, ...) (ctx borrowed) per push. */
 AUXTRACE_API void ring_sink_callback__init(struct ring_sink_callback *s,
 					   ssize_t (*fn)(void *ctx, const struct iovec *iov,
 							 int iovcnt),

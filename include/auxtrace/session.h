@@ -54,60 +54,91 @@ struct perf_session_opts {
 	 * with cpu -1 (a per-thread ring) is never filtered out. The session takes a reference. */
 	struct perf_cpu_map *cpus;
 	/*
-	 * What the decoders synthesize (perf's --itrace; auxtrace/itrace.h). Options whose `set`
-	 * is false mean perf's defaults for their default_no_sample (itrace_synth_opts__set_default);
-	 * NULL means perf script's (no_sample). Read when the decoder is made, during
-	 * perf_session__process_events: keep it valid until then.
+	 * What the decoders synthesize (perf's --itrace; auxtrace/itrace.h). Options whose
+	 * `set` is false mean perf's defaults for their default_no_sample
+	 * (itrace_synth_opts__set_default); NULL means perf script's (no_sample). Read when the
+	 * decoder is made, during perf_session__process_events: keep it valid until then.
 	 */
 	const struct itrace_synth_opts *itrace_synth_opts;
 };
 
 /*
- * Open a recording: path (NULL: "perf.data"; "-": standard input, which must then be in the
- * pipe format). A regular file is mapped read-only and its records handed out in place; a
- * pipe is read and copied. Reads the header, the attrs with their IDs and the feature
- * sections (pipe format: up to the first record that is not an attr, a feature or tracing
- * data). NULL with errno: ENOENT..., EINVAL for a file that is not perf.data or is damaged
- * (the log says where).
+ * perf_session__new() opens a recording: path (NULL: "perf.data"; "-": standard input, which
+ * must then be in the pipe format). A regular file is mapped read-only and its records handed
+ * out in place; a pipe is read and copied. Reads the header, the attrs with their IDs and the
+ * feature sections (pipe format: up to the first record that is not an attr, a feature or
+ * tracing data). opts may be NULL. Returns the session, the caller's (perf_session__delete), or
+ * NULL + errno: ENOENT..., EINVAL for a file that is not perf.data or is damaged (the log says
+ * where).
  */
 AUXTRACE_API struct perf_session *perf_session__new(const char *path,
 						    const struct perf_session_opts *opts);
-/* The same on an open fd, which the session uses but does not close. */
+/*
+ * perf_session__new_fd() is perf_session__new on an open fd, which the session uses but
+ * does not close. Returns as perf_session__new.
+ */
 AUXTRACE_API struct perf_session *perf_session__new_fd(int fd,
 						       const struct perf_session_opts *opts);
-/* Frees the decoder (struct auxtrace free()), the evlist, and unmaps the file. */
+/*
+ * perf_session__delete() frees the decoder (struct auxtrace free()), the evlist, unmaps the
+ * file and closes it when perf_session__new opened it (NULL: nothing).
+ */
 AUXTRACE_API void perf_session__delete(struct perf_session *session);
 
-/* The pipe format (a 16-byte header, attrs and features as records). */
+/*
+ * perf_session__is_pipe() returns whether the recording is in the pipe format (a 16-byte
+ * header, attrs and features as records).
+ */
 AUXTRACE_API bool perf_session__is_pipe(const struct perf_session *session);
-/* Read through a mapping of a regular file (records in place, AUX payloads mapped lazily),
- * not copied from a stream. */
+/*
+ * perf_session__is_mapped() returns whether it is read through a mapping of a regular file
+ * (records in place, AUX payloads mapped lazily), not copied from a stream.
+ */
 AUXTRACE_API bool perf_session__is_mapped(const struct perf_session *session);
-/* Written on a machine of the other byte order: records are handed out swapped, in copies. */
+/*
+ * perf_session__needs_swap() returns whether it was written on a machine of the other byte
+ * order: records are handed out swapped, in copies.
+ */
 AUXTRACE_API bool perf_session__needs_swap(const struct perf_session *session);
-/* The file header in native byte order (pipe format: magic and size only, the rest 0). */
+/*
+ * perf_session__header() returns the file header in native byte order (pipe format: magic
+ * and size only, the rest 0), borrowed: valid while the session lives.
+ */
 AUXTRACE_API const struct perf_file_header *perf_session__header(const struct perf_session *s);
-/* The file's size (a stream: bytes read so far). */
+/* perf_session__size() returns the file's size (a stream: bytes read so far). */
 AUXTRACE_API uint64_t perf_session__size(const struct perf_session *session);
 
 /*
- * One evsel per attr, in the file's order (pipe format: grows as HEADER_ATTR records come),
+ * perf_session__evlist() returns the session's evlist, borrowed: one evsel per attr, in the
+ * file's order (pipe format: grows as HEADER_ATTR records come),
  * then the events an AUX decoder synthesizes, once it is made (auxtrace-decoder.h).
  * Names come from HEADER_EVENT_DESC or EVENT_UPDATE records, else from type and config.
  * Owned by the session; do not open them.
  */
 AUXTRACE_API struct evlist *perf_session__evlist(const struct perf_session *session);
-/* The sample IDs the file gives evsel (NULL, *nr 0 when none). */
+/*
+ * perf_session__evsel_ids() returns the sample IDs the file gives evsel, *nr of them
+ * (borrowed: valid while the session lives); NULL, *nr 0 when none.
+ */
 AUXTRACE_API const uint64_t *perf_session__evsel_ids(const struct perf_session *session,
 						      const struct evsel *evsel, size_t *nr);
-/* Which evsel a sample ID belongs to, and from PERF_RECORD_ID_INDEX its mmap idx, CPU and
- * tid (-1 until an ID_INDEX names it). 0 or -ENOENT. */
+/*
+ * perf_session__id_lookup() fills *out with which evsel a sample ID belongs to, and from
+ * PERF_RECORD_ID_INDEX its mmap idx, CPU and tid (-1 until an ID_INDEX names it). Returns
+ * 0 or -ENOENT.
+ */
 AUXTRACE_API int perf_session__id_lookup(const struct perf_session *session, uint64_t id,
 					 struct evlist_sample_id *out);
 
-/* Feature sections (file: the header's bitmap; pipe: HEADER_FEATURE records seen so far). */
+/*
+ * perf_session__has_feat() returns whether feature section feat is there (file: the
+ * header's bitmap; pipe: HEADER_FEATURE records seen so far).
+ */
 AUXTRACE_API bool perf_session__has_feat(const struct perf_session *session, int feat);
-/* A feature's payload as stored (in the writer's byte order), NULL when absent. */
+/*
+ * perf_session__feature() returns a feature's payload as stored (in the writer's byte
+ * order), *size bytes, borrowed: valid while the session lives; NULL, *size 0 when absent.
+ */
 AUXTRACE_API const void *perf_session__feature(const struct perf_session *session, int feat,
 					       size_t *size);
 
@@ -155,20 +186,37 @@ struct perf_env {
 	uint32_t nr_event_desc;		/* HEADER_EVENT_DESC entries (names went to evsels) */
 };
 
+/*
+ * perf_session__env() returns what the feature sections say, decoded (borrowed: its strings
+ * too, valid while the session lives); fields of absent features are 0 or NULL.
+ */
 AUXTRACE_API const struct perf_env *perf_session__env(const struct perf_session *session);
-/* The last PERF_RECORD_TIME_CONV read (native, a short record's missing fields 0), or NULL. */
+/*
+ * perf_session__time_conv() returns the last PERF_RECORD_TIME_CONV read (native, a short
+ * record's missing fields 0; borrowed), or NULL.
+ */
 AUXTRACE_API const struct perf_record_time_conv *
 perf_session__time_conv(const struct perf_session *session);
-/* TSC <-> perf time with a TIME_CONV (perf_event_mmap_page's formula, cap_user_time_short
- * honoured). 0 when tc has no time_mult. */
+/*
+ * perf_time_conv__tsc_to_time() returns the perf time of TSC value cyc with a TIME_CONV
+ * (perf_event_mmap_page's formula, cap_user_time_short honoured); 0 when tc has no
+ * time_mult.
+ */
 AUXTRACE_API uint64_t perf_time_conv__tsc_to_time(const struct perf_record_time_conv *tc,
 						  uint64_t cyc);
+/* perf_time_conv__time_to_tsc() returns the TSC value of perf time ns; 0 as above. */
 AUXTRACE_API uint64_t perf_time_conv__time_to_tsc(const struct perf_record_time_conv *tc,
 						  uint64_t ns);
-/* The HEADER_AUXTRACE index (file offsets of the AUXTRACE records), NULL when none. */
+/*
+ * perf_session__auxtrace_index() returns the HEADER_AUXTRACE index (file offsets of the
+ * AUXTRACE records), borrowed; NULL when none.
+ */
 AUXTRACE_API const struct auxtrace_index *
 perf_session__auxtrace_index(const struct perf_session *session);
-/* The decoder chosen by PERF_RECORD_AUXTRACE_INFO, NULL before it or without a table. */
+/*
+ * perf_session__auxtrace() returns the decoder chosen by PERF_RECORD_AUXTRACE_INFO
+ * (borrowed: the session frees it), NULL before it or without a table.
+ */
 AUXTRACE_API struct auxtrace *perf_session__auxtrace(const struct perf_session *session);
 
 struct perf_sample_regs {
@@ -278,10 +326,13 @@ struct perf_tool {
 };
 
 /*
- * Read every record of the data section (the rest of the stream) and deliver it: user
- * records to the session (and the decoder) first, then to tool->user_event; kernel records,
- * ordered or not, to the decoder's process_event, then to tool->sample or tool->event. At
- * the end the decoder's flush_events, then free_events. Call it once. 0 or -errno.
+ * perf_session__process_events() reads every record of the data section (the rest of the
+ * stream) and deliver it: user records to the session (and the decoder) first, then to
+ * tool->user_event; kernel records, ordered or not, to the decoder's process_event, then to
+ * tool->sample or tool->event. At the end the decoder's flush_events, then free_events. Call it
+ * once; tool is borrowed for the call. Returns 0 or -errno: EINVAL (tool->sz not set, a damaged
+ * record: logged), EBUSY on a second call, the read's, or the first error a callback or the
+ * decoder returned.
  */
 AUXTRACE_API int perf_session__process_events(struct perf_session *session,
 					      struct perf_tool *tool);
@@ -304,6 +355,10 @@ struct perf_session_stats {
 	uint64_t first_time, last_time;	/* of the records delivered with a time */
 };
 
+/*
+ * perf_session__stats() returns what process_events saw, borrowed: valid while the session
+ * lives.
+ */
 AUXTRACE_API const struct perf_session_stats *
 perf_session__stats(const struct perf_session *session);
 

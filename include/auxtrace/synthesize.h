@@ -37,36 +37,41 @@ struct perf_synth_opts {
 };
 
 /*
- * The processes in the evlist's scope: each thread of its thread map (a COMM per thread,
+ * perf_event__synthesize_threads() pushes to sink the records of the processes in the
+ * evlist's scope: each thread of its thread map (a COMM per thread,
  * the executable mappings of its process once), or every process of the system when the
  * map is the dummy thread (system-wide and CPU-list sessions). A process that exits
- * meanwhile is skipped. 0 or -errno (the sink's error stops it).
+ * meanwhile is skipped. Returns 0 or -errno (EINVAL for bad opts, ENOMEM; the sink's
+ * error stops it).
  */
 AUXTRACE_API int perf_event__synthesize_threads(struct evlist *evlist,
 						const struct perf_synth_opts *opts,
 						struct ring_sink *sink);
 /*
- * One thread (pid is a thread id): its COMM, or with whole_process the COMM of every
- * thread of its process; then the process's mappings. -ESRCH when it is gone.
+ * perf_event__synthesize_thread() pushes the records of one thread (pid is a thread id): its
+ * COMM, or with whole_process the COMM of every thread of its process; then the process's
+ * mappings. Returns 0 or -errno: ESRCH when it is gone, the sink's.
  */
 AUXTRACE_API int perf_event__synthesize_thread(struct evlist *evlist, pid_t pid,
 					       bool whole_process,
 					       const struct perf_synth_opts *opts,
 					       struct ring_sink *sink);
 /*
- * The kernel's text as perf names it: MMAP "[kernel.kallsyms]_text" from _text (in
- * /proc/kallsyms) to the end of the address space, pid -1, so that kernel addresses
- * resolve. -ENOENT when /proc/kallsyms hides the addresses (kptr_restrict: run as root).
+ * perf_event__synthesize_kernel_mmap() pushes the kernel's text as perf names it: MMAP
+ * "[kernel.kallsyms]_text" from _text (in /proc/kallsyms) to the end of the address space, pid
+ * -1, so that kernel addresses resolve. Returns 0 or -errno: ENOENT when /proc/kallsyms hides
+ * the addresses (kptr_restrict: run as root), the read's, the sink's.
  */
 AUXTRACE_API int perf_event__synthesize_kernel_mmap(struct evlist *evlist,
 						    const struct perf_synth_opts *opts,
 						    struct ring_sink *sink);
 /*
- * Every loaded BPF program (bpf_prog_get_next_id): one KSYMBOL per JITed function
- * ("bpf_prog_<tag>_<name>", its address and length), then one BPF_EVENT PROG_LOAD with the
- * program's id and tag. A program that vanished meanwhile, or whose JIT addresses the
- * kernel hides (kernel.kptr_restrict, bpf_jit_harden), is skipped (debug log). Needs
- * CAP_SYS_ADMIN to walk the programs: -EPERM otherwise, logged with the fix.
+ * perf_event__synthesize_bpf_events() pushes every loaded BPF program (bpf_prog_get_next_id):
+ * one KSYMBOL per JITed function ("bpf_prog_<tag>_<name>", its address and length), then one
+ * BPF_EVENT PROG_LOAD with the program's id and tag. A program that vanished meanwhile, or
+ * whose JIT addresses the kernel hides (kernel.kptr_restrict, bpf_jit_harden), is skipped
+ * (debug log). Needs CAP_SYS_ADMIN to walk the programs. Returns 0 or -errno: EPERM without it
+ * (logged with the fix), the sink's.
  */
 AUXTRACE_API int perf_event__synthesize_bpf_events(struct evlist *evlist,
 						   const struct perf_synth_opts *opts,

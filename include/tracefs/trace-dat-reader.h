@@ -1,19 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * A trace.dat reader: trace-cmd's file format, version 6, as trace_dat_writer and
- * trace-cmd record 3.1 write it. The file is mapped read-only; events are handed out in place.
+ * A trace.dat reader: trace-cmd's file format, version 6, as trace_dat_writer and trace-cmd
+ * record 3.1 write it. The file is mapped read-only; events are handed out in place.
  *
- *	struct trace_dat_reader *r = trace_dat_reader__open("trace.dat");
- *	struct trace_dat_cursor *c = trace_dat_cursor__new(r, -1);	// every CPU, by time
- *	const struct trace_dat_record *rec;
+ * struct trace_dat_reader *r = trace_dat_reader__open("trace.dat"); struct trace_dat_cursor *c
+ * = trace_dat_cursor__new(r, -1);    // every CPU, by time const struct trace_dat_record *rec;
  *
- *	while ((rec = trace_dat_cursor__next(c)))
- *		if (rec->kind == TRACE_DAT_EVENT)
- *			printf("%d %llu %s\n", rec->cpu, rec->ts, rec->event ? rec->event->name : "?");
- *	if (errno)
- *		... the file is damaged: the log says where
- *	trace_dat_cursor__delete(c);
- *	trace_dat_reader__close(r);
+ * while ((rec = trace_dat_cursor__next(c))) if (rec->kind == TRACE_DAT_EVENT) printf("%d %llu
+ * %s\n", rec->cpu, rec->ts, rec->event ? rec->event->name : "?"); if (errno) ... the file is
+ * damaged: the log says where trace_dat_cursor__delete(c); trace_dat_reader__close(r);
  *
  * Every offset and size in the file is checked against the file before it is used, and every
  * sub-buffer against the layout of the file's header_page before its events are walked (the
@@ -41,21 +36,31 @@ struct trace_dat_reader;
 struct trace_dat_cursor;
 
 /*
- * Open and check the file's description: header, header_page, header_event, the event
- * formats (parsed into a libtraceevent handle), kallsyms, printk formats, saved cmdlines,
- * options, and the flyrecord table of each CPU's data. NULL with errno: from open() or
- * mmap(), EINVAL for a file that is not a version 6 trace.dat or is damaged (logged),
- * EOPNOTSUPP for one this reader does not read (logged), ENOMEM.
+ * trace_dat_reader__open() opens path and checks the file's description: header, header_page,
+ * header_event, the event formats (parsed into a libtraceevent handle), kallsyms, printk
+ * formats, saved cmdlines, options, and the flyrecord table of each CPU's data. Returns the
+ * reader, the caller's (trace_dat_reader__close), or NULL + errno: from open() or mmap(),
+ * EINVAL for a file that is not a version 6 trace.dat or is damaged (logged), EOPNOTSUPP for
+ * one this reader does not read (logged), ENOMEM.
  */
 AUXTRACE_API struct trace_dat_reader *trace_dat_reader__open(const char *path);
-/* Unmap and free. Records and the tep handle are gone with it. NULL is a no-op. */
+/*
+ * trace_dat_reader__close() unmaps and frees r. Records, strings and the tep handle it
+ * handed out are gone with it. NULL is a no-op.
+ */
 AUXTRACE_API void trace_dat_reader__close(struct trace_dat_reader *r);
 
+/*
+ * The getters below return what the reader owns (borrowed: valid until
+ * trace_dat_reader__close).
+ */
+/* trace_dat_reader__path() returns the path it was opened with. */
 AUXTRACE_API const char *trace_dat_reader__path(const struct trace_dat_reader *r);
-/* The file's size in bytes. */
+/* trace_dat_reader__size() returns the file's size in bytes. */
 AUXTRACE_API uint64_t trace_dat_reader__size(const struct trace_dat_reader *r);
-/* CPUs the file describes (its flyrecord table), and its sub-buffer ("page") size. */
+/* trace_dat_reader__nr_cpus() returns the CPUs the file describes (its flyrecord table). */
 AUXTRACE_API int trace_dat_reader__nr_cpus(const struct trace_dat_reader *r);
+/* trace_dat_reader__page_size() returns its sub-buffer ("page") size in bytes. */
 AUXTRACE_API unsigned int trace_dat_reader__page_size(const struct trace_dat_reader *r);
 
 /* Where one CPU's sub-buffers are: library-owned, fields may be added at the end. */
@@ -64,31 +69,41 @@ struct trace_dat_cpu_data {
 	uint64_t size;			/* bytes: a whole number of sub-buffers */
 };
 
-/* NULL with errno EINVAL for a CPU outside [0, nr_cpus). */
+/*
+ * trace_dat_reader__cpu_data() returns where CPU cpu's sub-buffers are; NULL + EINVAL for a
+ * CPU outside [0, nr_cpus).
+ */
 AUXTRACE_API const struct trace_dat_cpu_data *
 trace_dat_reader__cpu_data(const struct trace_dat_reader *r, int cpu);
 
 /*
- * The trace clock the timestamps are on, as the file names it ("local", "mono", ...: the
- * selected one of trace_clock's list), or NULL when the file names none.
+ * trace_dat_reader__clock() returns the trace clock the timestamps are on, as the file names it
+ * ("local", "mono", ...: the selected one of trace_clock's list), or NULL when the file names
+ * none.
  */
 AUXTRACE_API const char *trace_dat_reader__clock(const struct trace_dat_reader *r);
-/* The UNAME and VERSION options, and CPU cpu's CPUSTAT text ("entries: ...\noverrun: ..."):
- * NULL when the file has none. */
+/* trace_dat_reader__uname() returns the UNAME option, NULL when the file has none. */
 AUXTRACE_API const char *trace_dat_reader__uname(const struct trace_dat_reader *r);
+/* trace_dat_reader__version() returns the VERSION option, NULL when the file has none. */
 AUXTRACE_API const char *trace_dat_reader__version(const struct trace_dat_reader *r);
+/*
+ * trace_dat_reader__cpustat() returns CPU cpu's CPUSTAT text ("entries: ...\noverrun:
+ * ..."), NULL when the file has none or cpu is outside it.
+ */
 AUXTRACE_API const char *trace_dat_reader__cpustat(const struct trace_dat_reader *r, int cpu);
 
 /*
- * The events whose formats the file carries besides the ftrace system's, as "system:event"
- * in the file's order: what was recorded. *nr gets the count.
+ * trace_dat_reader__events() returns the events whose formats the file carries besides the
+ * ftrace system's, as "system:event" in the file's order: what was recorded. *nr gets the
+ * count.
  */
 AUXTRACE_API const char *const *trace_dat_reader__events(const struct trace_dat_reader *r,
 							 size_t *nr);
 
 /*
- * The libtraceevent handle with the file's formats, kallsyms, printk formats and comms, for
- * tep_print_event() and field access on a record's data. Owned by the reader.
+ * trace_dat_reader__tep() returns the libtraceevent handle with the file's formats, kallsyms,
+ * printk formats and comms, for tep_print_event() and field access on a record's data. Owned by
+ * the reader.
  */
 AUXTRACE_API struct tep_handle *trace_dat_reader__tep(const struct trace_dat_reader *r);
 
@@ -117,17 +132,20 @@ struct trace_dat_record {
 };
 
 /*
- * A walk over CPU cpu's sub-buffers in file order, or with cpu -1 over every CPU merged by
+ * trace_dat_cursor__new() returns a walk (trace_dat_cursor__delete; r must outlive it) over
+ * CPU cpu's sub-buffers in file order, or with cpu -1 over every CPU merged by
  * time (ties to the lower CPU), as trace-cmd report shows them. NULL with errno EINVAL for a
  * CPU outside the file, ENOMEM.
  */
 AUXTRACE_API struct trace_dat_cursor *trace_dat_cursor__new(struct trace_dat_reader *r,
 							    int cpu);
 /*
- * The next record, or NULL: errno 0 at the end, EINVAL at a damaged sub-buffer (logged with
+ * trace_dat_cursor__next() returns the next record (borrowed: valid until the next call),
+ * or NULL: errno 0 at the end, EINVAL at a damaged sub-buffer (logged with
  * the CPU and its file offset; the cursor stays at the end).
  */
 AUXTRACE_API const struct trace_dat_record *trace_dat_cursor__next(struct trace_dat_cursor *c);
+/* trace_dat_cursor__delete() frees c (NULL: nothing). */
 AUXTRACE_API void trace_dat_cursor__delete(struct trace_dat_cursor *c);
 
 #ifdef __cplusplus

@@ -58,57 +58,64 @@ struct trace_dat_writer_opts {
 };
 
 /*
- * A writer of path for the ftrace data of inst (NULL: the top level). It reads the
- * instance's sub-buffer layout now and creates the file unnamed in path's directory, so an
- * unwritable directory fails here. opts may be NULL. NULL with errno on failure.
+ * trace_dat_writer__new() returns a writer of path for the ftrace data of inst (NULL: the
+ * top level; borrowed: it must outlive the writer), the caller's (trace_dat_writer__delete).
+ * It reads the instance's sub-buffer layout and opts' events now and creates the file
+ * unnamed in path's directory, so an unwritable directory fails here. opts may be NULL (it
+ * is copied). NULL + errno on failure: EINVAL (no path, opts with unknown fields), ENOENT
+ * (an unknown event), open's (EACCES, ENOENT for the directory), ENOMEM.
  */
 AUXTRACE_API struct trace_dat_writer *
 trace_dat_writer__new(const char *path, struct tracefs_instance *inst,
 		      const struct trace_dat_writer_opts *opts);
 
 /*
- * Where CPU cpu's sub-buffers go: pass it to tracefs_cpu_drain(),
- * tracefs_cpu_buffered_drain() or tracefs_cpu_flush_drain() of that CPU, or to anything
- * that pushes whole sub-buffers of the instance. A push that is not a whole number of
- * sub-buffers, or a sub-buffer whose header does not fit the instance's layout, fails with
- * -EINVAL. A push that does not fit on the disk fails with -ENOSPC and keeps nothing of
- * it: the ring keeps those bytes, and what the sink took before stays whole. The sink lives
- * as long as the writer. NULL with errno EINVAL for a CPU outside the file's CPU count,
- * or an error from creating the CPU's temporary file.
+ * trace_dat_writer__cpu_sink() returns where CPU cpu's sub-buffers go (borrowed): pass it to
+ * tracefs_cpu_drain(), tracefs_cpu_buffered_drain() or tracefs_cpu_flush_drain() of that CPU,
+ * or to anything that pushes whole sub-buffers of the instance. A push that is not a whole
+ * number of sub-buffers, or a sub-buffer whose header does not fit the instance's layout, fails
+ * with -EINVAL. A push that does not fit on the disk fails with -ENOSPC and keeps nothing of
+ * it: the ring keeps those bytes, and what the sink took before stays whole. The sink lives as
+ * long as the writer. NULL with errno EINVAL for a CPU outside the file's CPU count, or an
+ * error from creating the CPU's temporary file.
  */
 AUXTRACE_API struct ring_sink *trace_dat_writer__cpu_sink(struct trace_dat_writer *w, int cpu);
 
 /*
- * The file behind CPU cpu's sink, for tracefs_cpu_write() and tracefs_cpu_flush_write() of
- * that CPU: unmapped they splice whole sub-buffers from the kernel into it without passing
- * them through user memory, the cheapest way to record. Write nothing else there; using the
- * sink as well is fine. If a full disk cuts such a write short, the next tracefs_cpu_write()
- * finishes the sub-buffer; one still unfinished at trace_dat_writer__finish() is left out
- * with a warning. The fd belongs to the writer and is closed by finish. -errno as
- * trace_dat_writer__cpu_sink().
+ * trace_dat_writer__cpu_fd() returns the file behind CPU cpu's sink, for tracefs_cpu_write()
+ * and tracefs_cpu_flush_write() of that CPU: unmapped they splice whole sub-buffers from the
+ * kernel into it without passing them through user memory, the cheapest way to record. Write
+ * nothing else there; using the sink as well is fine. If a full disk cuts such a write short,
+ * the next tracefs_cpu_write() finishes the sub-buffer; one still unfinished at
+ * trace_dat_writer__finish() is left out with a warning. The fd belongs to the writer and is
+ * closed by finish. Fails with -errno as trace_dat_writer__cpu_sink().
  */
 AUXTRACE_API int trace_dat_writer__cpu_fd(struct trace_dat_writer *w, int cpu);
 
 /*
- * Write the file and give it its name (replacing a file of that name). Call it after the
- * last flush drain; the sinks refuse data afterwards. 0 or -errno; on failure there is no
- * file under path (nor any other), whatever the writer had written. Once only: a second call
- * is -EINVAL.
+ * trace_dat_writer__finish() writes the file and gives it its name (replacing a file of that
+ * name). Call it after the last flush drain; the sinks refuse data afterwards. Returns 0 or
+ * -errno; on failure there is no file under path (nor any other), whatever the writer had
+ * written. Once only: a second call is -EINVAL.
  */
 AUXTRACE_API int trace_dat_writer__finish(struct trace_dat_writer *w);
 
 /*
- * The tracing data a perf.data needs when it holds tracepoint events (perf refuses such a
- * file without it: "broken or missing trace data"): the description of the events of inst
- * named in events ("system:event", "system:*" or "system", NULL-terminated), in the layout
- * trace.dat starts with and perf reads (kallsyms left empty, as perf record leaves it).
- * Into *data (malloc'ed, the caller frees it) and *size; hand it to
- * perf_data_writer__write_tracing_data(). 0 or -errno.
+ * trace_dat__tracing_data() makes the tracing data a perf.data needs when it holds tracepoint
+ * events (perf refuses such a file without it: "broken or missing trace data"): the description
+ * of the events of inst named in events ("system:event", "system:*" or "system",
+ * NULL-terminated), in the layout trace.dat starts with and perf reads (kallsyms left empty, as
+ * perf record leaves it). Into *data (malloc'ed, the caller frees it) and *size; hand it to
+ * perf_data_writer__write_tracing_data(). Returns 0 or -errno (ENOENT for an unknown event,
+ * EINVAL, ENOMEM, tracefs reads').
  */
 AUXTRACE_API int trace_dat__tracing_data(struct tracefs_instance *inst,
 					 const char *const *events, void **data, size_t *size);
 
-/* Free the writer; without a successful finish, nothing of it stays on disk. NULL is a no-op. */
+/*
+ * trace_dat_writer__delete() frees the writer; without a successful finish, nothing of it
+ * stays on disk. NULL is a no-op.
+ */
 AUXTRACE_API void trace_dat_writer__delete(struct trace_dat_writer *w);
 
 #ifdef __cplusplus
