@@ -30,24 +30,29 @@ static uint64_t auxtrace__cap_effective(void)
 void auxtrace_opts__init_sz(struct auxtrace_opts *opts, size_t sz)
 {
 	uint64_t caps = auxtrace__cap_effective();
+	struct auxtrace_opts o = {
+		.sz = sizeof(o),
+		/* perf_event_paranoid -1 lifts the limits for everyone. */
+		.privileged = (caps & (1ULL << CAP_SYS_ADMIN_BIT)) ||
+			      (caps & (1ULL << CAP_PERFMON_BIT)) ||
+			      libauxtrace__perf_paranoid() <= -1,
+	};
 
-	/* every field today is in the first layout: an opts smaller than it is no opts */
-	if (sz < sizeof(*opts)) {
-		memset(opts, 0, sz);
+	/* the caller's sz bytes, no more: an older caller's struct is smaller than o */
+	memset(opts, 0, sz);
+	if (sz < sizeof(opts->sz))
 		return;
-	}
-	*opts = (struct auxtrace_opts){ .sz = sizeof(*opts) };
-	/* perf_event_paranoid -1 lifts the limits for everyone. */
-	opts->privileged = (caps & (1ULL << CAP_SYS_ADMIN_BIT)) ||
-			   (caps & (1ULL << CAP_PERFMON_BIT)) || libauxtrace__perf_paranoid() <= -1;
+	opts->sz = sz;
+	libauxtrace__opts_store(opts, &o, sizeof(o));
 }
 
-int auxtrace_opts__check(const struct auxtrace_opts *opts)
+int auxtrace_opts__load(const struct auxtrace_opts *opts, struct auxtrace_opts *o)
 {
-	if (opts && opts->sz >= sizeof(*opts))
-		return 0;
-	pr_err("struct auxtrace_opts without its size: fill it with auxtrace_opts__init() first\n");
-	return libauxtrace__err(-EINVAL);
+	if (!opts) {
+		pr_err("struct auxtrace_opts: opts is NULL: fill one with auxtrace_opts__init()\n");
+		return libauxtrace__err(-EINVAL);
+	}
+	return opts__copy(auxtrace_opts, o, opts);
 }
 
 static int auxtrace__invalid_pages(const char *str, const char *why)
@@ -106,14 +111,15 @@ int auxtrace__parse_pages(const char *str, unsigned int *pages)
 int auxtrace_opts__parse_mmap_pages(struct auxtrace_opts *opts, const char *str)
 {
 	const char *comma = str ? strchr(str, ',') : NULL;
+	struct auxtrace_opts o;
 	unsigned int data, aux;
 	char part[64];
-	int err = auxtrace_opts__check(opts);
+	int err = auxtrace_opts__load(opts, &o);
 
 	if (err)
 		return err;
-	data = opts->mmap_pages;
-	aux = opts->auxtrace_mmap_pages;
+	data = o.mmap_pages;
+	aux = o.auxtrace_mmap_pages;
 
 	if (!str || !*str || (comma && !comma[1]))
 		return auxtrace__invalid_pages(str ? str : "", "names no size");
@@ -130,8 +136,9 @@ int auxtrace_opts__parse_mmap_pages(struct auxtrace_opts *opts, const char *str)
 		err = auxtrace__parse_pages(comma + 1, &aux);
 	if (err)
 		return err;
-	opts->mmap_pages = data;
-	opts->auxtrace_mmap_pages = aux;
+	o.mmap_pages = data;
+	o.auxtrace_mmap_pages = aux;
+	libauxtrace__opts_store(opts, &o, sizeof(o));
 	return 0;
 }
 
@@ -160,7 +167,8 @@ int auxtrace_opts__parse_snapshot(struct auxtrace_record *itr, struct auxtrace_o
 				  const char *str)
 {
 	bool on_exit = str && *str == 'e';
-	int err = auxtrace_opts__check(opts);
+	struct auxtrace_opts o;
+	int err = auxtrace_opts__load(opts, &o);
 
 	if (err)
 		return err;
@@ -174,9 +182,10 @@ int auxtrace_opts__parse_snapshot(struct auxtrace_record *itr, struct auxtrace_o
 		       auxtrace_itr__pmu_name(itr) ?: "AUX PMU");
 		return libauxtrace__err(-EINVAL);
 	}
-	err = itr->parse_snapshot_options(itr, opts, on_exit ? str + 1 : str);
+	err = itr->parse_snapshot_options(itr, &o, on_exit ? str + 1 : str);
 	if (err)
 		return libauxtrace__err(err);
-	opts->auxtrace_snapshot_on_exit = on_exit;
+	o.auxtrace_snapshot_on_exit = on_exit;
+	libauxtrace__opts_store(opts, &o, sizeof(o));
 	return 0;
 }

@@ -221,12 +221,20 @@ static void auxtrace_record__default_config(struct auxtrace_record *itr, struct 
 int auxtrace_record__options(struct auxtrace_record *itr, struct evlist *evlist,
 			     struct auxtrace_opts *opts)
 {
+	struct auxtrace_opts o;
+	int err;
+
 	if (!itr || !itr->recording_options)
 		return 0;
-	if (auxtrace_opts__check(opts))
-		return -EINVAL;
+	err = auxtrace_opts__load(opts, &o);
+	if (err)
+		return err;
 	auxtrace_record__default_config(itr, evlist);
-	return libauxtrace__err(itr->recording_options(itr, evlist, opts));
+	err = itr->recording_options(itr, evlist, &o);
+	if (err)
+		return libauxtrace__err(err);
+	libauxtrace__opts_store(opts, &o, sizeof(o));
+	return 0;
 }
 
 size_t auxtrace_record__info_priv_size(struct auxtrace_record *itr, struct evlist *evlist)

@@ -113,28 +113,4 @@ void perf_data_build_ids__delete(struct perf_data_writer *w);
 /* Note the MMAP and MMAP2 records among the whole records of iov, as they were written. */
 void perf_data_build_ids__note(struct perf_data_writer *w, const struct iovec *iov, int iovcnt);
 
-/*
- * Copy a caller's options struct of `sz` bytes (its first field) into dst, zeroed, of the
- * `known` bytes this library was built with: an older caller's missing fields stay 0.
- * false when sz does not even cover itself, or when the caller set bytes past `known`
- * (fields of a newer library: ignoring them would be a silent guess). NULL: all zero.
- */
-static inline bool perf_data__opts_copy(void *dst, size_t known, const void *opts)
-{
-	const unsigned char *src = opts;
-	size_t sz;
-
-	memset(dst, 0, known);
-	if (!opts)
-		return true;
-	memcpy(&sz, opts, sizeof(sz));
-	if (sz < sizeof(size_t))
-		return false;
-	for (size_t i = known; i < sz; i++)
-		if (src[i])
-			return false;
-	memcpy(dst, opts, sz < known ? sz : known);
-	return true;
-}
-
 #endif

@@ -451,12 +451,9 @@ struct perf_data_writer *perf_data_writer__new(int fd, struct evlist *evlist,
 		pr_err("perf.data: a writer needs an fd and the session's evlist\n");
 		return libauxtrace__ptr_err(-EINVAL);
 	}
-	if (!perf_data__opts_copy(&o, sizeof(o), opts)) {
-		pr_err("perf.data: struct perf_data_writer_opts has sz %zu and fields this "
-		       "library (%s) does not know: set sz = sizeof(opts) and build against "
-		       "this library's header\n", opts->sz, libauxtrace_version());
-		return libauxtrace__ptr_err(-EINVAL);
-	}
+	err = opts__copy(perf_data_writer_opts, &o, opts);
+	if (err)
+		return libauxtrace__ptr_err(err);
 	err = perf_data_writer__check_evlist(evlist);
 	if (err)
 		return libauxtrace__ptr_err(err);

@@ -224,15 +224,17 @@ struct perf_session *perf_session__new_fd(int fd, const struct perf_session_opts
 {
 	struct perf_session *s = calloc(1, sizeof(*s));
 	char name[32];
-	int err = -ENOMEM;
+	int err;
 
 	if (!s)
 		return libauxtrace__ptr_err(-ENOMEM);
+	err = opts__copy(perf_session_opts, &s->opts, opts);
+	if (err) {
+		free(s);
+		return libauxtrace__ptr_err(err);
+	}
 	s->fd = fd;
 	s->stream.fd = -1;
-	if (opts)
-		memcpy(&s->opts, opts, opts->sz < sizeof(s->opts) ? opts->sz : sizeof(s->opts));
-	s->opts.sz = sizeof(s->opts);
 	if (s->opts.cpus)
 		perf_cpu_map__get(s->opts.cpus);
 	snprintf(name, sizeof(name), "perf.data fd %d", fd);
@@ -240,8 +242,7 @@ struct perf_session *perf_session__new_fd(int fd, const struct perf_session_opts
 	s->evlist = evlist__new();
 	s->scratch = malloc(64 * 1024 + 8);
 	s->oe = ordered_events__new();
-	if (s->path && s->evlist && s->scratch && s->oe)
-		err = perf_session__open_source(s);
+	err = s->path && s->evlist && s->scratch && s->oe ? perf_session__open_source(s) : -ENOMEM;
 	if (err) {
 		perf_session__delete(s);
 		return libauxtrace__ptr_err(err);

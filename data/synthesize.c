@@ -54,18 +54,16 @@ int synth__init(struct synth *s, struct evlist *evlist, const struct perf_synth_
 		struct ring_sink *sink)
 {
 	struct evsel *tracking;
+	int err;
 
 	*s = (struct synth){ .sink = sink };
 	if (!evlist || !sink) {
 		pr_err("synthesize: give the session's evlist and a sink for the records\n");
 		return -EINVAL;
 	}
-	if (!perf_data__opts_copy(&s->opts, sizeof(s->opts), opts)) {
-		pr_err("synthesize: struct perf_synth_opts has sz %zu and fields this library "
-		       "(%s) does not know: set sz = sizeof(opts)\n", opts->sz,
-		       libauxtrace_version());
-		return -EINVAL;
-	}
+	err = opts__copy(perf_synth_opts, &s->opts, opts);
+	if (err)
+		return err;
 	tracking = s->opts.tracking ? s->opts.tracking : synth__tracking(evlist);
 	if (!tracking) {
 		pr_err("synthesize: the evlist has no events: the records need the tracking "

@@ -138,19 +138,19 @@ static void decode_session__insn_period(struct decode_session *ds)
 	}
 }
 
-/* Which options apply, as perf sets them up. */
-static void decode_session__synth_opts(struct decode_session *ds, struct perf_session *s)
+/* Which options apply, as perf sets them up: the caller's when set, else only defaults. */
+static int decode_session__synth_opts(struct decode_session *ds, struct perf_session *s)
 {
 	const struct itrace_synth_opts *o = s->opts.itrace_synth_opts;
 	struct itrace_synth_opts *synth = &ds->synth;
+	int err = opts__copy(itrace_synth_opts, synth, o);
+	bool no_sample = o ? synth->default_no_sample : true;
 
-	memset(synth, 0, sizeof(*synth));
-	synth->sz = sizeof(*synth);
-	if (o && o->set) {
-		memcpy(synth, o, o->sz < sizeof(*synth) ? o->sz : sizeof(*synth));
-		synth->sz = sizeof(*synth);
-	} else {
-		itrace_synth_opts__set_default(synth, o ? o->default_no_sample : true);
+	if (err)
+		return err;
+	if (!synth->set) {
+		*synth = (struct itrace_synth_opts){ .sz = sizeof(*synth) };
+		itrace_synth_opts__set_default(synth, no_sample);
 	}
 	if (synth->calls)
 		ds->branches_filter |= AUXTRACE_IP_FLAG_CALL | AUXTRACE_IP_FLAG_ASYNC |
@@ -158,6 +158,7 @@ static void decode_session__synth_opts(struct decode_session *ds, struct perf_se
 	if (synth->returns)
 		ds->branches_filter |= AUXTRACE_IP_FLAG_RETURN | AUXTRACE_IP_FLAG_TRACE_BEGIN;
 	decode_session__insn_period(ds);
+	return 0;
 }
 
 static void decode_session__free_queues(struct decode_session *ds)
@@ -594,7 +595,9 @@ static int decode_session__init(struct decode_session *ds, struct perf_session *
 		       "this is: the file is damaged\n", ds->ops->name, ds->pmu_type);
 		return -EINVAL;
 	}
-	decode_session__synth_opts(ds, session);
+	err = decode_session__synth_opts(ds, session);
+	if (err)
+		return err;
 	ds->machine = perf_machine__new(NULL);
 	ds->queues = auxtrace_queues__new();
 	ds->heap = auxtrace_heap__new();

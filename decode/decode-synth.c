@@ -10,42 +10,20 @@
 /* Where x86-64 kernel space starts when the caller does not know better. */
 #define X86_64_KERNEL_START 0xffff800000000000ULL
 
-/* libbpf's rule for growing option structs: bytes a newer caller set beyond what this
- * library knows must be zero, or the caller asked for something we cannot do. */
-static int decode_opts__copy(struct auxtrace_decode_opts *dst,
-			     const struct auxtrace_decode_opts *src, const char *who)
-{
-	const unsigned char *tail = (const unsigned char *)src;
-	size_t i;
-
-	if (!src || src->sz < sizeof(src->sz)) {
-		pr_err("%s: decode options missing or sz not set: set sz = sizeof(struct "
-		       "auxtrace_decode_opts)\n", who);
-		return -EINVAL;
-	}
-	for (i = sizeof(*dst); i < src->sz; i++) {
-		if (tail[i]) {
-			pr_err("%s: decode options set fields this libauxtrace (%s) does not know "
-			       "(byte %zu of %zu): link a newer library\n", who,
-			       libauxtrace_version(), i, src->sz);
-			return -EINVAL;
-		}
-	}
-	memset(dst, 0, sizeof(*dst));
-	memcpy(dst, src, src->sz < sizeof(*dst) ? src->sz : sizeof(*dst));
-	dst->sz = sizeof(*dst);
-	return 0;
-}
-
 int decode_synth__init(struct decode_synth *synth, const struct auxtrace_decode_opts *opts,
 		       const char *who)
 {
-	int err = decode_opts__copy(&synth->opts, opts, who);
+	int err;
 
 	memset(&synth->stats, 0, sizeof(synth->stats));
 	synth->insn_count = 0;
 	synth->tick_last = synth->tick_left = 0;
 	synth->tick_continuous = false;
+	if (!opts) {
+		pr_err("%s: no decode options: give a struct auxtrace_decode_opts\n", who);
+		return -EINVAL;
+	}
+	err = opts__copy(auxtrace_decode_opts, &synth->opts, opts);
 	if (err)
 		return err;
 	opts = &synth->opts;

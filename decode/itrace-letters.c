@@ -3,28 +3,22 @@
  * What the parser and the printer of --itrace strings share: the letters in canonical
  * order with the option each switches on, and the checked copy of a caller's options.
  */
-#include <string.h>
+#include <stddef.h>
 
 #include <auxtrace/itrace.h>
 
 #include <internal/itrace.h>
 #include <internal/lib.h>
 
-/* The first (and so far only) layout: every sz from this one on is accepted. */
-#define ITRACE_SYNTH_OPTS_SZ_MIN \
-	(offsetof(struct itrace_synth_opts, log_on_error_size) + sizeof(unsigned int))
-
 int itrace_synth_opts__load(const struct itrace_synth_opts *opts,
 			    struct itrace_synth_opts *copy)
 {
-	if (!opts || opts->sz < ITRACE_SYNTH_OPTS_SZ_MIN) {
-		pr_err("struct itrace_synth_opts: %s; set opts.sz = sizeof(opts) before use\n",
-		       !opts ? "opts is NULL" : "sz is smaller than any version of the struct");
+	if (!opts) {
+		pr_err("struct itrace_synth_opts: opts is NULL: declare one with "
+		       "AUXTRACE_OPTS(itrace_synth_opts, name)\n");
 		return libauxtrace__err(-EINVAL);
 	}
-	memset(copy, 0, sizeof(*copy));
-	memcpy(copy, opts, opts->sz < sizeof(*copy) ? opts->sz : sizeof(*copy));
-	return 0;
+	return opts__copy(itrace_synth_opts, copy, opts);
 }
 
 /* Every letter in canonical order; field is the bool it switches on (0: none). */

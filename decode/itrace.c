@@ -14,13 +14,6 @@
 #include <internal/itrace.h>
 #include <internal/lib.h>
 
-/* Fields a newer caller has beyond ours stay as they were. */
-static void itrace_synth_opts__store(struct itrace_synth_opts *opts,
-				     const struct itrace_synth_opts *copy)
-{
-	memcpy(opts, copy, opts->sz < sizeof(*copy) ? opts->sz : sizeof(*copy));
-}
-
 static void itrace_synth_opts__defaults(struct itrace_synth_opts *o, bool no_sample)
 {
 	o->branches = o->transactions = o->ptwrites = o->pwr_events = true;
@@ -48,7 +41,7 @@ int itrace_synth_opts__set_default(struct itrace_synth_opts *opts, bool no_sampl
 	if (err)
 		return err;
 	itrace_synth_opts__defaults(&o, no_sample);
-	itrace_synth_opts__store(opts, &o);
+	libauxtrace__opts_store(opts, &o, sizeof(o));
 	return 0;
 }
 
@@ -348,6 +341,6 @@ int itrace_do_parse_synth_opts(struct itrace_synth_opts *opts, const char *str, 
 		if (err)
 			return err;
 	}
-	itrace_synth_opts__store(opts, &ip.opts);
+	libauxtrace__opts_store(opts, &ip.opts, sizeof(ip.opts));
 	return 0;
 }

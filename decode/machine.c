@@ -78,23 +78,16 @@ static unsigned int machine__hash_str(const char *s)
 
 struct perf_machine *perf_machine__new(const struct perf_machine_opts *opts)
 {
-	struct perf_machine *m;
+	struct perf_machine *m = calloc(1, sizeof(*m));
+	int err;
 
-	if (opts && opts->sz < sizeof(opts->sz))
-		return libauxtrace__ptr_err(EINVAL);
-	for (size_t i = sizeof(*opts); opts && i < opts->sz; i++) {
-		if (((const unsigned char *)opts)[i]) {
-			pr_err("perf_machine: options set fields this libauxtrace (%s) does not "
-			       "know (byte %zu): link a newer library\n", libauxtrace_version(), i);
-			return libauxtrace__ptr_err(EINVAL);
-		}
-	}
-	m = calloc(1, sizeof(*m));
 	if (!m)
 		return libauxtrace__ptr_err(ENOMEM);
-	if (opts)
-		memcpy(&m->opts, opts, opts->sz < sizeof(m->opts) ? opts->sz : sizeof(m->opts));
-	m->opts.sz = sizeof(m->opts);
+	err = opts__copy(perf_machine_opts, &m->opts, opts);
+	if (err) {
+		free(m);
+		return libauxtrace__ptr_err(err);
+	}
 	if (!m->opts.kallsyms)
 		m->opts.kallsyms = "/proc/kallsyms";
 	if (!m->opts.debug_dir)

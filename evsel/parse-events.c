@@ -33,8 +33,6 @@ struct parsed_event {
 	bool had_mods;			/* the text ends in modifiers */
 };
 
-static const struct parse_events_opts no_opts;
-
 __printf(3, 4)
 static int parser__error(struct parser *p, const char *at, const char *fmt, ...)
 {
@@ -741,28 +739,37 @@ static int parse_list(struct parser *p, struct parsed_list *l)
 	}
 }
 
-static void parser__init(struct parser *p, const char *str, const struct parse_events_opts *opts,
-			 struct parse_events_error *err)
+/*
+ * The parser works on copy, the caller's opts by the rule of AUXTRACE_OPTS. 0, or -EINVAL
+ * with the reason in err (idx -1) when opts are refused.
+ */
+static int parser__init(struct parser *p, const char *str, const struct parse_events_opts *opts,
+			struct parse_events_opts *copy, struct parse_events_error *err)
 {
 	p->str = p->pos = str;
-	p->opts = opts ? opts : &no_opts;
+	p->opts = copy;
 	p->err = err;
 	if (err) {
 		err->idx = -1;
 		err->msg[0] = '\0';
 	}
+	return libauxtrace__opts_copy("parse_events_opts", copy, sizeof(*copy), opts,
+				      err ? err->msg : NULL, err ? sizeof(err->msg) : 0);
 }
 
 int parse_events__attr(const char *str, const struct parse_events_opts *opts,
 		       struct parse_events_event *event, struct parse_events_error *err)
 {
+	struct parse_events_opts copy;
 	struct parsed_event pe;
 	struct parser p;
 	int ret;
 
 	if (!str || !event)
 		return libauxtrace__err(-EINVAL);
-	parser__init(&p, str, opts, err);
+	ret = parser__init(&p, str, opts, &copy, err);
+	if (ret)
+		return ret;
 	if (*str == '{')
 		return parser__error(&p, str, "a group is a list: parse it with parse_events()");
 	ret = parse_event(&p, &pe);
@@ -813,6 +820,7 @@ static int evsels__make(const struct parser *p, const struct parsed_list *l,
 int parse_events(struct evlist *evlist, const char *str, const struct parse_events_opts *opts,
 		 struct parse_events_error *err)
 {
+	struct parse_events_opts copy;
 	struct parsed_list l = { 0 };
 	struct evsel **evsels = NULL;
 	struct parser p;
@@ -820,8 +828,9 @@ int parse_events(struct evlist *evlist, const char *str, const struct parse_even
 
 	if (!evlist || !str)
 		return libauxtrace__err(-EINVAL);
-	parser__init(&p, str, opts, err);
-	ret = parse_list(&p, &l);
+	ret = parser__init(&p, str, opts, &copy, err);
+	if (!ret)
+		ret = parse_list(&p, &l);
 	if (!ret) {
 		evsels = calloc(l.nr, sizeof(*evsels));
 		ret = evsels ? evsels__make(&p, &l, evsels) : -ENOMEM;

@@ -87,8 +87,12 @@ extern const struct auxtrace_record intel_bts_record_ops;
 extern const struct auxtrace_record arm_spe_record_ops;
 extern const struct auxtrace_record cs_etm_record_ops;
 
-/* 0 when opts was filled by auxtrace_opts__init(), else -EINVAL (logged). */
-int auxtrace_opts__check(const struct auxtrace_opts *opts);
+/*
+ * The caller's opts (filled by auxtrace_opts__init()) into o, a whole struct of this
+ * version, by the rule of libauxtrace__opts_copy: a call works on o and hands it back with
+ * libauxtrace__opts_store only when it succeeds. 0 or -EINVAL (logged).
+ */
+int auxtrace_opts__load(const struct auxtrace_opts *opts, struct auxtrace_opts *o);
 
 /* The backend's PMU name, or NULL: inline, so option parsing needs no record code. */
 static inline const char *auxtrace_itr__pmu_name(const struct auxtrace_record *itr)

@@ -22,8 +22,9 @@ const struct itrace_letter *itrace_letter__find(char c);
 bool *itrace_letter__flag(const struct itrace_letter *l, struct itrace_synth_opts *opts);
 
 /*
- * Copy the caller's opts into copy, a whole struct of this version (the fields an older
- * caller lacks zeroed). 0, or -EINVAL (logged) when opts is NULL or its sz too small.
+ * Copy the caller's opts into copy, a whole struct of this version, by the rule of
+ * libauxtrace__opts_copy (hand it back with libauxtrace__opts_store). 0, or -EINVAL
+ * (logged) when opts is NULL or refused by that rule.
  */
 int itrace_synth_opts__load(const struct itrace_synth_opts *opts,
 			    struct itrace_synth_opts *copy);

@@ -77,8 +77,11 @@ struct ring_set *ring_set__new(const struct ring_set_opts *opts)
 
 	if (!set)
 		return libauxtrace__ptr_err(-ENOMEM);
-	if (opts)	/* an older caller's shorter opts: the rest stays zero */
-		memcpy(&set->opts, opts, opts->sz < sizeof(*opts) ? opts->sz : sizeof(*opts));
+	err = opts__copy(ring_set_opts, &set->opts, opts);
+	if (err) {
+		free(set);
+		return libauxtrace__ptr_err(err);
+	}
 	set->round_end_ns = ring_set__now_ns();
 	set->stop_fd = -1;
 	set->epoll_fd = epoll_create1(EPOLL_CLOEXEC);

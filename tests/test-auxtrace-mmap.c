@@ -705,10 +705,9 @@ static struct auxtrace_record *snapshot_backend(const struct snapshot_case *c,
 						const char *sysfs, struct evlist **evlist)
 {
 	struct perf_event_attr attr = { .type = c->type, .config = c->type == 8 };	/* pt */
-	struct auxtrace_opts opts = { .sz = sizeof(opts),
-		.privileged = true, .per_thread = true, .auxtrace_snapshot_mode = true,
-		.auxtrace_snapshot_size = c->asked, .auxtrace_mmap_pages = SNAP_LEN / PAGE,
-	};
+	AUXTRACE_OPTS(auxtrace_opts, opts, .privileged = true, .per_thread = true,
+		      .auxtrace_snapshot_mode = true, .auxtrace_snapshot_size = c->asked,
+		      .auxtrace_mmap_pages = SNAP_LEN / PAGE);
 	struct perf_cpu_map *cpus = perf_cpu_map__new_any_cpu();
 	struct perf_thread_map *threads = perf_thread_map__new_tid(getpid());
 	struct auxtrace_record *itr;

@@ -111,9 +111,7 @@ START_TEST(test_parse_mmap_pages_table)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct auxtrace_opts opts = {
-			.sz = sizeof(opts), .mmap_pages = 7, .auxtrace_mmap_pages = 9
-		};
+		AUXTRACE_OPTS(auxtrace_opts, opts, .mmap_pages = 7, .auxtrace_mmap_pages = 9);
 		unsigned int aux = cases[i].aux ? cases[i].aux : kib_pages(64);
 		int err;
 
@@ -133,7 +131,7 @@ END_TEST
 
 START_TEST(test_parse_mmap_pages_null)
 {
-	struct auxtrace_opts opts = { .sz = sizeof(opts) };
+	AUXTRACE_OPTS(auxtrace_opts, opts);
 
 	log_capture_start();
 	ck_assert_int_eq(auxtrace_opts__parse_mmap_pages(&opts, NULL), -EINVAL);
@@ -189,7 +187,7 @@ START_TEST(test_parse_snapshot_table)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct auxtrace_opts opts = { .sz = sizeof(opts) };
+		AUXTRACE_OPTS(auxtrace_opts, opts);
 		int err;
 
 		log_capture_start();
@@ -214,7 +212,7 @@ END_TEST
 
 START_TEST(test_parse_snapshot_without_aux)
 {
-	struct auxtrace_opts opts = { .sz = sizeof(opts) };
+	AUXTRACE_OPTS(auxtrace_opts, opts);
 
 	log_capture_start();
 	ck_assert_int_eq(auxtrace_opts__parse_snapshot(NULL, &opts, "e4096"), -EINVAL);
@@ -227,7 +225,7 @@ END_TEST
 START_TEST(test_parse_snapshot_backend_without_hook)
 {
 	struct auxtrace_record itr = { 0 };
-	struct auxtrace_opts opts = { .sz = sizeof(opts) };
+	AUXTRACE_OPTS(auxtrace_opts, opts);
 
 	ck_assert_int_eq(auxtrace_opts__parse_snapshot(&itr, &opts, ""), -EINVAL);
 	ck_assert(!opts.auxtrace_snapshot_mode);
@@ -353,7 +351,7 @@ START_TEST(test_opts_carry_their_size)
 	opts = (struct auxtrace_opts){ .mmap_pages = 4 };	/* no sz */
 	log_capture_start();
 	ck_assert_int_eq(auxtrace_opts__parse_mmap_pages(&opts, "16"), -EINVAL);
-	ck_assert_msg(log_captured("auxtrace_opts__init"), "log: %s", log_text);
+	ck_assert_msg(log_captured("struct auxtrace_opts: sz is 0"), "log: %s", log_text);
 	ck_assert_uint_eq(opts.mmap_pages, 4);
 
 	/* an older, smaller caller's struct: nothing past its end is written */

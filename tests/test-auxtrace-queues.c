@@ -167,7 +167,7 @@ static int tool__kernel(struct perf_tool *t, struct perf_session *s, union perf_
 
 static int run_decoder(int fd, const struct perf_session_opts *in_opts, bool keep)
 {
-	struct perf_session_opts opts = { .sz = sizeof(opts), .decoders = decoders };
+	AUXTRACE_OPTS(perf_session_opts, opts, .decoders = decoders);
 	struct perf_tool tool = { .sz = sizeof(tool), .ordered_events = true,
 				  .sample = tool__kernel, .event = tool__kernel };
 	struct perf_session *s;
@@ -490,7 +490,7 @@ START_TEST(test_cpu_filter)
 	static const int32_t cpu[] = { 0, 1, -1, 0, 1 };
 	int fd = aux_records_memfd(false, idx, cpu, 5);
 	struct perf_cpu_map *cpus = perf_cpu_map__new("0");
-	struct perf_session_opts opts = { .sz = sizeof(opts), .cpus = cpus };
+	AUXTRACE_OPTS(perf_session_opts, opts, .cpus = cpus);
 	struct perf_session *s = perf_session__new_fd(fd, &opts);
 	struct auxtrace_queues *q = auxtrace_queues__new();
 
@@ -655,7 +655,7 @@ START_TEST(test_decoder_choice)
 		.new = dec__new,
 	};
 	static const struct auxtrace_decoder *const only_pt[] = { &other, NULL };
-	struct perf_session_opts opts = { .sz = sizeof(opts), .decoders = only_pt };
+	AUXTRACE_OPTS(perf_session_opts, opts, .decoders = only_pt);
 	struct pd_log log;
 
 	memset(&dec, 0, sizeof(dec));

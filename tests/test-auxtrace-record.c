@@ -226,7 +226,7 @@ END_TEST
 START_TEST(test_null_itr_wrappers)
 {
 	struct perf_record_auxtrace_info info = { 0 };
-	struct auxtrace_opts opts = { .sz = sizeof(opts), .mmap_pages = 3 };
+	AUXTRACE_OPTS(auxtrace_opts, opts, .mmap_pages = 3);
 	struct evlist *evlist = evlist__new();
 	uint64_t head = 5, old = 7;
 
@@ -331,16 +331,14 @@ static const struct size_case {
 START_TEST(test_options_sizes)
 {
 	const struct size_case *c = &size_cases[_i];
-	struct auxtrace_opts opts = {
-		.sz = sizeof(opts),
-		.privileged = c->privileged,
-		.auxtrace_snapshot_mode = c->snapshot,
-		.auxtrace_sample_mode = c->sample,
-		.auxtrace_snapshot_size = c->snapshot ? c->snapshot_size : 0,
-		.auxtrace_sample_size = c->sample ? c->snapshot_size : 0,
-		.auxtrace_mmap_pages = kib_pages(c->aux_kib),
-		.mmap_pages = kib_pages(c->data_kib),
-	};
+	AUXTRACE_OPTS(auxtrace_opts, opts,
+		      .privileged = c->privileged,
+		      .auxtrace_snapshot_mode = c->snapshot,
+		      .auxtrace_sample_mode = c->sample,
+		      .auxtrace_snapshot_size = c->snapshot ? c->snapshot_size : 0,
+		      .auxtrace_sample_size = c->sample ? c->snapshot_size : 0,
+		      .auxtrace_mmap_pages = kib_pages(c->aux_kib),
+		      .mmap_pages = kib_pages(c->data_kib));
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
 	struct evsel *aux;
@@ -370,7 +368,7 @@ END_TEST
 
 START_TEST(test_options_tracking_event)
 {
-	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
+	AUXTRACE_OPTS(auxtrace_opts, opts, .privileged = true);
 	struct perf_event_attr *t;
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
@@ -398,7 +396,7 @@ END_TEST
 
 START_TEST(test_options_one_event_per_pmu)
 {
-	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
+	AUXTRACE_OPTS(auxtrace_opts, opts, .privileged = true);
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
 	struct evsel *aux;
@@ -415,7 +413,7 @@ END_TEST
 
 START_TEST(test_options_aux_output_once)
 {
-	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
+	AUXTRACE_OPTS(auxtrace_opts, opts, .privileged = true);
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
 	struct evsel *aux;
@@ -458,7 +456,7 @@ static const struct pt_config_case {
 START_TEST(test_options_pt_config)
 {
 	const struct pt_config_case *c = &pt_config_cases[_i];
-	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
+	AUXTRACE_OPTS(auxtrace_opts, opts, .privileged = true);
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
 	struct evsel *aux;
@@ -479,8 +477,8 @@ END_TEST
 
 START_TEST(test_options_pt_small_snapshot_warns)
 {
-	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true, .auxtrace_snapshot_mode = true,
-				      .auxtrace_snapshot_size = 4096 };
+	AUXTRACE_OPTS(auxtrace_opts, opts, .privileged = true, .auxtrace_snapshot_mode = true,
+		      .auxtrace_snapshot_size = 4096);
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
 	struct evsel *aux;
@@ -541,7 +539,7 @@ static void tsc_ctc_ratio(uint64_t *n, uint64_t *d)
 
 START_TEST(test_info_intel_pt)
 {
-	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
+	AUXTRACE_OPTS(auxtrace_opts, opts, .privileged = true);
 	struct perf_record_auxtrace_info *info;
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
@@ -568,7 +566,7 @@ END_TEST
 
 START_TEST(test_info_intel_pt_per_thread_snapshot)
 {
-	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true, .auxtrace_snapshot_mode = true };
+	AUXTRACE_OPTS(auxtrace_opts, opts, .privileged = true, .auxtrace_snapshot_mode = true);
 	struct perf_record_auxtrace_info *info;
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
@@ -645,7 +643,7 @@ END_TEST
 
 START_TEST(test_info_intel_bts)
 {
-	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true, .auxtrace_snapshot_mode = true };
+	AUXTRACE_OPTS(auxtrace_opts, opts, .privileged = true, .auxtrace_snapshot_mode = true);
 	const uint64_t want[6] = { BTS, 10, 123456, 987654321, 1, 1 };
 	struct perf_record_auxtrace_info *info;
 	struct auxtrace_record *itr;
@@ -688,7 +686,7 @@ END_TEST
 
 START_TEST(test_info_cs_etm)
 {
-	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
+	AUXTRACE_OPTS(auxtrace_opts, opts, .privileged = true);
 	const uint64_t cfg4 = BIT(4) | BIT(11);		/* TRCCONFIGR: cycacc, timestamp */
 	const uint64_t want[] = {
 		1, (uint64_t)CS << 32 | 3, 0,
@@ -764,7 +762,7 @@ START_TEST(test_options_arm_spe)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
+		AUXTRACE_OPTS(auxtrace_opts, opts, .privileged = true);
 		struct auxtrace_record *itr;
 		struct evlist *evlist;
 		struct evsel *aux;
@@ -791,7 +789,7 @@ END_TEST
 
 START_TEST(test_options_arm_spe_discard)
 {
-	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
+	AUXTRACE_OPTS(auxtrace_opts, opts, .privileged = true);
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
 	struct evsel *aux;
@@ -1057,7 +1055,7 @@ static bool runs(struct evsel *evsel)
 static struct auxtrace_record *real_backend(const char *name, const char *cpus,
 					    struct evlist **evlist, struct evsel **aux)
 {
-	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true };
+	AUXTRACE_OPTS(auxtrace_opts, opts, .privileged = true);
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK,
 		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING,
@@ -1231,9 +1229,8 @@ static struct auxtrace_record *parsed_backend_hook(const char *str, const char *
 						   struct evlist **evlist, struct evsel **aux)
 {
 	struct auxtrace_pmu_terms terms;
-	struct parse_events_opts opts = { .sysfs_root = fs.root,
-					  .default_terms = hook ? auxtrace_pmu__default_terms : NULL,
-					  .ctx = &terms };
+	AUXTRACE_OPTS(parse_events_opts, opts, .sysfs_root = fs.root,
+		      .default_terms = hook ? auxtrace_pmu__default_terms : NULL, .ctx = &terms);
 	struct parse_events_error err;
 	struct auxtrace_record *itr;
 	int ret;
@@ -1290,7 +1287,7 @@ START_TEST(test_default_config_after_options)
 {
 	const struct config_case *c = &config_cases[_i / 2];
 	bool hook = _i % 2 == 0;
-	struct auxtrace_opts opts = { .sz = sizeof(opts), .privileged = true, .per_thread = !c->cpus };
+	AUXTRACE_OPTS(auxtrace_opts, opts, .privileged = true, .per_thread = !c->cpus);
 	struct auxtrace_record *itr;
 	struct evlist *evlist;
 	struct evsel *aux;

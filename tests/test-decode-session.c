@@ -160,16 +160,14 @@ static int collector__event(struct perf_tool *tool, struct perf_session *session
 }
 
 /*
- * Read a recording (path, or fd when path is NULL) with the library's decoders and itrace
- * (NULL: perf script's defaults) into c. Returns process_events' result.
+ * Read a recording (path, or fd when path is NULL) with the library's decoders and synth
+ * into c. Returns process_events' result.
  */
-static int collect(const char *path, int fd, const char *itrace, struct collector *c)
+static int collect_with(const char *path, int fd, const struct itrace_synth_opts *synth,
+			struct collector *c)
 {
-	struct itrace_synth_opts synth = { .sz = sizeof(synth), .default_no_sample = true };
-	struct perf_session_opts opts = {
-		.sz = sizeof(opts), .decoders = auxtrace_decoders__builtin(),
-		.itrace_synth_opts = &synth,
-	};
+	AUXTRACE_OPTS(perf_session_opts, opts, .decoders = auxtrace_decoders__builtin(),
+		      .itrace_synth_opts = synth);
 	struct perf_session *s;
 	int err;
 
@@ -180,13 +178,21 @@ static int collect(const char *path, int fd, const char *itrace, struct collecto
 		.auxtrace_error = collector__auxtrace_error,
 	};
 	c->n = 0;
-	if (itrace)
-		ck_assert_int_eq(itrace_do_parse_synth_opts(&synth, itrace, 0), 0);
 	s = path ? perf_session__new(path, &opts) : perf_session__new_fd(fd, &opts);
 	ck_assert_msg(s, "session: %s", strerror(errno));
 	err = perf_session__process_events(s, &c->tool);
 	perf_session__delete(s);
 	return err;
+}
+
+/* collect_with the --itrace string itrace (NULL: perf script's defaults). */
+static int collect(const char *path, int fd, const char *itrace, struct collector *c)
+{
+	AUXTRACE_OPTS(itrace_synth_opts, synth, .default_no_sample = true);
+
+	if (itrace)
+		ck_assert_int_eq(itrace_do_parse_synth_opts(&synth, itrace, 0), 0);
+	return collect_with(path, fd, &synth, c);
 }
 
 /* ---- recordings ---- */
@@ -821,6 +827,41 @@ START_TEST(test_bts_error)
 }
 END_TEST
 
+/*
+ * The session's itrace_synth_opts, read when the decoder is made, follow the rule of every
+ * options struct (test-opts.c has it at each entry point): a newer caller's with a field
+ * this library does not know fails the decode; with that field 0, or an older caller's
+ * smaller struct, the branches come out as always.
+ */
+START_TEST(test_itrace_opts_sized)
+{
+	union {
+		struct itrace_synth_opts opts;
+		unsigned char bytes[sizeof(struct itrace_synth_opts) + 16];
+	} caller;
+	struct collector *c = calloc(1, sizeof(*c));
+
+	REQUIRE_CODE();
+	bts_recording();
+	memset(&caller, 0, sizeof(caller));
+	caller.opts.sz = sizeof(caller);
+	ck_assert_int_eq(itrace_do_parse_synth_opts(&caller.opts, "b", 0), 0);
+	caller.bytes[sizeof(caller.opts)] = 1;
+	log_capture_start();
+	ck_assert_int_eq(collect_with(fx.path, -1, &caller.opts, c), -EINVAL);
+	log_capture_stop();
+	ck_assert_msg(log_captured("struct itrace_synth_opts") &&
+		      log_captured("built against a newer libauxtrace"), "%s", log_text);
+	caller.bytes[sizeof(caller.opts)] = 0;
+	ck_assert_int_eq(collect_with(fx.path, -1, &caller.opts, c), 0);
+	ck_assert_int_eq(c->n, 7);
+	caller.opts.sz = offsetof(struct itrace_synth_opts, log_on_error_size);
+	ck_assert_int_eq(collect_with(fx.path, -1, &caller.opts, c), 0);
+	ck_assert_int_eq(c->n, 7);
+	free(c);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("decode-session");
@@ -837,6 +878,7 @@ int main(void)
 	tcase_add_test(tc, test_buffers_mapped_while_decoded);
 	tcase_add_test(tc, test_bts_itrace_options);
 	tcase_add_test(tc, test_bts_error);
+	tcase_add_test(tc, test_itrace_opts_sized);
 	suite_add_tcase(s, tc);
 	return testlib_run(s);
 }

@@ -294,11 +294,10 @@ START_TEST(test_parse_events_after_set_maps)
 {
 	struct evlist *evlist = evlist__new();
 	struct perf_cpu_map *cpu0 = cpus_of(1, (int[]){ 0 });
-	struct parse_events_opts opts = { 0 };
 	struct fake_sysfs fs;
 
 	ck_assert_int_eq(fake_sysfs__standard(&fs), 0);
-	opts.sysfs_root = fs.root;
+	AUXTRACE_OPTS(parse_events_opts, opts, .sysfs_root = fs.root);
 	ck_assert_int_eq(evlist__set_maps(evlist, cpu0, NULL), 0);
 	log_capture_start();
 	/* arm_spe_0 counts on CPUs 2-3 of the fake machine */

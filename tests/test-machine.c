@@ -162,7 +162,7 @@ END_TEST
 /* A stripped file names its code through the separate debug file of its build ID. */
 START_TEST(test_debug_file)
 {
-	struct perf_machine_opts opts = { .sz = sizeof(opts) };
+	AUXTRACE_OPTS(perf_machine_opts, opts);
 	struct perf_machine *m, *no_debug;
 	char dir[] = "/tmp/auxtrace-machine-XXXXXX", cmd[3 * PATH_MAX], id[64] = "", path[256];
 	struct asm_elf elf;
@@ -223,7 +223,7 @@ START_TEST(test_kallsyms)
 		"ffffffff81003000 D some_data\n"
 		"ffffffffc0001000 t mod_fn\t[my_mod]\n"
 		"ffffffffc0001100 t mod_fn2\t[my_mod]\n";
-	struct perf_machine_opts opts = { .sz = sizeof(opts) };
+	AUXTRACE_OPTS(perf_machine_opts, opts);
 	char file[] = "/tmp/auxtrace-kallsyms-XXXXXX";
 	struct perf_machine *m;
 	int fd = mkstemp(file);

@@ -27,9 +27,8 @@ static void setup(void)
 	ck_assert_int_eq(fake_sysfs__create(&tfs), 0);
 	ck_assert_int_eq(fake_sysfs__write(&tfs, "events/sched/sched_switch/id", "316\n"), 0);
 	ck_assert_int_eq(fake_sysfs__write(&tfs, "events/my-sys/my.event/id", "7\n"), 0);
-	memset(&opts, 0, sizeof(opts));
-	opts.sysfs_root = fs.root;
-	opts.tracefs_root = tfs.root;
+	opts = (struct parse_events_opts){ .sz = sizeof(opts), .sysfs_root = fs.root,
+					   .tracefs_root = tfs.root };
 }
 
 static void teardown(void)
@@ -583,7 +582,7 @@ END_TEST
 static void tracepoint_unprivileged(void *ctx)
 {
 	/* The real mount named: tracefs_tracing_dir() cannot look inside it as this user. */
-	struct parse_events_opts real = { .tracefs_root = ctx };
+	AUXTRACE_OPTS(parse_events_opts, real, .tracefs_root = ctx);
 	struct parse_events_event ev;
 	struct parse_events_error err;
 

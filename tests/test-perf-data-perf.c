@@ -138,7 +138,7 @@ static void check_dump(const char *file)
 
 START_TEST(test_software_event_file)
 {
-	struct perf_data_writer_opts opts = { .sz = sizeof(opts) };
+	AUXTRACE_OPTS(perf_data_writer_opts, opts);
 	const char *file = path_in_dir("perf.data");
 	char *out, want[PATH_MAX + 64], id[64] = "", real[PATH_MAX];
 	struct utsname u;
@@ -199,7 +199,7 @@ END_TEST
 /* The pipe format through real pipes: the writer into `perf script -i -` as it records. */
 START_TEST(test_software_event_pipe)
 {
-	struct perf_data_writer_opts opts = { .sz = sizeof(opts), .pipe = true };
+	AUXTRACE_OPTS(perf_data_writer_opts, opts, .pipe = true);
 	const char *file = path_in_dir("pipe.data"), *out_file = path_in_dir("script.out");
 	char cmd[512], *out;
 	size_t len;
@@ -387,7 +387,7 @@ static int ksym_find__record(void *ctx, const union perf_event *ev)
 /* A BPF program loaded before recording: its KSYMBOL and BPF_EVENT, as perf reads them. */
 START_TEST(test_bpf_side_band)
 {
-	struct perf_data_writer_opts opts = { .sz = sizeof(opts) };
+	AUXTRACE_OPTS(perf_data_writer_opts, opts);
 	const char *file = path_in_dir("bpf.data");
 	struct perf_thread_map *threads = perf_thread_map__new_tid(getpid());
 	static unsigned char buf[1 << 20];

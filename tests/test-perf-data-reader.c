@@ -195,7 +195,7 @@ static void assert_sample_times(const struct pd_log *log, const uint64_t *want, 
 START_TEST(test_built_file_header_and_features)
 {
 	int fd = built_memfd(_i == 1, true);
-	struct perf_session_opts opts = { .sz = sizeof(opts) };
+	AUXTRACE_OPTS(perf_session_opts, opts);
 	struct perf_session *s = perf_session__new_fd(fd, &opts);
 	const struct perf_env *env;
 	struct evlist_sample_id where;
@@ -915,7 +915,7 @@ static int perf_script_samples(const char *path, bool pipe)
 
 static void assert_real_recording(const char *path, bool pipe)
 {
-	struct perf_session_opts opts = { .sz = sizeof(opts) };
+	AUXTRACE_OPTS(perf_session_opts, opts);
 	struct perf_session *s = perf_session__new(path, &opts);
 	const struct perf_env *env;
 	struct perf_session_stats st;
@@ -1028,7 +1028,7 @@ END_TEST
 
 START_TEST(test_not_a_file)
 {
-	struct perf_session_opts opts = { .sz = sizeof(opts) };
+	AUXTRACE_OPTS(perf_session_opts, opts);
 
 	log_capture_start();
 	assert_null_errno(perf_session__new("/nonexistent/perf.data", &opts), ENOENT);

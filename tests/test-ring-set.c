@@ -65,7 +65,7 @@ static void count_pass(void *ctx, size_t bytes)
 START_TEST(test_only_ready_rings_are_drained)
 {
 	enum { NR = 16 };
-	struct ring_set_opts opts = { .sz = sizeof(opts), .pass_done = count_pass };
+	AUXTRACE_OPTS(ring_set_opts, opts, .pass_done = count_pass);
 	static struct fake_source f[NR];
 	struct ring_sink_memory mem;
 	struct ring_stats st;
@@ -346,8 +346,7 @@ static void two_rings__teardown(struct two_rings *t, struct round_check *rc)
 START_TEST(test_pass_done_follows_every_perf_ring)
 {
 	struct round_check rc = { 0 };
-	struct ring_set_opts opts = { .sz = sizeof(opts), .pass_done = round_check__pass_done,
-				      .ctx = &rc };
+	AUXTRACE_OPTS(ring_set_opts, opts, .pass_done = round_check__pass_done, .ctx = &rc);
 	static struct two_rings t;
 
 	TWO_RINGS_SETUP(&t, &rc, &opts);
@@ -370,8 +369,8 @@ END_TEST
 START_TEST(test_rounds_every_round_ms)
 {
 	struct round_check rc = { 0 };
-	struct ring_set_opts opts = { .sz = sizeof(opts), .pass_done = round_check__pass_done,
-				      .ctx = &rc, .round_ms = 2000 };
+	AUXTRACE_OPTS(ring_set_opts, opts, .pass_done = round_check__pass_done, .ctx = &rc,
+		      .round_ms = 2000);
 	static struct two_rings t;
 	struct ring_stats st;
 

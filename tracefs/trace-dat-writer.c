@@ -29,31 +29,6 @@ struct trace_dat_writer {
 	struct td_spool *spools;	/* [nr_cpus]; fd -1 until the CPU's sink is asked for */
 };
 
-/*
- * The caller's opts, as many bytes as its sz says: an older caller's shorter struct leaves
- * our newer fields 0; a newer caller's longer one may only have zeros where we know nothing.
- */
-static int opts__copy(struct trace_dat_writer_opts *dst,
-		      const struct trace_dat_writer_opts *src)
-{
-	*dst = (struct trace_dat_writer_opts){ .sz = sizeof(*dst) };
-	if (!src)
-		return 0;
-	if (src->sz < sizeof(src->sz)) {
-		pr_err("trace_dat_writer_opts.sz is %zu: set it to sizeof(struct trace_dat_writer_opts)\n",
-		       src->sz);
-		return -EINVAL;
-	}
-	for (size_t i = sizeof(*dst); i < src->sz; i++) {
-		if (((const char *)src)[i]) {
-			pr_err("trace_dat_writer_opts sets fields this libauxtrace does not know (built against a newer one?)\n");
-			return -EOPNOTSUPP;
-		}
-	}
-	memcpy(dst, src, src->sz < sizeof(*dst) ? src->sz : sizeof(*dst));
-	return 0;
-}
-
 /* The directory part of path ("." for a bare name), or NULL when path names no file. */
 static char *path__dir(const char *path)
 {
@@ -126,7 +101,7 @@ struct trace_dat_writer *trace_dat_writer__new(const char *path, struct tracefs_
 
 	if (!path)
 		return libauxtrace__ptr_err(-EINVAL);
-	err = opts__copy(&o, opts);
+	err = opts__copy(trace_dat_writer_opts, &o, opts);
 	if (err)
 		return libauxtrace__ptr_err(err);
 	w = calloc(1, sizeof(*w));

@@ -66,8 +66,9 @@ AUXTRACE_API enum auxtrace_type auxtrace_pmu__auxtrace_type(const char *name);
  * sets them where the string left them alone. ctx must point to a struct auxtrace_pmu_terms,
  * which holds the returned string until the next call:
  *
- * struct auxtrace_pmu_terms terms; struct parse_events_opts opts = { .default_terms =
- * auxtrace_pmu__default_terms, .ctx = &terms };
+ *	struct auxtrace_pmu_terms terms;
+ *	AUXTRACE_OPTS(parse_events_opts, opts, .default_terms = auxtrace_pmu__default_terms,
+ *		      .ctx = &terms);
  *
  * (A caller with a new_evsel hook and a ctx of its own calls this from its own default_terms
  * hook.)
@@ -186,9 +187,9 @@ AUXTRACE_API void auxtrace_record__set_user_disabled(struct auxtrace_record *itr
 
 /* Options. */
 /*
- * auxtrace_opts__init_sz() zeroes opts (sz: the caller's sizeof; use auxtrace_opts__init) and
- * sets privileged (CAP_PERFMON or CAP_SYS_ADMIN, or perf_event_paranoid -1): it decides the
- * default sizes.
+ * auxtrace_opts__init_sz() zeroes opts (sz: the caller's sizeof, which it stores in opts->sz;
+ * use auxtrace_opts__init) and sets privileged (CAP_PERFMON or CAP_SYS_ADMIN, or
+ * perf_event_paranoid -1): it decides the default sizes. Nothing past sz bytes is written.
  */
 AUXTRACE_API void auxtrace_opts__init_sz(struct auxtrace_opts *opts, size_t sz);
 #define auxtrace_opts__init(opts) auxtrace_opts__init_sz((opts), sizeof(*(opts)))

@@ -50,6 +50,27 @@ AUXTRACE_API libauxtrace_print_fn_t libauxtrace_set_print(libauxtrace_print_fn_t
 /* libauxtrace_version() returns the library's version, "0.1.0": a static string. */
 AUXTRACE_API const char *libauxtrace_version(void);
 
+/*
+ * Option structs. Every struct *_opts starts with `size_t sz`, its size as the caller was
+ * compiled, and only ever grows at its end, so that a program built against one release
+ * runs with the library of another:
+ * - a smaller sz (built against an older libauxtrace) works: the fields it lacks are 0;
+ * - a larger sz (built against a newer one) works when every byte past the struct this
+ *   library knows is 0; otherwise the caller asks for something this library cannot do,
+ *   and the call fails with -EINVAL and a logged error naming the struct;
+ * - an sz too small to hold sz itself (0: never set) fails with -EINVAL.
+ * AUXTRACE_OPTS declares `struct TYPE NAME` with sz set, the fields given as designated
+ * initializers, and every other byte 0 -- padding too, which a newer library reads as
+ * fields:
+ *
+ *	AUXTRACE_OPTS(ring_set_opts, opts, .pass_done = round_done, .round_ms = 10);
+ */
+#define AUXTRACE_OPTS(TYPE, NAME, ...)						\
+	struct TYPE NAME = ({							\
+		__builtin_memset(&NAME, 0, sizeof(struct TYPE));		\
+		(struct TYPE){ .sz = sizeof(struct TYPE), __VA_ARGS__ };	\
+	})
+
 #ifdef __cplusplus
 }
 #endif

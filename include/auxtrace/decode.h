@@ -112,7 +112,7 @@ struct auxtrace_image;
 /*
  * What a decoder synthesizes and where it goes. The three flags are perf's --itrace letters
  * b, i<period> and e; a caller with a struct itrace_synth_opts copies them from it. Callers
- * allocate this: set sz = sizeof(struct auxtrace_decode_opts) and leave unknown fields zero.
+ * declare it with AUXTRACE_OPTS (auxtrace/core.h): sz set, the fields not given 0.
  */
 struct auxtrace_decode_opts {
 	size_t sz;

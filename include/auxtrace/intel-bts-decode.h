@@ -31,7 +31,7 @@ struct intel_bts_decoder;
 /*
  * intel_bts_decoder__new() returns a decoder (intel_bts_decoder__delete); opts is copied,
  * its image borrowed. NULL + errno: EINVAL when opts is inconsistent (the log says which
- * field), ENOMEM.
+ * field) or refused by the rule of option structs (auxtrace/core.h), ENOMEM.
  */
 AUXTRACE_API struct intel_bts_decoder *
 intel_bts_decoder__new(const struct auxtrace_decode_opts *opts);

@@ -49,8 +49,8 @@ struct intel_pt_decoder;
 
 /*
  * intel_pt_decoder__new() returns a decoder (intel_pt_decoder__delete); opts is copied, its
- * image borrowed. NULL + errno: EINVAL when opts is inconsistent or has no image (the log
- * says which field), ENOMEM.
+ * image borrowed. NULL + errno: EINVAL when opts is inconsistent, has no image (the log says
+ * which field) or is refused by the rule of option structs (auxtrace/core.h), ENOMEM.
  */
 AUXTRACE_API struct intel_pt_decoder *
 intel_pt_decoder__new(const struct auxtrace_decode_opts *opts);

@@ -3,10 +3,9 @@
  * itrace options: what a decoder of AUX-area trace synthesizes, from perf's --itrace
  * string ("ibxwpe", "i100us,b", "cg32", "e-o-l", "d+e").
  *
- *	struct itrace_synth_opts opts = { .sz = sizeof(opts) };
+ *	AUXTRACE_OPTS(itrace_synth_opts, opts, .default_no_sample = true);  (as perf script)
  *	char canon[128];
  *
- *	opts.default_no_sample = true;			   (as perf script)
  *	if (itrace_do_parse_synth_opts(&opts, optarg, 0))  (NULL optarg: plain --itrace)
  *		return -EINVAL;				   (the log says where and why)
  *	itrace_synth_opts__snprint(&opts, canon, sizeof(canon));
@@ -76,9 +75,10 @@ enum itrace_period_type {
 #define AUXTRACE_LOG_FLG_USE_STDOUT	(1U << ('o' - 'a'))
 
 /*
- * The caller allocates it and sets sz = sizeof(*opts) (zeroing the rest), so that fields
- * added at the end later do not break programs built against this header. Fields marked
- * "caller" are not part of the string language: the tool sets them from its own options.
+ * The caller declares it with AUXTRACE_OPTS (auxtrace/core.h), which sets sz and zeroes the
+ * rest, so that fields added at the end later do not break programs built against this
+ * header. Fields marked "caller" are not part of the string language: the tool sets them
+ * from its own options.
  */
 struct itrace_synth_opts {
 	size_t sz;
@@ -130,7 +130,8 @@ struct itrace_synth_opts {
  * ptwrites, power, other and interrupt events, errors, the cache, TLB, memory and remote-access
  * events; then with no_sample (perf script) calls with a period of 1 instruction, without it
  * (perf report) instructions and cycles every 100 us. Sizes 16 and 64, no skip. Other fields
- * are left as they are. Returns 0, or -EINVAL when opts is NULL or its sz too small.
+ * are left as they are. Returns 0, or -EINVAL when opts is NULL or the rule of option structs
+ * (auxtrace/core.h) refuses it.
  */
 AUXTRACE_API int itrace_synth_opts__set_default(struct itrace_synth_opts *opts,
 						bool no_sample);
@@ -139,8 +140,9 @@ AUXTRACE_API int itrace_synth_opts__set_default(struct itrace_synth_opts *opts,
  * itrace_do_parse_synth_opts() parses one --itrace option into opts, as perf does: set becomes
  * true; unset (--no-itrace) sets dont_decode; str NULL (--itrace without a string) applies the
  * defaults for opts->default_no_sample; otherwise the letters are added to what opts holds (""
- * adds none: decode, but synthesize nothing). Returns 0, or -EINVAL (a bad string, or sz 0)
- * with opts untouched and the cause logged.
+ * adds none: decode, but synthesize nothing). Returns 0, or -EINVAL (a bad string, or opts
+ * the rule of option structs in auxtrace/core.h refuses) with opts untouched and the cause
+ * logged.
  */
 AUXTRACE_API int itrace_do_parse_synth_opts(struct itrace_synth_opts *opts, const char *str,
 					    int unset);
@@ -152,8 +154,8 @@ AUXTRACE_API int itrace_do_parse_synth_opts(struct itrace_synth_opts *opts, cons
  * options any string parsed into zeroed options gave. Not part of it: dont_decode, the fields
  * marked "caller", and values no letter uses (the defaults' sizes without g or l, the
  * 1-instruction period of perf script's defaults without i or y). Returns as snprintf: the
- * length of the whole string (at most size bytes written, NUL included), or -EINVAL (sz too
- * small, a bad period_type).
+ * length of the whole string (at most size bytes written, NUL included), or -EINVAL (opts
+ * refused by the rule of option structs in auxtrace/core.h, a bad period_type).
  */
 AUXTRACE_API int itrace_synth_opts__snprint(const struct itrace_synth_opts *opts, char *buf,
 					    size_t size);

@@ -37,7 +37,7 @@ struct perf_machine;
 struct perf_sample;
 struct auxtrace_image;
 
-/* Set sz = sizeof(struct perf_machine_opts); fields this library does not know must be 0. */
+/* Declare with AUXTRACE_OPTS (auxtrace/core.h): sz set, the fields not given 0. */
 struct perf_machine_opts {
 	size_t sz;
 	const char *kallsyms;	/* kernel symbols: NULL /proc/kallsyms, "" none */

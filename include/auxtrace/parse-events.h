@@ -26,6 +26,7 @@
 #ifndef AUXTRACE_PARSE_EVENTS_H
 #define AUXTRACE_PARSE_EVENTS_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
 #include <auxtrace/core.h>
@@ -52,6 +53,7 @@ struct parse_events_event {
 };
 
 struct parse_events_opts {
+	size_t sz;			/* set by AUXTRACE_OPTS (auxtrace/core.h) */
 	const char *sysfs_root;		/* NULL: libauxtrace's default (/sys, $AUXTRACE_SYSFS) */
 	const char *tracefs_root;	/* NULL: where tracefs is mounted */
 	/*
@@ -73,7 +75,8 @@ struct parse_events_opts {
  * each keeps the config bits its string set, which auxtrace_record__options' session defaults
  * leave alone). All or nothing: on an error no evsel is added. opts and err may be NULL.
  * Returns 0 or -errno: -EINVAL for a bad string, an unknown PMU or tracepoint (err filled
- * and the message logged at debug level), -ENOMEM, or a new_evsel hook's error.
+ * and the message logged at debug level) or opts the rule of option structs refuses
+ * (auxtrace/core.h; err filled with idx -1), -ENOMEM, or a new_evsel hook's error.
  */
 AUXTRACE_API int parse_events(struct evlist *evlist, const char *str,
 			      const struct parse_events_opts *opts,

@@ -14,7 +14,7 @@
  *
  * A session, in short (the evlist opened and mapped; errors omitted):
  *
- *	struct perf_data_writer_opts opts = { .sz = sizeof(opts) };
+ *	AUXTRACE_OPTS(perf_data_writer_opts, opts);
  *	struct perf_data_writer *w = perf_data_writer__new(fd, evlist, &opts);
  *
  *	perf_data_writer__write_prologue(w, itr);	  // ID_INDEX, TIME_CONV, AUXTRACE_INFO
@@ -62,7 +62,7 @@ extern "C" {
 
 struct perf_data_writer;
 
-/* Set sz = sizeof(struct perf_data_writer_opts); fields this library does not know must be 0. */
+/* Declare with AUXTRACE_OPTS (auxtrace/core.h): sz set, the fields not given 0. */
 struct perf_data_writer_opts {
 	size_t sz;
 	/* Perf's pipe format, for a pipe, socket or terminal; otherwise the file format, which

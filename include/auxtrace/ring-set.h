@@ -75,7 +75,8 @@ struct ring_set_opts {
 
 /*
  * ring_set__new() returns an empty set, the caller's (ring_set__delete); opts may be NULL
- * (it is copied). NULL + errno: ENOMEM, or epoll_create1's or eventfd's (EMFILE).
+ * (it is copied). NULL + errno: ENOMEM, EINVAL for opts the rule of option structs refuses
+ * (auxtrace/core.h), or epoll_create1's or eventfd's (EMFILE).
  */
 AUXTRACE_API struct ring_set *ring_set__new(const struct ring_set_opts *opts);
 /*

@@ -4,7 +4,7 @@
  * pipe format (`perf record -o -`, read from a pipe and copied; or stored in a file, then
  * mapped like one), as perf 6.1 writes them, in either byte order.
  *
- *	struct perf_session_opts opts = { .sz = sizeof(opts) };
+ *	AUXTRACE_OPTS(perf_session_opts, opts);
  *	struct perf_session *session = perf_session__new("perf.data", &opts);
  *	struct perf_tool tool = { .sz = sizeof(tool), .ordered_events = true,
  *				  .sample = my_sample };
@@ -69,7 +69,7 @@ struct perf_session_opts {
  * feature sections (pipe format: up to the first record that is not an attr, a feature or
  * tracing data). opts may be NULL. Returns the session, the caller's (perf_session__delete), or
  * NULL + errno: ENOENT..., EINVAL for a file that is not perf.data or is damaged (the log says
- * where).
+ * where) or for opts the rule of option structs refuses (auxtrace/core.h).
  */
 AUXTRACE_API struct perf_session *perf_session__new(const char *path,
 						    const struct perf_session_opts *opts);

@@ -24,7 +24,7 @@
 extern "C" {
 #endif
 
-/* Set sz = sizeof(struct perf_synth_opts); fields this library does not know must be 0. */
+/* Declare with AUXTRACE_OPTS (auxtrace/core.h): sz set, the fields not given 0. */
 struct perf_synth_opts {
 	size_t sz;
 	/* Whose sample_id trailer the records carry; NULL: the first evsel of the evlist that

@@ -11,7 +11,7 @@
 #include "fuzz.h"
 
 static struct fake_sysfs sysfs, tracefs;
-static struct parse_events_opts opts;
+static struct parse_events_opts opts = { .sz = sizeof(opts) };	/* static: all 0 but sz */
 
 static const char *pmu_defaults(const struct perf_pmu *pmu, void *ctx)
 {

@@ -124,7 +124,7 @@ static void fuzz_session(int fd, uint32_t type)
 	const struct auxtrace_decoder dec = { .sz = sizeof(dec), .name = "fuzz", .type = type,
 					      .new = fuzz_dec__new };
 	const struct auxtrace_decoder *const decoders[] = { &dec, NULL };
-	struct perf_session_opts opts = { .sz = sizeof(opts), .decoders = decoders };
+	AUXTRACE_OPTS(perf_session_opts, opts, .decoders = decoders);
 	struct perf_tool tool = { .sz = sizeof(tool), .ordered_events = true,
 				  .sample = fuzz_kernel, .event = fuzz_kernel,
 				  .user_event = fuzz_user, .auxtrace = fuzz_auxtrace };

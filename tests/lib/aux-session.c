@@ -101,7 +101,7 @@ static int aux_session__open(struct aux_session *s, const struct aux_session_opt
 static int aux_session__prologue(struct aux_session *s, const struct aux_session_opts *o,
 				 const char *file)
 {
-	struct perf_data_writer_opts wopts = { .sz = sizeof(wopts), .sysfs_root = s->fs.root };
+	AUXTRACE_OPTS(perf_data_writer_opts, wopts, .sysfs_root = s->fs.root);
 	struct ring_sink *sink;
 	int err;
 

@@ -746,7 +746,7 @@ void pd_log__exit(struct pd_log *log)
 int pd_log__read(struct pd_log *log, const char *path, int fd, bool ordered,
 		 const struct perf_session_opts *opts, struct perf_session_stats *stats)
 {
-	struct perf_session_opts dflt = { .sz = sizeof(dflt) };
+	AUXTRACE_OPTS(perf_session_opts, dflt);
 	struct perf_session *s;
 	int err;
 

@@ -126,7 +126,7 @@ int main(int argc, char **argv)
 	size_t mb = argc > 1 ? strtoul(argv[1], NULL, 0) : 16;
 	struct pt_rate r = { .size = mb << 20 };
 	struct auxtrace_image *image = auxtrace_image__new();
-	struct auxtrace_decode_opts opts = { .sz = sizeof(opts) };
+	AUXTRACE_OPTS(auxtrace_decode_opts, opts);
 	struct auxtrace_aux_data data = { .cpu = -1, .pid = -1, .tid = -1 };
 	const struct auxtrace_decode_stats *st;
 	struct intel_pt_decoder *dec;

@@ -121,7 +121,7 @@ static void perf_setup(struct recording *r, const char *perf_path)
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK, .disabled = 1,
 	};
-	struct perf_data_writer_opts wopts = { .sz = sizeof(wopts) };
+	AUXTRACE_OPTS(perf_data_writer_opts, wopts);
 	struct aux_producer_config cfg = { 0 };
 	struct auxtrace_opts opts;
 	struct evsel *evsel;

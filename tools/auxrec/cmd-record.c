@@ -46,8 +46,8 @@ static int record__setup_ring_set(struct record *rec)
 	 * then drains only the ready rings, whatever the number of CPUs, and perf sorts at
 	 * most 10 ms of records at a time.
 	 */
-	struct ring_set_opts opts = { .sz = sizeof(opts), .pass_done = record__pass_done,
-				      .ctx = rec, .round_ms = 10 };
+	AUXTRACE_OPTS(ring_set_opts, opts, .pass_done = record__pass_done, .ctx = rec,
+		      .round_ms = 10);
 	bool full_trace = rec->aux && !rec->opts.auxtrace_snapshot_mode &&
 			  !rec->opts.auxtrace_sample_mode;
 	int err = 0;

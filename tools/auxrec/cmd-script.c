@@ -243,11 +243,9 @@ static void script__warn(const struct script *scr)
 static int script__run(const char *path, const struct itrace_synth_opts *itrace,
 		       bool decode)
 {
-	struct perf_session_opts opts = {
-		.sz = sizeof(opts),
-		.decoders = decode ? auxtrace_decoders__builtin() : NULL,
-		.itrace_synth_opts = itrace,
-	};
+	AUXTRACE_OPTS(perf_session_opts, opts,
+		      .decoders = decode ? auxtrace_decoders__builtin() : NULL,
+		      .itrace_synth_opts = itrace);
 	struct script scr = {
 		.tool = { .sz = sizeof(scr.tool), .ordered_events = true,
 			  .sample = script__sample, .event = script__event,
@@ -290,7 +288,7 @@ int cmd_script(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct itrace_synth_opts itrace = { .sz = sizeof(itrace), .default_no_sample = true };
+	AUXTRACE_OPTS(itrace_synth_opts, itrace, .default_no_sample = true);
 	const char *input = NULL;
 	char path[4096];
 	bool decode = true;

@@ -99,8 +99,8 @@ int record__parse_events(struct record *rec)
 {
 	struct auxtrace_pmu_terms terms;
 	/* AUX PMUs' events get perf's default terms, under the user's own. */
-	struct parse_events_opts opts = { .default_terms = auxtrace_pmu__default_terms,
-					  .ctx = &terms };
+	AUXTRACE_OPTS(parse_events_opts, opts, .default_terms = auxtrace_pmu__default_terms,
+		      .ctx = &terms);
 	struct parse_events_error err;
 
 	if (!rec->nr_events && !rec->nr_ftrace_events && record__default_events(rec))

@@ -181,10 +181,8 @@ static int record__write_tracing_data(struct record *rec)
 
 int record__open_perf_data(struct record *rec)
 {
-	struct perf_data_writer_opts opts = {
-		.sz = sizeof(opts),
-		.pipe = rec->to_stdout,		/* the cmdline: /proc/self/cmdline, auxrec's whole */
-	};
+	/* the cmdline: /proc/self/cmdline, auxrec's whole */
+	AUXTRACE_OPTS(perf_data_writer_opts, opts, .pipe = rec->to_stdout);
 	int err;
 
 	rec->perf_data = perf_data_writer__new(rec->perf_fd, rec->evlist, &opts);
@@ -210,7 +208,7 @@ int record__open_perf_data(struct record *rec)
 int record__open_trace_dat(struct record *rec)
 {
 	/* the formats of the events enabled in the instance: --ftrace may name patterns */
-	struct trace_dat_writer_opts opts = { .sz = sizeof(opts) };
+	AUXTRACE_OPTS(trace_dat_writer_opts, opts);
 
 	rec->trace_dat = trace_dat_writer__new(rec->trace_path,
 					       ftrace_session__instance(rec->ftrace), &opts);

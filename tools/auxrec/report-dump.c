@@ -301,7 +301,7 @@ int report_dump__print(FILE *f, const char *perf_path)
 			  .user_event = dump__user, .auxtrace = dump__auxtrace },
 		.f = f, .path = perf_path,
 	};
-	struct perf_session_opts opts = { .sz = sizeof(opts) };
+	AUXTRACE_OPTS(perf_session_opts, opts);
 	struct perf_session *s = perf_session__new(perf_path, &opts);
 	int err;
 

@@ -322,7 +322,7 @@ static int perf_pass(struct report_walk *w, struct perf_session *s, bool second)
 
 static struct perf_session *perf_open(struct report_walk *w)
 {
-	struct perf_session_opts opts = { .sz = sizeof(opts) };
+	AUXTRACE_OPTS(perf_session_opts, opts);
 	struct perf_session *s = perf_session__new(w->in->perf_path, &opts);
 
 	if (!s) {

@@ -57,7 +57,7 @@ static int count_sample(struct perf_tool *tool, struct perf_session *session,
 /* Samples of tid and the losses in the recording at path, read with our reader. */
 static int count_file(const char *path, pid_t tid, struct result *r)
 {
-	struct perf_session_opts opts = { .sz = sizeof(opts) };
+	AUXTRACE_OPTS(perf_session_opts, opts);
 	struct count_ctx c = { .tool = { .sz = sizeof(c.tool), .sample = count_sample },
 			       .tid = tid };
 	struct perf_session *session = perf_session__new(path, &opts);

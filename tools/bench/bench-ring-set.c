@@ -177,8 +177,8 @@ static int perf_bench__add(struct perf_bench *b, int i, const char *event)
 static int perf_bench__setup(struct perf_bench *b, int nr, unsigned int round_ms,
 			     uint64_t *rounds)
 {
-	struct ring_set_opts opts = { .sz = sizeof(opts), .pass_done = pass_done__count,
-				      .ctx = rounds, .round_ms = round_ms };
+	AUXTRACE_OPTS(ring_set_opts, opts, .pass_done = pass_done__count, .ctx = rounds,
+		      .round_ms = round_ms);
 	int err = 0;
 
 	b->nr = nr;

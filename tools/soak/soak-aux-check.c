@@ -140,7 +140,7 @@ static void reader__count_kernel_records(struct aux_readback *rb,
 int aux_readback__segment(struct aux_readback *rb, const char *path,
 			  const struct perf_data_writer_stats *ws)
 {
-	struct perf_session_opts opts = { .sz = sizeof(opts) };
+	AUXTRACE_OPTS(perf_session_opts, opts);
 	struct segment_reader r = {
 		.tool = { .sz = sizeof(r.tool), .auxtrace = reader__auxtrace },
 		.rb = rb,

@@ -199,7 +199,7 @@ static int soak__open_events(struct soak *s)
 
 static int soak__open_segment(struct soak *s)
 {
-	struct perf_data_writer_opts wopts = { .sz = sizeof(wopts), .sysfs_root = s->fs.root };
+	AUXTRACE_OPTS(perf_data_writer_opts, wopts, .sysfs_root = s->fs.root);
 
 	snprintf(s->path, sizeof(s->path), "%s/aux-%06u.data", s->o.dir, s->nr_segments++);
 	s->fd = open(s->path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
@@ -407,7 +407,7 @@ static int soak__account(struct soak *s, uint64_t produced, uint64_t stream)
 
 static int soak__run(struct soak *s)
 {
-	struct ring_set_opts sopts = { .sz = sizeof(sopts), .pass_done = round_done, .ctx = s };
+	AUXTRACE_OPTS(ring_set_opts, sopts, .pass_done = round_done, .ctx = s);
 	uint64_t stream;
 	int err;
 
