@@ -9,6 +9,8 @@
 #   make soak            auxrec (perf + ftrace) and the AUX path under load for SOAK_SECONDS
 #                        (600): RSS, fds and CPU flat, every loss counted, files valid
 #   make run             auxrec info + a short recording on this machine
+#   make man             the man pages, Documentation/<page>.<section>.adoc into
+#                        build/man/man<section>/<page>.<section> (asciidoctor)
 #   make install PREFIX=/usr/local DESTDIR=
 # Dependencies are installed by scripts/install-deps (make test and make run call it).
 
@@ -18,6 +20,7 @@ PREFIX       ?= /usr/local
 LIBDIR       ?= $(PREFIX)/lib
 INCLUDEDIR   ?= $(PREFIX)/include
 BINDIR       ?= $(PREFIX)/bin
+MANDIR       ?= $(PREFIX)/share/man
 DESTDIR      ?=
 
 CC       ?= cc
@@ -101,7 +104,7 @@ FUZZ_BINS    := $(FUZZ_TARGETS:%=$(B)/fuzz/fuzz-%)
 MEMCHECK := valgrind --quiet --error-exitcode=99 --leak-check=no \
 	    --suppressions=tests/valgrind.supp
 
-.PHONY: all lib tools test check-suites bench run install uninstall clean deps memcheck \
+.PHONY: all lib tools man test check-suites bench run install uninstall clean deps memcheck \
 	memcheck-suites fuzz fuzz-targets soak
 all: lib tools
 
@@ -137,6 +140,30 @@ $(TRACEFS_SHARED): $(TRACEFS_OBJS) libauxtrace-tracefs.map $(SHARED)
 # EMBED_TEXT: file $(1) as the C string constant $(2), a literal per line (sed: no xxd needed).
 EMBED_TEXT = printf 'const char %s[] =\n' $(2) && \
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/  "/' -e 's/$$/\\n"/' $(1) && printf '  "";\n'
+
+# Man pages: Documentation/auxrec-record.1.adoc is built to $(B)/man/man1/auxrec-record.1,
+# one pattern rule per section the sources use. Version and manual come from here, not from
+# each page; an AsciiDoc warning (a broken section, a dangling reference) fails the build,
+# and the page is renamed into place only when whole, so a failed one is rebuilt next time.
+MAN_SRCS     := $(wildcard Documentation/*.adoc)
+MAN_NAMES    := $(MAN_SRCS:Documentation/%.adoc=%)
+# man_path: page name $(1) (auxrec.1) under directory $(2) as man lays it out (DIR/man1/auxrec.1)
+man_path      = $(2)/man$(subst .,,$(suffix $(1)))/$(1)
+MAN_SECTIONS := $(sort $(subst .,,$(suffix $(MAN_NAMES))))
+MAN_PAGES    := $(foreach p,$(MAN_NAMES),$(call man_path,$(p),$(B)/man))
+ASCIIDOCTOR  := asciidoctor -b manpage -d manpage --failure-level=WARN \
+		-a 'mansource=libauxtrace $(VERSION)' -a 'manmanual=libauxtrace Manual'
+define MAN_RULE
+$(B)/man/man$(1)/%.$(1): Documentation/%.$(1).adoc Makefile
+	@command -v asciidoctor >/dev/null || \
+		{ echo "make man: asciidoctor is missing (scripts/install-deps installs it)" >&2; exit 1; }
+	@mkdir -p $$(@D)
+	$(ASCIIDOCTOR) -o $$@.tmp $$<
+	mv $$@.tmp $$@
+endef
+$(foreach s,$(MAN_SECTIONS),$(eval $(call MAN_RULE,$(s))))
+
+man: $(MAN_PAGES)
 
 $(REPORT_ASSETS): tools/auxrec/report-html.js tools/auxrec/report-html.css Makefile
 	@mkdir -p $(@D)
@@ -264,9 +291,9 @@ run: deps
 PC_SUBST = sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 	       -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(VERSION)|'
 
-install: lib tools auxtrace.pc.in auxtrace-tracefs.pc.in
+install: lib tools man auxtrace.pc.in auxtrace-tracefs.pc.in
 	install -d $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)/auxtrace/tracefs \
-		$(DESTDIR)$(BINDIR)
+		$(DESTDIR)$(BINDIR) $(MAN_SECTIONS:%=$(DESTDIR)$(MANDIR)/man%)
 	install -m 644 $(STATIC) $(TRACEFS_STATIC) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(SHARED) $(TRACEFS_SHARED) $(DESTDIR)$(LIBDIR)/
 	for l in libauxtrace libauxtrace-tracefs; do \
@@ -278,12 +305,15 @@ install: lib tools auxtrace.pc.in auxtrace-tracefs.pc.in
 	install -m 755 $(AUXREC) $(DESTDIR)$(BINDIR)/
 	$(PC_SUBST) auxtrace.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/auxtrace.pc
 	$(PC_SUBST) auxtrace-tracefs.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/auxtrace-tracefs.pc
+	$(foreach s,$(MAN_SECTIONS),install -m 644 $(filter $(B)/man/man$(s)/%,$(MAN_PAGES)) \
+		$(DESTDIR)$(MANDIR)/man$(s)/ &&) true
 
 uninstall:
 	rm -rf $(DESTDIR)$(INCLUDEDIR)/auxtrace $(DESTDIR)$(LIBDIR)/pkgconfig/auxtrace.pc \
 		$(DESTDIR)$(LIBDIR)/pkgconfig/auxtrace-tracefs.pc \
 		$(DESTDIR)$(LIBDIR)/libauxtrace.* $(DESTDIR)$(LIBDIR)/libauxtrace-tracefs.* \
-		$(DESTDIR)$(BINDIR)/auxrec
+		$(DESTDIR)$(BINDIR)/auxrec \
+		$(foreach p,$(MAN_NAMES),$(call man_path,$(p),$(DESTDIR)$(MANDIR)))
 
 clean:
 	rm -rf build build-san build-fuzz

@@ -497,6 +497,12 @@ static uint64_t swap_record(struct swap_ctx *c, unsigned char *rec)
 	case PERF_RECORD_LOST_SAMPLES:
 		sw64(b);
 		break;
+	case PERF_RECORD_KSYMBOL:	/* a BPF program loaded while perf recorded */
+		sw64(b); sw32(b + 8); sw16(b + 12); sw16(b + 14);
+		break;
+	case PERF_RECORD_BPF_EVENT:
+		sw16(b); sw16(b + 2); sw32(b + 4);
+		break;
 	case PERF_RECORD_SAMPLE:
 	case PERF_RECORD_SWITCH:
 	case PERF_RECORD_FINISHED_ROUND:

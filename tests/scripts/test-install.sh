@@ -1,5 +1,5 @@
 #!/bin/bash
-# make install into a scratch DESTDIR, then build the README's embedding example with
+# make install into a scratch DESTDIR (and make uninstall from it), then build the README's embedding example with
 # `pkg-config --cflags --libs auxtrace` against the installed copy, link it to the shared
 # library, and run it.
 set -eu
@@ -18,6 +18,20 @@ for f in lib/libauxtrace.a lib/libauxtrace.so lib/libauxtrace.so.0 lib/pkgconfig
 done
 grep -q '^libdir=/usr/local/lib$' "$tmp/stage/usr/local/lib/pkgconfig/auxtrace.pc" ||
 	{ echo "auxtrace.pc does not point at PREFIX"; exit 1; }
+# Every man page, under PREFIX/share/man/man<section>; make uninstall takes them away again.
+pages=()
+for src in Documentation/*.adoc; do
+	name=$(basename "$src" .adoc)
+	pages+=("$tmp/stage/usr/local/share/man/man${name##*.}/$name")
+done
+for p in "${pages[@]}"; do
+	[ -s "$p" ] || { echo "man page not installed: $p"; exit 1; }
+done
+make -s --no-print-directory B="$B" uninstall DESTDIR="$tmp/stage" PREFIX=/usr/local \
+	>"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; exit 1; }
+for p in "${pages[@]}" "$tmp/stage/usr/local/bin/auxrec"; do
+	[ ! -e "$p" ] || { echo "make uninstall left $p"; exit 1; }
+done
 # A real install into a scratch prefix: what a user's build sees through pkg-config.
 prefix=$tmp/prefix
 make -s --no-print-directory B="$B" install PREFIX="$prefix" >"$tmp/install.log" 2>&1 ||

@@ -4,37 +4,18 @@
 # the others are functions, compiled with the public headers included in front.
 set -u
 cd "$(dirname "$0")/../.."
+. tests/scripts/c-examples.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-awk -v dir="$tmp" '/^```c$/ { n++; file = dir "/snippet" n ".c"; inside = 1; next }
-	inside && /^```$/ { inside = 0; next } inside { print > file }' README.md
-prelude='#include <errno.h>
-#include <poll.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <auxtrace/auxtrace.h>
-#include <auxtrace/auxtrace-record.h>
-#include <auxtrace/evlist.h>
-#include <auxtrace/parse-events.h>
-#include <auxtrace/ring-set.h>
-#include <tracefs.h>'
+examples__from_markdown README.md "$tmp"
 fail=0 n=0
 for f in "$tmp"/snippet*.c; do
 	[ -e "$f" ] || continue
 	n=$((n + 1))
-	if grep -q 'int main' "$f"; then
-		src=$f
-	else
-		src=$f.full.c
-		{ echo "$prelude"; cat "$f"; } >"$src"
-	fi
-	# shellcheck disable=SC2046
-	if ! cc -std=gnu11 -Wall -Wextra -Werror -Wno-unused-function -D_GNU_SOURCE -Iinclude \
-		-Iinclude/tracefs $(pkg-config --cflags libtraceevent) -c -o "$f.o" "$src" \
-		2>"$f.err"; then
+	if ! example__compile "$f" "$f.o"; then
 		echo "README C block $n does not compile:"
 		sed 's/^/  /' "$f"
-		cat "$f.err"
+		cat "$f.o.err"
 		fail=1
 	fi
 done

@@ -10,21 +10,6 @@
 
 int auxrec_verbose;
 
-static const char usage[] =
-	"usage: auxrec <command> [options]\n"
-	"\n"
-	"commands:\n"
-	"  info      what this machine can record: PMUs (and which produce AUX data),\n"
-	"            tracefs and ring-buffer mapping, perf_event_paranoid, mlock limits\n"
-	"  record    drain perf rings, AUX areas and ftrace rings; print per-CPU totals\n"
-	"  report    what a recording holds, per source and CPU, from its files; -D every\n"
-	"            perf.data record; --html a timeline page\n"
-	"  script    the samples of a recording, and the branches decoded from its Intel PT\n"
-	"            or BTS data, one line each as perf script prints them\n"
-	"\n"
-	"auxrec <command> -h for the command's options; -v (repeatable) before the command\n"
-	"shows the library's messages.\n";
-
 void auxrec_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -70,24 +55,23 @@ static int auxrec_print(enum libauxtrace_print_level level, const char *fmt, va_
 
 int main(int argc, char **argv)
 {
+	auxrec_cmd_fn cmd;
 	int i = 1;
 
 	for (; i < argc && !strncmp(argv[i], "-v", 2) && strspn(argv[i] + 1, "v") == strlen(argv[i] + 1); i++)
 		auxrec_verbose += (int)strlen(argv[i]) - 1;
 	libauxtrace_set_print(auxrec_print);
 	if (i >= argc || !strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-		fputs(usage, i >= argc ? stderr : stdout);
+		auxrec_usage(i >= argc ? stderr : stdout);
 		return i >= argc ? 2 : 0;
 	}
-	if (!strcmp(argv[i], "info"))
-		return cmd_info(argc - i, argv + i);
-	if (!strcmp(argv[i], "record"))
-		return cmd_record(argc - i, argv + i);
-	if (!strcmp(argv[i], "report"))
-		return cmd_report(argc - i, argv + i);
-	if (!strcmp(argv[i], "script"))
-		return cmd_script(argc - i, argv + i);
-	auxrec_error("unknown command '%s'", argv[i]);
-	fputs(usage, stderr);
-	return 2;
+	/* perf's --version and version: the library's, which the tool is built with */
+	if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "version")) {
+		printf("auxrec %s\n", libauxtrace_version());
+		return 0;
+	}
+	if (!strcmp(argv[i], "help"))
+		return cmd_help(argc - i, argv + i);
+	cmd = auxrec_command(argv[i]);
+	return cmd ? cmd(argc - i, argv + i) : auxrec_unknown_command(argv[i]);
 }

@@ -4,6 +4,7 @@
 #define AUXREC_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 extern int auxrec_verbose;
@@ -12,6 +13,15 @@ int cmd_info(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_script(int argc, char **argv);
+int cmd_help(int argc, char **argv);
+
+/* The commands (commands.c): the one called name, or NULL; help is not one of them. */
+typedef int (*auxrec_cmd_fn)(int argc, char **argv);
+auxrec_cmd_fn auxrec_command(const char *name);
+/* Say that name is no command, with the usage; returns 2, the exit status for it. */
+int auxrec_unknown_command(const char *name);
+/* auxrec's own usage: the commands and the options before them. */
+void auxrec_usage(FILE *f);
 
 /* Print to stderr with the tool's prefix. */
 void auxrec_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
