@@ -73,6 +73,22 @@ static int evlist__record_sid(struct evlist *evlist, struct evsel *evsel, int c,
 	return 0;
 }
 
+/* Note that fd feeds map, for a ring set to watch. 0 or -ENOMEM. */
+static int evlist__add_ring_fd(struct evlist *evlist, int fd, struct perf_mmap *map,
+			       bool task_bound)
+{
+	struct evlist_ring_fd *grown;
+
+	grown = realloc(evlist->ring_fds, (evlist->nr_ring_fds + 1) * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	evlist->ring_fds = grown;
+	evlist->ring_fds[evlist->nr_ring_fds++] = (struct evlist_ring_fd){
+		.fd = fd, .map = map, .task_bound = task_bound,
+	};
+	return 0;
+}
+
 /* Map the ring of this idx on fd, with the hooks around it. */
 static int evlist__mmap_owner(struct mmap_pass *p, struct evsel *evsel, int fd, bool overwrite)
 {
@@ -149,7 +165,7 @@ static int evlist__mmap_per_evsel(struct mmap_pass *p, int thread)
 			}
 		}
 		map = overwrite ? evlist->mmap_ovw[p->idx] : evlist->mmap[p->idx];
-		err = evlist__add_ring_pollfd(evlist, fd, map, overwrite, !evsel->system_wide);
+		err = evlist__add_ring_fd(evlist, fd, map, !evsel->system_wide);
 		if (!err && evsel__has_ids(evsel))
 			err = evlist__record_sid(evlist, evsel, c, thread, p->idx);
 		if (err)
@@ -273,7 +289,9 @@ void evlist__munmap(struct evlist *evlist)
 
 	if (!evlist->mmap && !evlist->mmap_ovw && !evlist->hooked)
 		return;
-	evlist__drop_ring_pollfds(evlist);
+	free(evlist->ring_fds);
+	evlist->ring_fds = NULL;
+	evlist->nr_ring_fds = 0;
 	evlist__id_hash_clear(evlist);
 	for (i = 0; i < evlist->nr_entries; i++) {
 		free(evlist->entries[i]->sid);

@@ -10,16 +10,8 @@
 struct evlist *evlist__new(void)
 {
 	struct evlist *evlist = calloc(1, sizeof(*evlist));
-	int err;
 
-	if (!evlist)
-		return libauxtrace__ptr_err(-ENOMEM);
-	err = evlist__poll_init(evlist);
-	if (err) {
-		free(evlist);
-		return libauxtrace__ptr_err(err);
-	}
-	return evlist;
+	return evlist ? evlist : libauxtrace__ptr_err(-ENOMEM);
 }
 
 void evlist__delete(struct evlist *evlist)
@@ -41,7 +33,6 @@ void evlist__delete(struct evlist *evlist)
 	perf_cpu_map__put(evlist->user_cpus);
 	perf_cpu_map__put(evlist->all_cpus);
 	perf_thread_map__put(evlist->threads);
-	evlist__poll_exit(evlist);
 	free(evlist);
 }
 

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
-/* struct evlist, shared by its three files: the list and maps, the mmap driver, polling. */
+/*
+ * struct evlist, shared by its files: the list and maps, the mmap driver, the sample-ID
+ * hash, and the ring set sources.
+ */
 #ifndef AUXTRACE_INTERNAL_EVLIST_H
 #define AUXTRACE_INTERNAL_EVLIST_H
 
@@ -10,12 +13,11 @@
 
 #define EVLIST_ID_HASH_BITS 8
 
-/* An fd in the epoll set; data.u64 of its epoll_event is its slot number. */
-struct evlist_pollfd {
-	int fd;			/* -1: a free slot */
-	struct perf_mmap *map;	/* the ring it feeds; NULL for a caller's fd */
-	bool alive;		/* still in the epoll set (not hung up) */
-	bool counted;		/* an event ring fd whose hang-up means its task is gone */
+/* An event fd and the ring it feeds, its own or the one it was redirected into. */
+struct evlist_ring_fd {
+	int fd;
+	struct perf_mmap *map;
+	bool task_bound;	/* an event on a task: its fd hangs up when the task exits */
 };
 
 struct evlist {
@@ -39,24 +41,11 @@ struct evlist {
 	int nr_mmaps;
 	size_t mmap_len;
 	struct evlist_mmap_hooks hooks;
+	/* Every mapped fd, in mmap order: what a ring set watches (evlist-ring-set.c). */
+	struct evlist_ring_fd *ring_fds;
+	int nr_ring_fds;
 	struct evsel_sid *id_hash[1 << EVLIST_ID_HASH_BITS];
-
-	/* Polling: every ring fd and caller fd in one epoll set, plus the stop eventfd. */
-	int epoll_fd;
-	int stop_fd;
-	int stopped;		/* set by evlist__stop, atomically: it may run in a handler */
-	struct evlist_pollfd *pollfd;
-	int nr_pollfd;
 };
-
-/* Add a ring's fd to the poll set (evlist-poll.c). 0 or -errno. */
-int evlist__add_ring_pollfd(struct evlist *evlist, int fd, struct perf_mmap *map,
-			    bool overwrite, bool counted);
-/* Take every ring fd out of the poll set; the caller's fds stay. */
-void evlist__drop_ring_pollfds(struct evlist *evlist);
-/* Create the epoll set and the stop fd (evlist__new). 0 or -errno. */
-int evlist__poll_init(struct evlist *evlist);
-void evlist__poll_exit(struct evlist *evlist);
 
 /* The sample-ID hash (evlist-ids.c). */
 void evlist__id_hash_add(struct evlist *evlist, struct evsel_sid *sid);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * The ring set: one epoll set, one entry per ring. epoll tells which fds are ready and the
- * set drains the rings behind them, and only those: the cost of a wakeup follows the number
- * of ready rings, not the number of rings. A data ring and the AUX area of the same idx are
- * one entry, since the kernel signals both through the same event fd.
+ * The ring set: one epoll set, one entry per source. epoll tells which fds are ready and the
+ * set drains the sources behind them, and only those: the cost of a wakeup follows the
+ * number of ready rings, not the number of rings. What a source is (a perf data ring, an
+ * AUX area, a tracefs CPU) is for its ops to know: the set only calls them.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -14,24 +14,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <auxtrace/auxtrace.h>
 #include <auxtrace/ring-set.h>
-#include <internal/evlist.h>
 #include <internal/lib.h>
 #include <internal/ring.h>
 
 struct ring_entry {
-	enum ring_source_kind kind;
-	int cpu;
-	/* perf: the data ring, and the AUX area at its idx when there is one */
-	struct perf_mmap *map;
-	struct auxtrace_mmaps *aux;
-	int idx;
-	struct ring_sink *sink;
-	struct ring_sink *aux_sink;
-	/* any other source */
-	const struct ring_source_ops *ops;
-	void *ctx;
+	struct ring_source src;
+	int leader;		/* the entry it follows, -1: none */
+	int followers;		/* its first follower, -1: none */
+	int next;		/* the next follower of its leader, -1: none */
 	uint64_t pass;		/* the last poll that drained it */
 };
 
@@ -112,31 +103,48 @@ void ring_set__delete(struct ring_set *set)
 	free(set);
 }
 
-/* Append an entry; its index, or -ENOMEM. */
-static int ring_set__new_entry(struct ring_set *set, const struct ring_entry *e)
+int ring_set__add(struct ring_set *set, const struct ring_source *src)
 {
-	struct ring_entry *grown = realloc(set->entries, (set->nr_entries + 1) * sizeof(*grown));
+	struct ring_entry *grown, e = { .leader = -1, .followers = -1, .next = -1 };
+	int err;
 
+	if (!set)
+		return libauxtrace__err(-EINVAL);
+	/* the option structs' rule: what a later release adds at its end is optional */
+	err = opts__copy(ring_source, &e.src, src);
+	if (err)
+		return err;
+	if (!e.src.ops || !e.src.ops->drain || !e.src.sink || e.src.kind < 0 ||
+	    e.src.kind >= RING_SOURCE__MAX || (e.src.flags & ~RING_SOURCE_F_ROUND))
+		return libauxtrace__err(-EINVAL);
+	grown = realloc(set->entries, (set->nr_entries + 1) * sizeof(*grown));
 	if (!grown)
-		return -ENOMEM;
+		return libauxtrace__err(-ENOMEM);
 	set->entries = grown;
-	set->entries[set->nr_entries] = *e;
+	set->entries[set->nr_entries] = e;
 	return set->nr_entries++;
 }
 
-static int ring_set__watch(struct ring_set *set, int fd, int entry, bool task_bound)
+static bool ring_set__has(const struct ring_set *set, int id)
+{
+	return set && id >= 0 && id < set->nr_entries;
+}
+
+int ring_set__watch(struct ring_set *set, int id, int fd, unsigned int flags)
 {
 	struct ring_watch **grown, *w;
 	struct epoll_event ev = { .events = EPOLLIN };
 
+	if (!ring_set__has(set, id) || fd < 0 || (flags & ~RING_WATCH_F_TASK))
+		return libauxtrace__err(-EINVAL);
 	grown = realloc(set->watches, (set->nr_watches + 1) * sizeof(*grown));
 	if (!grown)
-		return -ENOMEM;
+		return libauxtrace__err(-ENOMEM);
 	set->watches = grown;
 	w = calloc(1, sizeof(*w));
 	if (!w)
-		return -ENOMEM;
-	*w = (struct ring_watch){ .fd = fd, .entry = entry, .task_bound = task_bound,
+		return libauxtrace__err(-ENOMEM);
+	*w = (struct ring_watch){ .fd = fd, .entry = id, .task_bound = flags & RING_WATCH_F_TASK,
 				  .alive = true };
 	ev.data.ptr = w;
 	if (epoll_ctl(set->epoll_fd, EPOLL_CTL_ADD, fd, &ev) < 0) {
@@ -144,102 +152,84 @@ static int ring_set__watch(struct ring_set *set, int fd, int entry, bool task_bo
 
 		pr_err("ring set: cannot watch fd %d: %s%s\n", fd, strerror(-err),
 		       err == -ENOSPC ? "; raise /proc/sys/fs/epoll/max_user_watches" :
-		       err == -EPERM ? "; regular files cannot be polled" : "");
+		       err == -EPERM ? "; regular files cannot be polled" :
+		       err == -EEXIST ? "; it wakes another source already: let this one follow "
+					"that one (ring_set__follow)" : "");
 		free(w);
-		return err;
+		return libauxtrace__err(err);
 	}
 	set->watches[set->nr_watches++] = w;
-	if (task_bound) {
+	if (w->task_bound) {
 		set->nr_task_bound++;
 		set->nr_alive++;
 	}
 	return 0;
 }
 
-/* The entry of the data ring map, made on its first fd. Its index, or -errno. */
-static int ring_set__perf_entry(struct ring_set *set, struct evlist *evlist,
-				struct perf_mmap *map, struct auxtrace_mmaps *aux,
-				struct ring_sink *data_sink, struct ring_sink *aux_sink)
+int ring_set__follow(struct ring_set *set, int id, int leader)
 {
-	int idx;
+	struct ring_entry *e, *l;
+	int *link;
 
-	for (int i = 0; i < set->nr_entries; i++)
-		if (set->entries[i].map == map)
-			return i;
-	for (idx = 0; idx < evlist__nr_mmaps(evlist); idx++)
-		if (evlist__mmap_at(evlist, idx) == map)
-			break;
-	return ring_set__new_entry(set, &(struct ring_entry){
-		.kind = RING_SOURCE_PERF,
-		.cpu = perf_mmap__cpu(map).cpu,
-		.map = map,
-		.aux = aux && auxtrace_mmaps__at(aux, idx) ? aux : NULL,
-		.idx = idx,
-		.sink = data_sink,
-		.aux_sink = aux_sink,
-	});
+	if (!ring_set__has(set, id) || !ring_set__has(set, leader) || id == leader)
+		return libauxtrace__err(-EINVAL);
+	e = &set->entries[id];
+	l = &set->entries[leader];
+	/* one level: a drain then reaches every follower without a walk that could loop */
+	if (e->leader >= 0 || e->followers >= 0 || l->leader >= 0)
+		return libauxtrace__err(-EINVAL);
+	for (link = &l->followers; *link >= 0; link = &set->entries[*link].next)
+		;
+	*link = id;
+	e->leader = leader;
+	return 0;
 }
 
-int ring_set__add_evlist(struct ring_set *set, struct evlist *evlist,
-			 struct auxtrace_mmaps *aux, struct ring_sink *data_sink,
-			 struct ring_sink *aux_sink)
+int ring_set__find_source(const struct ring_set *set, const void *ctx)
 {
-	int added = 0;
-
-	if (!set || !evlist || !data_sink || (aux && !aux_sink))
+	if (!set)
 		return libauxtrace__err(-EINVAL);
-	for (int i = 0; i < evlist->nr_pollfd; i++) {
-		const struct evlist_pollfd *p = &evlist->pollfd[i];
-		int entry, err;
-
-		/* backward rings are read after pausing them, not on wakeups */
-		if (p->fd < 0 || !p->map || perf_mmap__overwrite(p->map))
-			continue;
-		entry = ring_set__perf_entry(set, evlist, p->map, aux, data_sink, aux_sink);
-		err = entry < 0 ? entry : ring_set__watch(set, p->fd, entry, p->counted);
-		if (err)
-			return libauxtrace__err(err);
-		added++;
-	}
-	if (!added) {
-		pr_err("ring set: the evlist has no mapped data ring; call evlist__mmap_ex first\n");
-		return libauxtrace__err(-ENOENT);
-	}
-	return 0;
+	for (int i = 0; i < set->nr_entries; i++)
+		if (set->entries[i].src.ctx == ctx)
+			return i;
+	return libauxtrace__err(-ENOENT);
 }
 
 int ring_set__add_source(struct ring_set *set, int fd, int cpu, enum ring_source_kind kind,
 			 const struct ring_source_ops *ops, void *ctx, struct ring_sink *sink)
 {
-	int entry;
+	int id, err;
 
-	if (!set || fd < 0 || !ops || !ops->drain || !sink || kind < 0 ||
-	    kind >= RING_SOURCE__MAX)
+	if (fd < 0)
 		return libauxtrace__err(-EINVAL);
-	entry = ring_set__new_entry(set, &(struct ring_entry){
-		.kind = kind, .cpu = cpu, .idx = -1, .sink = sink, .ops = ops, .ctx = ctx,
+	id = ring_set__add(set, &(struct ring_source){
+		.sz = sizeof(struct ring_source), .kind = kind, .cpu = cpu, .ops = ops,
+		.ctx = ctx, .sink = sink,
 	});
-	if (entry < 0)
-		return libauxtrace__err(entry);
-	return libauxtrace__err(ring_set__watch(set, fd, entry, false));
+	if (id < 0)
+		return id;
+	err = ring_set__watch(set, id, fd, 0);
+	if (err)
+		set->nr_entries--;	/* the last one added: no fd, no follower */
+	return err;
 }
 
-/* Drain one entry: its data ring, then the AUX area beside it. Bytes, or the first -errno. */
-static ssize_t ring_entry__drain(struct ring_entry *e, bool final)
+/* Drain one entry. Bytes, or -errno; either way it counts as drained in this pass. */
+static ssize_t ring_set__drain_one(struct ring_set *set, struct ring_entry *e, bool final)
 {
-	ssize_t n, total = 0;
-	int err = 0;
+	e->pass = set->pass;
+	return e->src.ops->drain(e->src.ctx, e->src.sink, final);
+}
 
-	if (e->ops)
-		return e->ops->drain(e->ctx, e->sink, final);
-	n = perf_mmap__push(e->map, e->sink);
-	if (n < 0)
-		err = (int)n;
-	else
-		total += n;
-	/* the AUX records refer to PERF_RECORD_AUX records that the data ring already gave */
-	if (e->aux) {
-		n = auxtrace_mmaps__read_idx(e->aux, e->idx, e->aux_sink);
+/* Entry i, then its followers. Bytes, or the first -errno (the others are drained anyway). */
+static ssize_t ring_set__drain_entry(struct ring_set *set, int i, bool final)
+{
+	ssize_t n = ring_set__drain_one(set, &set->entries[i], final);
+	ssize_t total = n > 0 ? n : 0;
+	int err = n < 0 ? (int)n : 0;
+
+	for (int f = set->entries[i].followers; f >= 0; f = set->entries[f].next) {
+		n = ring_set__drain_one(set, &set->entries[f], final);
 		if (n < 0 && !err)
 			err = (int)n;
 		else if (n > 0)
@@ -273,11 +263,12 @@ static void ring_set__round_done(struct ring_set *set)
 }
 
 /*
- * Before a round ends with pass_done, the perf data rings that were not ready are drained
- * too (a load of the head each when empty, as perf record reads every ring in each round):
- * a perf.data writer ends the round there, and perf sorts records one round behind, so a
- * record left waiting in a ring under its wakeup mark would come out after newer ones.
- * Other sources are left alone: they need no rounds, and draining one may cost a call.
+ * Before a round ends with pass_done, the RING_SOURCE_F_ROUND sources that were not ready
+ * are drained too (for a perf data ring, a load of the head when empty, as perf record reads
+ * every ring in each round): a perf.data writer ends the round there, and perf sorts records
+ * one round behind, so a record left waiting in a ring under its wakeup mark would come out
+ * after newer ones. Other sources are left alone: they need no rounds, and draining one may
+ * cost a call. Followers come with their leaders.
  */
 static int ring_set__end_round(struct ring_set *set)
 {
@@ -287,9 +278,10 @@ static int ring_set__end_round(struct ring_set *set)
 		struct ring_entry *e = &set->entries[i];
 		ssize_t moved;
 
-		if (e->ops || e->pass == set->pass)
+		if (!(e->src.flags & RING_SOURCE_F_ROUND) || e->leader >= 0 ||
+		    e->pass == set->pass)
 			continue;
-		moved = ring_entry__drain(e, false);
+		moved = ring_set__drain_entry(set, i, false);
 		if (moved < 0 && !err)
 			err = (int)moved;
 		if (moved > 0)
@@ -333,17 +325,14 @@ int ring_set__poll(struct ring_set *set, int timeout_ms)
 	set->pass++;
 	for (int i = 0; i < n; i++) {
 		struct ring_watch *w = ev[i].data.ptr;
-		struct ring_entry *e;
 		ssize_t moved;
 
 		if (w == (void *)&stop_tag)
 			continue;
-		e = &set->entries[w->entry];
 		/* what the task wrote before it went is still in the ring: drain it now */
 		if (ev[i].events & (EPOLLHUP | EPOLLERR))
 			ring_set__forget(set, w);
-		moved = ring_entry__drain(e, false);
-		e->pass = set->pass;
+		moved = ring_set__drain_entry(set, w->entry, false);
 		if (moved < 0 && !err)
 			err = (int)moved;
 		if (moved > 0)
@@ -371,8 +360,11 @@ ssize_t ring_set__drain_all(struct ring_set *set, bool final)
 	if (!set)
 		return libauxtrace__err(-EINVAL);
 	for (int i = 0; i < set->nr_entries && !ring_set__stopped(set); i++) {
-		ssize_t n = ring_entry__drain(&set->entries[i], final);
+		ssize_t n;
 
+		if (set->entries[i].leader >= 0)
+			continue;	/* drained with its leader */
+		n = ring_set__drain_entry(set, i, final);
 		if (n < 0 && !err)
 			err = (int)n;
 		if (n > 0)
@@ -422,17 +414,15 @@ int ring_set__nr_rings(const struct ring_set *set)
 	return set->nr_entries;
 }
 
-/* The stats of entry e as a source of kind: its data ring, or the AUX area beside it. */
+/* The stats of entry e, when it is a source of kind. */
 static bool ring_entry__stats(const struct ring_entry *e, enum ring_source_kind kind,
 			      struct ring_stats *out)
 {
 	const struct ring_stats *s;
 
-	if (kind == RING_SOURCE_AUX)
-		return e->aux && auxtrace_mmaps__stats(e->aux, e->idx, out) == 0;	/* full size */
-	if (e->kind != kind)
+	if (e->src.kind != kind)
 		return false;
-	s = e->ops ? (e->ops->stats ? e->ops->stats(e->ctx) : NULL) : perf_mmap__stats(e->map);
+	s = e->src.ops->stats ? e->src.ops->stats(e->src.ctx) : NULL;
 	*out = s ? *s : (struct ring_stats){ 0 };
 	return true;
 }
@@ -447,7 +437,7 @@ int ring_set__stats_sz(const struct ring_set *set, enum ring_source_kind kind, i
 		const struct ring_entry *e = &set->entries[i];
 		struct ring_stats s;
 
-		if ((cpu >= 0 && e->cpu != cpu) || !ring_entry__stats(e, kind, &s))
+		if ((cpu >= 0 && e->src.cpu != cpu) || !ring_entry__stats(e, kind, &s))
 			continue;
 		ring_stats__add(&sum, &s);
 		found = true;

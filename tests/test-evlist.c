@@ -2,7 +2,7 @@
 /*
  * evlist on a real kernel: map propagation, the mmap driver per thread and per CPU with
  * SET_OUTPUT sharing, sample IDs back to their evsel, backward rings, hooks, the error paths
- * of mmap, and the poll set (hang-ups, foreign fds, stop from a handler or a thread).
+ * of mmap, and which ring fds a ring set watches as bound to a task.
  *
  * Syscall tracepoints with sample_period 1 make exact counts: getpgid and getsid, which no
  * other test or benchmark of the project attaches BPF to (a BPF program on a tracepoint that
@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -25,6 +24,7 @@
 
 #include <auxtrace/evlist.h>
 #include <auxtrace/parse-events.h>
+#include <auxtrace/ring-set.h>
 #include "lib/fake-sysfs.h"
 #include "lib/perf-testlib.h"
 #include "lib/log-capture.h"
@@ -360,6 +360,23 @@ static void child_run(struct child *c)
 	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
+/* Task-bound fds a ring set watches for the mapped evlist (nr_alive), or the add's -errno. */
+static int ring_set_nr_alive(struct evlist *evlist)
+{
+	struct ring_set *set = ring_set__new(NULL);
+	struct ring_sink_memory mem;
+	char out[16];
+	int err;
+
+	ck_assert_ptr_nonnull(set);
+	ring_sink_memory__init(&mem, out, sizeof(out));
+	err = evlist__add_to_ring_set(evlist, set, &mem.sink);
+	if (!err)
+		err = ring_set__nr_alive(set);
+	ring_set__delete(set);
+	return err;
+}
+
 START_TEST(test_mmap_thread_exact_and_hangup)
 {
 	struct evlist *evlist = evlist__new();
@@ -385,14 +402,10 @@ START_TEST(test_mmap_thread_exact_and_hangup)
 	ck_assert_ptr_null(evlist__mmap_at(evlist, 1));
 	ck_assert_ptr_null(evlist__mmap_ovw_at(evlist, 0));
 	ck_assert_int_eq(perf_mmap__cpu(map).cpu, -1);
-	ck_assert_int_eq(evlist__poll_nr_alive(evlist), 1);
-	ck_assert_int_eq(evlist__poll(evlist, 0), 0);
+	ck_assert_int_eq(ring_set_nr_alive(evlist), 1);	/* its fd hangs up when it exits */
 	ck_assert_int_eq(evlist__enable(evlist), 0);
 	child_run(&child);
-	/* The task is gone: its fd hangs up and leaves the set, its ring keeps the data. */
-	ck_assert_int_eq(evlist__poll(evlist, -1), 1);
-	ck_assert_int_eq(evlist__poll_nr_alive(evlist), 0);
-	ck_assert_int_eq(evlist__poll(evlist, 0), 0);
+	/* The task is gone (test-ring-set sees its fd hang up): its ring keeps the data. */
 	ck_assert_int_eq(for_each_sample(map, NULL, NULL), 100);
 	ck_assert_uint_eq(perf_mmap__stats(map)->lost, 0);
 	evlist__delete(evlist);
@@ -705,7 +718,7 @@ START_TEST(test_per_cpu_threads_with_system_wide)
 				 perf_cpu_map__cpu(online, i).cpu);
 	}
 	/* Every thread's fd can hang up; the side-band's CPU-wide fds never do. */
-	ck_assert_int_eq(evlist__poll_nr_alive(evlist), nr * LAYOUT_THREADS);
+	ck_assert_int_eq(ring_set_nr_alive(evlist), nr * LAYOUT_THREADS);
 
 	ck_assert_int_eq(evlist__enable(evlist), 0);
 	pthread_barrier_wait(&barrier);			/* go */
@@ -857,14 +870,17 @@ START_TEST(test_hooks_and_failure_unmaps_all)
 	ck_assert_str_eq(h.calls, "idx0 mmap0 idx1 mmap1 munmap0 ");
 	ck_assert_int_eq(evlist__nr_mmaps(evlist), 0);
 	ck_assert_ptr_null(evlist__mmap_at(evlist, 0));
-	ck_assert_int_eq(evlist__poll_nr_alive(evlist), 0);
+	log_capture_start();
+	ck_assert_int_eq(ring_set_nr_alive(evlist), -ENOENT);	/* no ring fd left over */
+	log_capture_stop();
+	ck_assert_msg(log_captured("call evlist__mmap first"), "log: %s", log_text);
 
 	/* And the evlist maps again cleanly, its fds redirected anew. */
 	log_capture_start();
 	ck_assert_int_eq(evlist__mmap(evlist, 1), 0);
 	ck_assert_int_eq(log_lines("idx 1: set output fd %d -> %d", evsel__fd(a, 1, 0),
 				   evsel__fd(b, 1, 0)), 1);
-	ck_assert_int_eq(evlist__poll_nr_alive(evlist), 2 * perf_cpu_map__nr(online));
+	ck_assert_int_eq(ring_set_nr_alive(evlist), 2 * perf_cpu_map__nr(online));
 	ck_assert_int_eq(evlist__mmap(evlist, 1), -EBUSY);
 	evlist__delete(evlist);
 	perf_cpu_map__put(online);
@@ -943,26 +959,6 @@ START_TEST(test_mmap_eperm_names_the_budget)
 }
 END_TEST
 
-static struct evlist *stop_target;
-
-static void on_usr1(int sig)
-{
-	(void)sig;
-	evlist__stop(stop_target);
-}
-
-static void *stopper(void *arg)
-{
-	evlist__stop(arg);
-	return NULL;
-}
-
-static void *signaller(void *arg)
-{
-	pthread_kill(*(pthread_t *)arg, SIGUSR1);
-	return NULL;
-}
-
 /* An ordinary user with RLIMIT_MEMLOCK 64 KiB: what perf_event_mlock_kb allows maps, more does not. */
 static void mmap_unprivileged(void *ctx)
 {
@@ -999,58 +995,6 @@ START_TEST(test_mmap_budget_without_privileges)
 }
 END_TEST
 
-START_TEST(test_stop_from_thread_and_handler)
-{
-	struct evlist *evlist = evlist__new();
-	pthread_t th, self = pthread_self();
-
-	ck_assert_int_ge(evlist__poll_fd(evlist), 0);
-	ck_assert_int_eq(evlist__poll(evlist, 0), 0);
-	/* Another thread: before or during the wait, the wait ends. */
-	ck_assert_int_eq(pthread_create(&th, NULL, stopper, evlist), 0);
-	ck_assert_int_eq(evlist__poll(evlist, -1), -ECANCELED);
-	ck_assert_int_eq(errno, ECANCELED);
-	pthread_join(th, NULL);
-	ck_assert_int_eq(evlist__poll(evlist, -1), -ECANCELED);	/* until resumed */
-	evlist__resume(evlist);
-	ck_assert_int_eq(evlist__poll(evlist, 0), 0);
-
-	/* A signal handler. */
-	stop_target = evlist;
-	signal(SIGUSR1, on_usr1);
-	ck_assert_int_eq(pthread_create(&th, NULL, signaller, &self), 0);
-	ck_assert_int_eq(evlist__poll(evlist, -1), -ECANCELED);
-	pthread_join(th, NULL);
-	evlist__resume(evlist);
-	ck_assert_int_eq(evlist__poll(evlist, 0), 0);
-	evlist__delete(evlist);
-}
-END_TEST
-
-START_TEST(test_foreign_pollfd)
-{
-	struct evlist *evlist = evlist__new();
-	int p[2];
-
-	ck_assert_int_eq(pipe(p), 0);
-	ck_assert_int_eq(evlist__add_pollfd(evlist, p[0], EPOLLIN), 0);
-	log_capture_start();
-	ck_assert_int_eq(evlist__add_pollfd(evlist, p[0], EPOLLIN), -EEXIST);
-	ck_assert_msg(log_captured("in the set already"), "log: %s", log_text);
-	ck_assert_int_eq(evlist__poll(evlist, 0), 0);
-	ck_assert_int_eq(write(p[1], "x", 1), 1);
-	ck_assert_int_eq(evlist__poll(evlist, -1), 1);
-	ck_assert_int_eq(evlist__poll(evlist, 0), 1);	/* level-triggered: still unread */
-	/* The writer gone: the fd hangs up once, then leaves the set. */
-	close(p[1]);
-	ck_assert_int_eq(evlist__poll(evlist, -1), 1);
-	ck_assert_int_eq(evlist__poll(evlist, 0), 0);
-	ck_assert_int_eq(evlist__poll_nr_alive(evlist), 0);	/* not an event ring */
-	evlist__delete(evlist);
-	close(p[0]);
-}
-END_TEST
-
 int main(void)
 {
 	Suite *s = suite_create("evlist");
@@ -1073,10 +1017,6 @@ int main(void)
 	tcase_add_test(tc, test_mmap_pages_and_errors);
 	tcase_add_test(tc, test_mmap_eperm_names_the_budget);
 	tcase_add_test(tc, test_mmap_budget_without_privileges);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("poll");
-	tcase_add_test(tc, test_stop_from_thread_and_handler);
-	tcase_add_test(tc, test_foreign_pollfd);
 	suite_add_tcase(s, tc);
 	return testlib_run(s);
 }

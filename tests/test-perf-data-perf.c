@@ -25,6 +25,7 @@
 #include <auxtrace/auxtrace-record.h>
 #include <auxtrace/mmap.h>
 #include <auxtrace/perf-data.h>
+#include <auxtrace/ring-set.h>
 #include <auxtrace/synthesize.h>
 #include "lib/aux-payload.h"
 #include "lib/aux-producer.h"
@@ -70,9 +71,17 @@ static const char *path_in_dir(const char *name)
 			TEST_SKIP("perf is not installed (linux-perf)");	\
 	} while (0)
 
+/* A round of the ring set ends: perf sorts the records before it. */
+static void finished_round(void *ctx, size_t bytes)
+{
+	(void)bytes;
+	ck_assert_int_eq(perf_data_writer__write_finished_round(ctx), 0);
+}
+
 /*
  * Record getppid-loop as perf record would: events on its pid enabled at exec, its
- * pre-exec state synthesized, then the data rings drained into the writer until it exits.
+ * pre-exec state synthesized, then a ring set drains the data rings into the writer until
+ * it exits.
  */
 static void record_workload(struct perf_data_writer_opts *opts, int fd)
 {
@@ -80,6 +89,7 @@ static void record_workload(struct perf_data_writer_opts *opts, int fd)
 	struct perf_thread_map *threads;
 	struct perf_data_writer *w;
 	struct test_workload wl;
+	struct ring_set *set;
 	struct evlist *evlist;
 
 	ck_assert_int_eq(test_workload__prepare(&wl, argv), 0);
@@ -94,18 +104,19 @@ static void record_workload(struct perf_data_writer_opts *opts, int fd)
 	ck_assert_int_eq(perf_event__synthesize_kernel_mmap(evlist, NULL,
 							    perf_data_writer__data_sink(w)), 0);
 	ck_assert_int_eq(perf_data_writer__write_finished_init(w), 0);
+	set = ring_set__new(&(struct ring_set_opts){ .sz = sizeof(struct ring_set_opts),
+						     .pass_done = finished_round, .ctx = w });
+	ck_assert_ptr_nonnull(set);
+	ck_assert_int_eq(evlist__add_to_ring_set(evlist, set, perf_data_writer__data_sink(w)), 0);
 	test_workload__start(&wl);
-	while (evlist__poll_nr_alive(evlist) > 0) {
-		ck_assert_int_ge(evlist__poll(evlist, 100), 0);
-		ck_assert_int_ge(testlib_push_rings(evlist, perf_data_writer__data_sink(w)), 0);
-		ck_assert_int_eq(perf_data_writer__write_finished_round(w), 0);
-	}
+	while (ring_set__nr_alive(set) > 0)
+		ck_assert_int_ge(ring_set__poll(set, 100), 0);
 	ck_assert_int_eq(test_workload__wait(&wl), 0);
-	ck_assert_int_ge(testlib_push_rings(evlist, perf_data_writer__data_sink(w)), 0);
-	ck_assert_int_eq(perf_data_writer__write_finished_round(w), 0);
+	ck_assert_int_ge(ring_set__drain_all(set, true), 0);
 	ck_assert_int_eq(perf_data_writer__finish(w), 0);
 	ck_assert_uint_gt(perf_data_writer__stats(w)->ring_bytes, 0);
 	perf_data_writer__delete(w);
+	ring_set__delete(set);
 	evlist__delete(evlist);
 	perf_thread_map__put(threads);
 }

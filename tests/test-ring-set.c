@@ -2,10 +2,12 @@
 /*
  * The ring set against the real kernel: perf data rings (with the AUX test producer beside
  * them), tracefs CPU buffers, task hang-ups and stops, and fake sources that show only the
- * ready rings are drained.
+ * ready rings are drained, followers with their leaders, and rounds over the sources that
+ * ask for them.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -18,6 +20,7 @@
 #include <auxtrace/ring-set.h>
 #include <tracefs.h>
 #include "lib/aux-producer.h"
+#include "lib/log-capture.h"
 #include "lib/perf-testlib.h"
 #include "lib/testlib.h"
 
@@ -25,8 +28,11 @@
 struct fake_source {
 	int p[2];
 	int drains;
+	int last;		/* the drain_seq of its last drain */
 	struct ring_stats stats;
 };
+
+static int drain_seq;	/* drains of every fake source so far: their order */
 
 static ssize_t fake_source__drain(void *ctx, struct ring_sink *sink, bool final)
 {
@@ -37,6 +43,7 @@ static ssize_t fake_source__drain(void *ctx, struct ring_sink *sink, bool final)
 
 	(void)final;
 	f->drains++;
+	f->last = ++drain_seq;
 	if (n <= 0)
 		return 0;
 	f->stats.bytes += n;
@@ -158,6 +165,227 @@ START_TEST(test_stop_from_signal_handler)
 }
 END_TEST
 
+static void *stopper(void *set)
+{
+	ring_set__stop(set);
+	return NULL;
+}
+
+/* A stop from another thread, before or during a wait, ends it; resume undoes it. */
+START_TEST(test_stop_from_thread)
+{
+	struct ring_set *set = ring_set__new(NULL);
+	pthread_t th;
+
+	ck_assert_ptr_nonnull(set);
+	ck_assert_int_ge(ring_set__fd(set), 0);
+	ck_assert_int_eq(ring_set__poll(set, 0), 0);
+	ck_assert_int_eq(pthread_create(&th, NULL, stopper, set), 0);
+	ck_assert_int_eq(ring_set__poll(set, -1), -ECANCELED);
+	pthread_join(th, NULL);
+	ck_assert_int_eq(ring_set__poll(set, -1), -ECANCELED);	/* until resumed */
+	ring_set__resume(set);
+	ck_assert_int_eq(ring_set__poll(set, 0), 0);
+	ring_set__delete(set);
+}
+END_TEST
+
+/* A fake source as struct ring_source: no fd yet. */
+static int fake_source__add(struct ring_set *set, struct fake_source *f, unsigned int flags,
+			    struct ring_sink *sink)
+{
+	AUXTRACE_OPTS(ring_source, src, .kind = RING_SOURCE_OTHER, .cpu = -1, .flags = flags,
+		      .ops = &fake_ops, .ctx = f, .sink = sink);
+
+	ck_assert_int_eq(pipe2(f->p, O_NONBLOCK), 0);
+	*f = (struct fake_source){ .p = { f->p[0], f->p[1] } };
+	return ring_set__add(set, &src);
+}
+
+static void fake_source__close(struct fake_source *f)
+{
+	close(f->p[0]);
+	close(f->p[1]);
+}
+
+/*
+ * Followers (an AUX area behind its data ring) are drained right after their leader, in the
+ * order they were added, whenever it is and only then: their own bytes wake nobody.
+ */
+START_TEST(test_followers_drain_with_their_leader)
+{
+	static struct fake_source lead, f1, f2, other;
+	struct ring_sink_memory mem;
+	struct ring_set *set;
+	int l, a, b, o;
+	char out[64];
+
+	set = ring_set__new(NULL);
+	ring_sink_memory__init(&mem, out, sizeof(out));
+	l = fake_source__add(set, &lead, 0, &mem.sink);
+	a = fake_source__add(set, &f1, 0, &mem.sink);
+	b = fake_source__add(set, &f2, 0, &mem.sink);
+	o = fake_source__add(set, &other, 0, &mem.sink);
+	ck_assert(l == 0 && a == 1 && b == 2 && o == 3);
+	ck_assert_int_eq(ring_set__watch(set, l, lead.p[0], 0), 0);
+	ck_assert_int_eq(ring_set__watch(set, o, other.p[0], 0), 0);
+	ck_assert_int_eq(ring_set__follow(set, a, l), 0);
+	ck_assert_int_eq(ring_set__follow(set, b, l), 0);
+	ck_assert_int_eq(ring_set__find_source(set, &f2), b);
+	/* one level, no loops */
+	ck_assert_int_eq(ring_set__follow(set, a, a), -EINVAL);
+	ck_assert_int_eq(ring_set__follow(set, a, o), -EINVAL);	/* follows one only */
+	ck_assert_int_eq(ring_set__follow(set, l, o), -EINVAL);	/* a leader follows none */
+	ck_assert_int_eq(ring_set__follow(set, o, a), -EINVAL);	/* a follower leads none */
+
+	ck_assert_int_eq(write(f1.p[1], "a", 1), 1);
+	ck_assert_int_eq(write(f2.p[1], "b", 1), 1);
+	ck_assert_int_eq(ring_set__poll(set, 0), 0);
+	ck_assert_int_eq(f1.drains + f2.drains, 0);
+	ck_assert_int_eq(write(lead.p[1], "L", 1), 1);
+	ck_assert_int_eq(ring_set__poll(set, 1000), 1);
+	ck_assert_int_eq(lead.drains, 1);
+	ck_assert_msg(f1.drains == 1 && f2.drains == 1 && lead.last < f1.last &&
+		      f1.last < f2.last, "followers drained %d and %d times, in the order %d %d "
+		      "%d", f1.drains, f2.drains, lead.last, f1.last, f2.last);
+	ck_assert_int_eq(other.drains, 0);
+	ck_assert_uint_eq(mem.used, 3);
+	/* drain_all: each once, the followers behind their leader */
+	ck_assert_int_eq(ring_set__drain_all(set, true), 0);
+	ck_assert(lead.drains == 2 && f1.drains == 2 && f2.drains == 2 && other.drains == 1);
+	ck_assert(lead.last < f1.last && f1.last < f2.last);
+	ring_set__delete(set);
+	fake_source__close(&lead);
+	fake_source__close(&f1);
+	fake_source__close(&f2);
+	fake_source__close(&other);
+}
+END_TEST
+
+/*
+ * A round drains every RING_SOURCE_F_ROUND source that was not ready (a perf data ring under
+ * its wakeup mark) before pass_done, and leaves the others alone.
+ */
+START_TEST(test_round_drains_round_sources)
+{
+	struct ring_set_opts opts = { .sz = sizeof(opts), .pass_done = count_pass };
+	static struct fake_source waker, ready_round, idle_round, idle;
+	struct ring_sink_memory mem;
+	struct ring_set *set;
+	char out[64];
+	int w, r;
+
+	set = ring_set__new(&opts);
+	ring_sink_memory__init(&mem, out, sizeof(out));
+	w = fake_source__add(set, &waker, 0, &mem.sink);
+	r = fake_source__add(set, &ready_round, RING_SOURCE_F_ROUND, &mem.sink);
+	ck_assert_int_ge(fake_source__add(set, &idle_round, RING_SOURCE_F_ROUND, &mem.sink), 0);
+	ck_assert_int_ge(fake_source__add(set, &idle, 0, &mem.sink), 0);
+	ck_assert_int_eq(ring_set__watch(set, w, waker.p[0], 0), 0);
+	ck_assert_int_eq(ring_set__watch(set, r, ready_round.p[0], 0), 0);
+	/* idle_round and idle have bytes, but no fd to say so */
+	ck_assert_int_eq(write(idle_round.p[1], "12", 2), 2);
+	ck_assert_int_eq(write(idle.p[1], "xyz", 3), 3);
+	ck_assert_int_eq(write(waker.p[1], "w", 1), 1);
+	ck_assert_int_eq(write(ready_round.p[1], "r", 1), 1);
+	passes_bytes = 0;
+	ck_assert_int_eq(ring_set__poll(set, 1000), 2);
+	ck_assert_msg(idle_round.drains == 1, "the round drained the idle round source %d times",
+		      idle_round.drains);
+	ck_assert_int_eq(ready_round.drains, 1);	/* drained when ready: not again */
+	ck_assert_int_eq(idle.drains, 0);
+	ck_assert_uint_eq(passes_bytes, 4);
+	ck_assert_uint_eq(mem.used, 4);
+	ring_set__delete(set);
+	fake_source__close(&waker);
+	fake_source__close(&ready_round);
+	fake_source__close(&idle_round);
+	fake_source__close(&idle);
+}
+END_TEST
+
+/*
+ * A fd wakes one source; a task-bound one counts in nr_alive until it hangs up, and a fd
+ * that hung up is drained once more and leaves the set (the loop must not spin on it).
+ */
+START_TEST(test_watch_task_fd_hang_up)
+{
+	static struct fake_source f, g;
+	struct ring_sink_memory mem;
+	struct ring_set *set;
+	char out[64];
+	int id;
+
+	set = ring_set__new(NULL);
+	ring_sink_memory__init(&mem, out, sizeof(out));
+	id = fake_source__add(set, &f, 0, &mem.sink);
+	ck_assert_int_eq(ring_set__watch(set, id, f.p[0], 7), -EINVAL);	/* unknown flags */
+	ck_assert_int_eq(ring_set__watch(set, id, f.p[0], RING_WATCH_F_TASK), 0);
+	ck_assert_int_eq(ring_set__nr_alive(set), 1);
+	log_capture_start();
+	ck_assert_int_eq(ring_set__add_source(set, f.p[0], -1, RING_SOURCE_OTHER, &fake_ops, &g,
+					      &mem.sink), -EEXIST);
+	log_capture_stop();
+	ck_assert_msg(log_captured("ring_set__follow"), "log: %s", log_text);
+	ck_assert_int_eq(ring_set__nr_rings(set), 1);	/* the refused source is gone */
+	ck_assert_int_eq(write(f.p[1], "x", 1), 1);
+	ck_assert_int_eq(ring_set__poll(set, -1), 1);
+	ck_assert_int_eq(ring_set__poll(set, 0), 0);	/* drained */
+	ck_assert_int_eq(write(f.p[1], "y", 1), 1);
+	close(f.p[1]);
+	ck_assert_int_eq(ring_set__poll(set, -1), 1);	/* the hang-up, and what came before */
+	ck_assert_uint_eq(mem.used, 2);
+	ck_assert_int_eq(ring_set__nr_alive(set), 0);
+	ck_assert_int_eq(ring_set__poll(set, 0), 0);	/* out of the set */
+	ring_set__delete(set);
+	close(f.p[0]);
+}
+END_TEST
+
+/*
+ * struct ring_source follows the option structs' rule (tests/test-opts.c checks it at large):
+ * sz not set, or a newer caller's byte set past this library's struct, is refused. Its
+ * fields are required, so an older caller's struct that lacks one is refused too; and
+ * unknown flags are.
+ */
+START_TEST(test_source_struct_size)
+{
+	struct {
+		struct ring_source src;
+		char newer[8];
+	} big;
+	struct ring_set *set = ring_set__new(NULL);
+	struct ring_sink_memory mem;
+	struct fake_source f = { 0 };
+	char out[16];
+
+	ring_sink_memory__init(&mem, out, sizeof(out));
+	memset(&big, 0, sizeof(big));
+	big.src = (struct ring_source){ .sz = sizeof(big), .kind = RING_SOURCE_OTHER, .cpu = -1,
+					.ops = &fake_ops, .ctx = &f, .sink = &mem.sink };
+	log_capture_start();
+	ck_assert_int_eq(ring_set__add(set, &big.src), 0);
+	big.newer[5] = 1;
+	ck_assert_int_eq(ring_set__add(set, &big.src), -EINVAL);
+	ck_assert_msg(log_captured("struct ring_source") &&
+		      log_captured("built against a newer libauxtrace"), "log: %s", log_text);
+	big.newer[5] = 0;
+	big.src.sz = 0;
+	ck_assert_int_eq(ring_set__add(set, &big.src), -EINVAL);
+	ck_assert_msg(log_captured("AUXTRACE_OPTS(ring_source"), "log: %s", log_text);
+	big.src.sz = offsetof(struct ring_source, sink);	/* no sink */
+	ck_assert_int_eq(ring_set__add(set, &big.src), -EINVAL);
+	big.src.sz = sizeof(struct ring_source);
+	big.src.flags = 1u << 7;
+	ck_assert_int_eq(ring_set__add(set, &big.src), -EINVAL);
+	big.src.flags = RING_SOURCE_F_ROUND;
+	ck_assert_int_eq(ring_set__add(set, &big.src), 1);
+	log_capture_stop();
+	ck_assert_int_eq(ring_set__nr_rings(set), 2);
+	ring_set__delete(set);
+}
+END_TEST
+
 START_TEST(test_bad_arguments)
 {
 	struct ring_set *set = ring_set__new(NULL);
@@ -172,7 +400,12 @@ START_TEST(test_bad_arguments)
 					      &mem.sink), -EINVAL);
 	ck_assert_int_eq(ring_set__add_source(set, 0, 0, RING_SOURCE_OTHER, NULL, &f,
 					      &mem.sink), -EINVAL);
-	ck_assert_int_eq(ring_set__add_evlist(set, NULL, NULL, &mem.sink, NULL), -EINVAL);
+	ck_assert_int_eq(evlist__add_to_ring_set(NULL, set, &mem.sink), -EINVAL);
+	ck_assert_int_eq(auxtrace_mmaps__add_to_ring_set(NULL, set, &mem.sink), -EINVAL);
+	ck_assert_int_eq(ring_set__add(set, NULL), -EINVAL);
+	ck_assert_int_eq(ring_set__watch(set, 0, 0, 0), -EINVAL);	/* no source 0 */
+	ck_assert_int_eq(ring_set__follow(set, 0, 1), -EINVAL);
+	ck_assert_int_eq(ring_set__find_source(set, &f), -ENOENT);
 	ck_assert_int_eq(ring_set__poll(NULL, 0), -EINVAL);
 	ring_set__delete(set);
 	ring_set__delete(NULL);
@@ -225,8 +458,13 @@ START_TEST(test_data_ring_and_aux_area_together)
 	set = ring_set__new(NULL);
 	ring_sink_memory__init(&data, data_out, sizeof(data_out));
 	ring_sink_memory__init(&auxs, aux_out, sizeof(aux_out));
-	ck_assert_int_eq(ring_set__add_evlist(set, evlist, aux, &data.sink, &auxs.sink), 0);
-	ck_assert_int_eq(ring_set__nr_rings(set), 1);
+	log_capture_start();
+	ck_assert_int_eq(auxtrace_mmaps__add_to_ring_set(aux, set, &auxs.sink), -ENOENT);
+	log_capture_stop();
+	ck_assert_msg(log_captured("call evlist__add_to_ring_set first"), "log: %s", log_text);
+	ck_assert_int_eq(evlist__add_to_ring_set(evlist, set, &data.sink), 0);
+	ck_assert_int_eq(auxtrace_mmaps__add_to_ring_set(aux, set, &auxs.sink), 0);
+	ck_assert_int_eq(ring_set__nr_rings(set), 2);	/* the data ring, the AUX area after it */
 
 	memset(payload, 0xa5, sizeof(payload));
 	ck_assert_uint_eq(aux_producer__write(p, payload, sizeof(payload)), sizeof(payload));
@@ -307,7 +545,7 @@ static bool two_rings__setup(struct two_rings *t, struct round_check *rc,
 	ck_assert_int_eq(evlist__mmap(t->evlist, 4), 0);
 	rc->set = ring_set__new(opts);
 	ring_sink_memory__init(&t->mem, t->out, sizeof(t->out));
-	ck_assert_int_eq(ring_set__add_evlist(rc->set, t->evlist, NULL, &t->mem.sink, NULL), 0);
+	ck_assert_int_eq(evlist__add_to_ring_set(t->evlist, rc->set, &t->mem.sink), 0);
 	ck_assert_int_eq(ring_set__nr_rings(rc->set), 2);
 
 	evlist__enable(t->evlist);
@@ -479,7 +717,7 @@ START_TEST(test_task_exit_hangs_up)
 	ck_assert_int_eq(evlist__mmap(evlist, 4), 0);
 	set = ring_set__new(NULL);
 	ring_sink_memory__init(&mem, out, sizeof(out));
-	ck_assert_int_eq(ring_set__add_evlist(set, evlist, NULL, &mem.sink, NULL), 0);
+	ck_assert_int_eq(evlist__add_to_ring_set(evlist, set, &mem.sink), 0);
 	ck_assert_int_eq(ring_set__nr_alive(set), 1);
 	evlist__enable(evlist);
 	ck_assert_int_eq(write(go[1], "x", 1), 1);
@@ -554,6 +792,11 @@ int main(void)
 	tcase_add_test(tc, test_only_ready_rings_are_drained);
 	tcase_add_test(tc, test_stop_from_signal_handler);
 	tcase_add_test(tc, test_bad_arguments);
+	tcase_add_test(tc, test_stop_from_thread);
+	tcase_add_test(tc, test_followers_drain_with_their_leader);
+	tcase_add_test(tc, test_round_drains_round_sources);
+	tcase_add_test(tc, test_watch_task_fd_hang_up);
+	tcase_add_test(tc, test_source_struct_size);
 	tcase_add_test(tc, test_data_ring_and_aux_area_together);
 	tcase_add_test(tc, test_pass_done_follows_every_perf_ring);
 	tcase_add_test(tc, test_task_exit_hangs_up);

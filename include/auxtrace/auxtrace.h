@@ -8,8 +8,10 @@
  *
  *	aux = auxtrace_mmaps__new(evlist, itr, aux_pages, snapshot_mode);
  *	evlist__mmap_ex(evlist, data_pages, auxtrace_mmaps__hooks(aux));
- *	while (evlist__poll(evlist, -1) >= 0)
- *		auxtrace_mmaps__read(aux, &sink.sink);	   (PERF_RECORD_AUXTRACE + payload)
+ *	evlist__add_to_ring_set(evlist, set, &data_sink.sink);	   (auxtrace/ring-set.h)
+ *	auxtrace_mmaps__add_to_ring_set(aux, set, &aux_sink.sink);
+ *	while (ring_set__poll(set, -1) >= 0)	   (PERF_RECORD_AUXTRACE + payload into aux_sink)
+ *		;
  *	evlist__munmap(evlist);
  *	auxtrace_mmaps__delete(aux);
  */
@@ -211,6 +213,21 @@ AUXTRACE_API int auxtrace_mmaps__stats_sz(const struct auxtrace_mmaps *aux, int 
 					  struct ring_stats *out, size_t sz);
 #define auxtrace_mmaps__stats(aux, idx, out) \
 	auxtrace_mmaps__stats_sz((aux), (idx), (out), sizeof(*(out)))
+
+struct ring_set;
+/*
+ * auxtrace_mmaps__add_to_ring_set() adds every mapped AUX area to set as a source
+ * (auxtrace/ring-set.h) of kind RING_SOURCE_AUX, with auxtrace_mmaps__stats for its stats,
+ * following the data ring of its idx: the kernel signals both through that ring's fds, and
+ * the PERF_RECORD_AUX records describing the AUX data must reach their sink first. So add
+ * the evlist first (evlist__add_to_ring_set). One wakeup then drains the data ring and its
+ * AUX area, this one into sink with auxtrace_mmaps__read_idx (areas in overwrite mode give
+ * nothing: auxtrace_mmaps__read_snapshot copies them). aux, set and sink are borrowed; the
+ * sources last until evlist__munmap. Returns 0 or -errno: EINVAL (a NULL argument), ENOENT
+ * (an area's data ring is not in the set), or ring_set__add's.
+ */
+AUXTRACE_API int auxtrace_mmaps__add_to_ring_set(struct auxtrace_mmaps *aux,
+						 struct ring_set *set, struct ring_sink *sink);
 
 /* Options a recording session gives its AUX backend (perf's record_opts, AUX part). */
 struct auxtrace_opts {

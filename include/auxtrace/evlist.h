@@ -20,10 +20,12 @@ extern "C" {
 #endif
 
 struct evlist;
+struct ring_set;
+struct ring_sink;
 
 /*
  * evlist__new() returns an empty evlist, the caller's (evlist__delete); NULL + errno:
- * ENOMEM, or the errno of creating its poll set (EMFILE).
+ * ENOMEM.
  */
 AUXTRACE_API struct evlist *evlist__new(void);
 /*
@@ -130,10 +132,10 @@ struct evlist_mmap_hooks {
 
 /*
  * evlist__mmap() maps one data ring of `pages` pages (a power of two; 0: perf's default
- * from perf_event_mlock_kb) per idx of the opened evlist, redirects the other fds, fills
- * the poll set. Returns 0 or -errno (then nothing stays mapped; the error is logged with
- * its fix): EBUSY when mapped already, EINVAL (no evsels, no maps, pages not a power of
- * two), ENOMEM, EPERM (over perf_event_mlock_kb), mmap's or the ioctl's.
+ * from perf_event_mlock_kb) per idx of the opened evlist and redirects the other fds into
+ * it. Returns 0 or -errno (then nothing stays mapped; the error is logged with its fix):
+ * EBUSY when mapped already, EINVAL (no evsels, no maps, pages not a power of two), ENOMEM,
+ * EPERM (over perf_event_mlock_kb), mmap's or the ioctl's.
  */
 AUXTRACE_API int evlist__mmap(struct evlist *evlist, unsigned int pages);
 /*
@@ -164,36 +166,16 @@ AUXTRACE_API struct perf_mmap *evlist__mmap_at(const struct evlist *evlist, int 
 AUXTRACE_API struct perf_mmap *evlist__mmap_ovw_at(const struct evlist *evlist, int idx);
 
 /*
- * One epoll set for every ring fd, any fd the caller adds (tracefs CPUs), and a stop fd.
- * Ready rings are drained by the caller (perf_mmap__push / read_event).
+ * evlist__add_to_ring_set() adds every forward data ring of the mapped evlist to set as a
+ * source (auxtrace/ring-set.h) drained into sink (both borrowed: keep them while set
+ * polls) when any fd feeding it is ready, and before every round ends. Backward rings are
+ * left out: they are read after pausing them, not on wakeups. The fds of events on tasks
+ * are watched as RING_WATCH_F_TASK: the set's nr_alive reaches 0 once every traced task
+ * exited. The sources last until evlist__munmap. Returns 0 or -errno: EINVAL (a NULL
+ * argument), ENOENT (nothing mapped), or ring_set__add's and ring_set__watch's.
  */
-/*
- * evlist__poll() waits up to timeout_ms (-1: for ever). Returns how many fds are ready, 0 on
- * timeout, -ECANCELED once evlist__stop() was called, or epoll_wait's -errno (EINTR). A
- * hung-up fd leaves the set.
- */
-AUXTRACE_API int evlist__poll(struct evlist *evlist, int timeout_ms);
-/*
- * evlist__add_pollfd() adds fd (still the caller's; keep it open while the evlist polls)
- * with epoll_events. Returns 0 or -errno (ENOMEM, epoll_ctl's).
- */
-AUXTRACE_API int evlist__add_pollfd(struct evlist *evlist, int fd, uint32_t epoll_events);
-/*
- * evlist__poll_nr_alive() returns the ring fds still in the set, system-wide evsels' not
- * counted. The fd of an event on a task hangs up when the task exits and leaves the set (its
- * ring stays mapped and drainable): 0 means every traced task is gone. CPU-wide fds (thread
- * -1) never hang up.
- */
-AUXTRACE_API int evlist__poll_nr_alive(const struct evlist *evlist);
-/*
- * evlist__stop() makes the current or next poll return -ECANCELED. Async-signal-safe, and
- * callable from another thread.
- */
-AUXTRACE_API void evlist__stop(struct evlist *evlist);
-/* evlist__resume() forgets a previous stop so the next poll waits again. */
-AUXTRACE_API void evlist__resume(struct evlist *evlist);
-/* evlist__poll_fd() returns the epoll fd (the evlist's), to nest the set into a caller's loop. */
-AUXTRACE_API int evlist__poll_fd(const struct evlist *evlist);
+AUXTRACE_API int evlist__add_to_ring_set(struct evlist *evlist, struct ring_set *set,
+					 struct ring_sink *sink);
 
 #ifdef __cplusplus
 }

@@ -21,13 +21,13 @@
  *	perf_event__synthesize_threads(evlist, NULL,	  // auxtrace/synthesize.h
  *				       perf_data_writer__data_sink(w));
  *	perf_data_writer__write_finished_init(w);
- *	while (recording) {
- *		evlist__poll(evlist, -1);
- *		for each idx: perf_mmap__push(evlist__mmap_at(evlist, idx),
- *					      perf_data_writer__data_sink(w));
- *		auxtrace_mmaps__read(aux, perf_data_writer__aux_sink(w));
- *		perf_data_writer__write_finished_round(w);
- *	}
+ *	// a ring set (auxtrace/ring-set.h) whose pass_done calls
+ *	// perf_data_writer__write_finished_round(w)
+ *	evlist__add_to_ring_set(evlist, set, perf_data_writer__data_sink(w));
+ *	auxtrace_mmaps__add_to_ring_set(aux, set, perf_data_writer__aux_sink(w));
+ *	while (recording)
+ *		ring_set__poll(set, -1);
+ *	ring_set__drain_all(set, true);
  *	perf_data_writer__finish(w);
  *	perf_data_writer__delete(w);
  *

@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * A ring set: one epoll set over every ring of a recording (the perf data rings of an evlist,
- * the AUX area at each of their idx, tracefs CPU buffers, and any other source), drained
- * only where the kernel says data is ready, each ring into the sink chosen for it. As
- * libbpf's ring_buffer__poll: a wakeup costs the rings that are ready, not all of them.
+ * A ring set: one epoll set over every ring of a recording, drained only where the kernel
+ * says data is ready, each ring into the sink chosen for it. As libbpf's ring_buffer__poll:
+ * a wakeup costs the rings that are ready, not all of them.
+ *
+ * The set knows rings only as sources (struct ring_source): a drain function, the fds that
+ * say it is ready, and a few flags. Each kind of ring joins through the same interface from
+ * where it lives: evlist__add_to_ring_set (perf data rings), auxtrace_mmaps__add_to_ring_set
+ * (AUX areas), tracefs_cpu_add_to_ring_set (tracefs CPU buffers), ring_set__add_source (any
+ * other ring with a fd).
  *
  *	struct ring_set *set = ring_set__new(NULL);
  *
- *	ring_set__add_evlist(set, evlist, aux, &data_sink, &aux_sink);
+ *	evlist__add_to_ring_set(evlist, set, &data_sink);
+ *	auxtrace_mmaps__add_to_ring_set(aux, set, &aux_sink);
  *	while (ring_set__poll(set, 1000) != -ECANCELED)	// ring_set__stop() from a handler
  *		;
  *	ring_set__drain_all(set, true);			// what is left, at the end
@@ -26,19 +32,17 @@ extern "C" {
 #endif
 
 struct ring_set;
-struct evlist;
-struct auxtrace_mmaps;
 
 /* Where a ring's bytes come from, for the per-source statistics. */
 enum ring_source_kind {
 	RING_SOURCE_PERF,	/* a perf data ring: samples and side-band */
 	RING_SOURCE_AUX,	/* an AUX area: hardware trace */
 	RING_SOURCE_FTRACE,	/* a tracefs CPU buffer */
-	RING_SOURCE_OTHER,	/* anything else added with ring_set__add_source */
+	RING_SOURCE_OTHER,	/* anything else */
 	RING_SOURCE__MAX,
 };
 
-/* How the set drains a ring it does not know itself (tracefs CPUs, the caller's own). */
+/* How the set drains a source, and asks what it delivered. */
 struct ring_source_ops {
 	/*
 	 * Move what is ready into sink; final: also what the producer is still writing (the
@@ -54,11 +58,12 @@ struct ring_set_opts {
 	size_t sz;		/* sizeof(struct ring_set_opts): fields may be added at the end */
 	/*
 	 * Called when a round ends, with the bytes moved since the last one: where a perf.data
-	 * writer puts PERF_RECORD_FINISHED_ROUND. Before it is called, every perf data ring
-	 * (and the AUX area beside it) has been drained, the ready ones and the others, as
-	 * perf record reads every ring in each round: perf sorts records one round behind, and
-	 * a record left in a ring under its wakeup mark would come out after newer ones.
-	 * Optional; without it only the ready rings are drained.
+	 * writer puts PERF_RECORD_FINISHED_ROUND. Before it is called, every source flagged
+	 * RING_SOURCE_F_ROUND (every perf data ring, and the AUX area that follows it) has
+	 * been drained, the ready ones and the others, as perf record reads every ring in each
+	 * round: perf sorts records one round behind, and a record left in a ring under its
+	 * wakeup mark would come out after newer ones. Optional; without it only the ready
+	 * rings are drained.
 	 */
 	void (*pass_done)(void *ctx, size_t bytes);
 	void *ctx;
@@ -81,26 +86,82 @@ struct ring_set_opts {
 AUXTRACE_API struct ring_set *ring_set__new(const struct ring_set_opts *opts);
 /*
  * ring_set__delete() frees set (NULL: nothing). It frees nothing it did not create: the
- * evlist, AUX areas, sources and sinks stay the caller's.
+ * rings, the sources' ctx and sinks stay the caller's.
  */
 AUXTRACE_API void ring_set__delete(struct ring_set *set);
 
-/*
- * ring_set__add_evlist() adds every forward data ring of a mapped evlist into data_sink, and,
- * when aux is given, the AUX area at the same idx into aux_sink in the same wakeup
- * (snapshot-mode areas are left to auxtrace_mmaps__read_snapshot). Every fd of the evlist is
- * watched: a task's exit hangs its fds up (see ring_set__nr_alive). Call after evlist__mmap_ex.
- * evlist, aux and the sinks are borrowed: they must outlive the set. Returns 0 or -errno
- * (EINVAL, ENOMEM, epoll_ctl's).
- */
-AUXTRACE_API int ring_set__add_evlist(struct ring_set *set, struct evlist *evlist,
-				      struct auxtrace_mmaps *aux, struct ring_sink *data_sink,
-				      struct ring_sink *aux_sink);
+enum ring_source_flags {
+	/*
+	 * Drained before every round ends, ready or not (see struct ring_set_opts pass_done):
+	 * a perf data ring, whose records perf sorts one round behind.
+	 */
+	RING_SOURCE_F_ROUND	= 1 << 0,
+};
 
 /*
- * ring_set__add_source() adds any other ring, polled on fd, drained through ops (with ctx)
- * into sink; cpu -1: none. fd, ops, ctx and sink are borrowed: they must outlive the set.
- * Returns 0 or -errno (EINVAL for a missing argument or kind, ENOMEM, epoll_ctl's).
+ * A ring as the set sees it. Sized as the option structs are (AUXTRACE_OPTS in
+ * auxtrace/core.h): every field here is required, and what a later release adds at the end
+ * is optional (0: its default).
+ */
+struct ring_source {
+	size_t sz;			/* sizeof(struct ring_source) */
+	enum ring_source_kind kind;	/* which stats it counts in */
+	int cpu;			/* the CPU whose stats it counts in; -1: none */
+	unsigned int flags;		/* enum ring_source_flags */
+	const struct ring_source_ops *ops;
+	void *ctx;			/* ops' argument */
+	struct ring_sink *sink;		/* where drain moves its bytes */
+};
+
+/*
+ * ring_set__add() adds a source (copied; its ops, ctx and sink are borrowed: they must
+ * outlive the set) that no fd wakes yet: give it fds with ring_set__watch, or let it follow
+ * another with ring_set__follow (a source with neither is drained only by drain_all, and at
+ * rounds with RING_SOURCE_F_ROUND). Returns its id (>= 0, the sources numbered in the order
+ * added), or -errno: EINVAL for a missing ops->drain or sink, an unknown kind or flag, or
+ * by the option structs' rule (sz not set; a byte set past what this library knows); ENOMEM.
+ */
+AUXTRACE_API int ring_set__add(struct ring_set *set, const struct ring_source *src);
+
+enum ring_watch_flags {
+	/*
+	 * The fd of an event on a task: it hangs up when the task exits (counted by
+	 * ring_set__nr_alive). Any watched fd that hangs up is drained once more and leaves
+	 * the set, so that the loop does not spin on it.
+	 */
+	RING_WATCH_F_TASK	= 1 << 0,
+};
+
+/*
+ * ring_set__watch() drains source id whenever fd (borrowed: keep it open while the set
+ * polls) is ready. A source may have several fds (events redirected into one perf ring with
+ * PERF_EVENT_IOC_SET_OUTPUT each wake it); a fd wakes one source. Returns 0 or -errno:
+ * EINVAL (no such source, fd < 0, an unknown flag), EEXIST (fd wakes another source: let
+ * this one follow that one), ENOMEM, epoll_ctl's (ENOSPC, EPERM).
+ */
+AUXTRACE_API int ring_set__watch(struct ring_set *set, int id, int fd, unsigned int flags);
+
+/*
+ * ring_set__follow() drains source id right after source leader, each time that one is
+ * drained (its wakeups, rounds, drain_all), and only then: for a ring the kernel signals
+ * through another's fds, as the AUX area through the fds of the data ring at its idx, whose
+ * PERF_RECORD_AUX records describe the AUX data. Followers are drained in the order they
+ * were added. Returns 0 or -EINVAL (no such source, id == leader, id follows or leads
+ * already, leader follows another: one level only).
+ */
+AUXTRACE_API int ring_set__follow(struct ring_set *set, int id, int leader);
+
+/*
+ * ring_set__find_source() returns the id of the first source added with ctx (a leader to
+ * follow), or -ENOENT (-EINVAL: set NULL).
+ */
+AUXTRACE_API int ring_set__find_source(const struct ring_set *set, const void *ctx);
+
+/*
+ * ring_set__add_source() adds any ring with one fd: ring_set__add with no flags, then
+ * ring_set__watch(fd); cpu -1: none. fd, ops, ctx and sink are borrowed: they must outlive
+ * the set. Returns 0 or -errno (as ring_set__add and ring_set__watch; the source is not
+ * added when its fd cannot be watched).
  */
 AUXTRACE_API int ring_set__add_source(struct ring_set *set, int fd, int cpu,
 				      enum ring_source_kind kind,
@@ -108,11 +169,11 @@ AUXTRACE_API int ring_set__add_source(struct ring_set *set, int fd, int cpu,
 				      struct ring_sink *sink);
 
 /*
- * ring_set__poll() waits up to timeout_ms (-1: for ever) and drains the rings that are ready
- * (and, when a round ends, the other perf data rings: see struct ring_set_opts). Returns how
- * many ready rings were drained (0: timeout), -ECANCELED once ring_set__stop() was called, or
- * the first drain's -errno (the other ready rings are drained all the same; what a sink refused
- * stays in its ring).
+ * ring_set__poll() waits up to timeout_ms (-1: for ever) and drains the rings that are ready,
+ * each with its followers (and, when a round ends, the other RING_SOURCE_F_ROUND sources:
+ * see struct ring_set_opts). Returns how many ready fds were served (0: timeout),
+ * -ECANCELED once ring_set__stop() was called, or the first drain's -errno (the other ready
+ * rings are drained all the same; what a sink refused stays in its ring).
  */
 AUXTRACE_API int ring_set__poll(struct ring_set *set, int timeout_ms);
 /*
@@ -138,13 +199,16 @@ AUXTRACE_API void ring_set__resume(struct ring_set *set);
 AUXTRACE_API int ring_set__fd(const struct ring_set *set);
 
 /*
- * ring_set__nr_alive() returns how many fds of events bound to tasks (not CPU-wide) have not
- * hung up yet. A task's exit hangs its fds up: 0 once every traced task is gone and the
+ * ring_set__nr_alive() returns how many RING_WATCH_F_TASK fds (events bound to tasks) have
+ * not hung up yet. A task's exit hangs its fds up: 0 once every traced task is gone and the
  * recording can end, as perf record ends. -1 when no such fd was ever added.
  */
 AUXTRACE_API int ring_set__nr_alive(const struct ring_set *set);
 
-/* ring_set__nr_rings() returns how many rings the set drains. */
+/*
+ * ring_set__nr_rings() returns how many sources the set drains (an AUX area counts apart
+ * from its data ring).
+ */
 AUXTRACE_API int ring_set__nr_rings(const struct ring_set *set);
 /*
  * ring_set__stats_sz() copies into *out (at most sz bytes; use ring_set__stats) the sum of

@@ -57,10 +57,14 @@ static int record__setup_ring_set(struct record *rec)
 		auxrec_error("cannot make the ring set: %s", auxrec_strerror(errno));
 		return -errno;
 	}
-	if (evlist__nr_mmaps(rec->evlist))
-		err = ring_set__add_evlist(rec->set, rec->evlist, full_trace ? rec->aux : NULL,
-					   perf_data_writer__data_sink(rec->perf_data),
-					   perf_data_writer__aux_sink(rec->perf_data));
+	if (evlist__nr_mmaps(rec->evlist)) {
+		err = evlist__add_to_ring_set(rec->evlist, rec->set,
+					      perf_data_writer__data_sink(rec->perf_data));
+		/* snapshot and sample modes copy the AUX areas when asked, not on wakeups */
+		if (!err && full_trace)
+			err = auxtrace_mmaps__add_to_ring_set(rec->aux, rec->set,
+							      perf_data_writer__aux_sink(rec->perf_data));
+	}
 	if (!err && rec->ftrace)
 		err = ftrace_session__add_to_ring_set(rec->ftrace, rec->set, rec->trace_dat);
 	if (err)

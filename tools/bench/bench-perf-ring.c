@@ -11,10 +11,12 @@
  *                    its cache misses made that "ceiling" slower than a drained ring)
  *   ceiling, wakeup  the same with a wakeup per record (what wakeup_events = 1 costs the
  *                    producer: an irq_work even when nobody sleeps on the ring)
- *   push             evlist + evlist__poll + perf_mmap__push to a sink that takes the bytes
- *                    (a file sink without the write); the core counts the records (-W: the
- *                    sink walks the records itself, a second pass over them)
- *   read_event       the same rings through perf_mmap__read_event (the per-record API)
+ *   push             evlist + ring set (evlist__add_to_ring_set: ring_set__poll pushes each
+ *                    ready ring with perf_mmap__push) to a sink that takes the bytes (a file
+ *                    sink without the write); the core counts the records (-W: the sink
+ *                    walks the records itself, a second pass over them)
+ *   read_event       the same rings through perf_mmap__read_event (the per-record API), as
+ *                    ring set sources of the caller's own (ring_set__add_source)
  *   perf_buffer      libbpf 1.1: perf_buffer__new + perf_buffer__poll (wakeup per record)
  *
  * The machine may be shared and noisy, so the rows run interleaved, round after round, and
@@ -41,6 +43,7 @@
 #include <auxtrace/evlist.h>
 #include <auxtrace/evsel.h>
 #include <auxtrace/mmap.h>
+#include <auxtrace/ring-set.h>
 
 #include "bpf-getppid.h"
 #include "util.h"
@@ -284,11 +287,22 @@ static ssize_t sample_counter__push(struct ring_sink *sink, const struct iovec *
 	return total;
 }
 
+/* Both rows of ours read the same rings, each through a ring set of its own. */
 struct ours {
 	struct consumer c;
 	struct evlist *evlist;
 	struct evsel *evsel;
 	bool walk;
+	struct ring_set *set;
+	struct sample_counter sc;
+	struct ring_sink bytes;
+	struct read_event_source *sources;	/* read_event: one per ring */
+};
+
+/* A data ring read record by record: the read_event row's source. */
+struct read_event_source {
+	struct perf_mmap *map;
+	uint64_t *samples;
 };
 
 static int ours__route(struct bench *b, struct consumer *c)
@@ -303,75 +317,84 @@ static int ours__route(struct bench *b, struct consumer *c)
 		if (err)
 			return err;
 	}
-	evlist__resume(o->evlist);
+	ring_set__resume(o->set);
 	return 0;
 }
 
-/*
- * Drain each ring to empty: what arrives during a push is taken by the next one. Samples
- * are the records the core counted less its loss reports, unless the sink walks them.
- */
-static int ours__drain_push(struct consumer *c)
+/* Records the core counted in every ring, less its loss reports. */
+static uint64_t ours__seen(const struct ours *o)
 {
-	struct ours *o = bench_container_of(c, struct ours, c);
-	struct sample_counter sc = { .sink.push = sample_counter__push, .samples = &c->samples };
-	struct ring_sink bytes = { .push = byte_sink__push };
+	uint64_t seen = 0;
 	int i;
 
 	for (i = 0; i < evlist__nr_mmaps(o->evlist); i++) {
-		struct perf_mmap *map = evlist__mmap_at(o->evlist, i);
-		const struct ring_stats *st = perf_mmap__stats(map);
-		uint64_t seen = st->records - st->lost_reports;
-		ssize_t n;
+		const struct ring_stats *st = perf_mmap__stats(evlist__mmap_at(o->evlist, i));
 
-		while ((n = perf_mmap__push(map, o->walk ? &sc.sink : &bytes)) > 0)
-			;
-		if (n < 0)
-			return n;
-		if (!o->walk)
-			c->samples += st->records - st->lost_reports - seen;
+		seen += st->records - st->lost_reports;
 	}
-	return 0;
+	return seen;
 }
 
-/* libperf's loop, as the header documents it. */
-static int ours__drain_read_event(struct consumer *c)
+/*
+ * Wait for ready rings and drain them (wait false: drain every ring now). The push row's
+ * samples are what the core counted meanwhile, unless its sink walks them.
+ */
+static int ours__run_set(struct ours *o, bool wait)
 {
-	struct ours *o = bench_container_of(c, struct ours, c);
-	union perf_event *event;
-	int i, err;
+	uint64_t seen = o->walk || o->sources ? 0 : ours__seen(o);
+	int n = wait ? ring_set__poll(o->set, -1) : (int)ring_set__drain_all(o->set, false);
 
-	for (i = 0; i < evlist__nr_mmaps(o->evlist); i++) {
-		struct perf_mmap *map = evlist__mmap_at(o->evlist, i);
+	if (!o->walk && !o->sources)
+		o->c.samples += ours__seen(o) - seen;
+	return n;
+}
 
-		while ((err = perf_mmap__read_init(map)) == 0) {
-			while ((event = perf_mmap__read_event(map)) != NULL) {
-				c->samples += event->header.type == PERF_RECORD_SAMPLE;
-				perf_mmap__consume(map);
-			}
-			perf_mmap__read_done(map);
-		}
-		if (err != -EAGAIN)
-			return err;
-	}
-	return 0;
+static int ours__drain(struct consumer *c)
+{
+	int n = ours__run_set(bench_container_of(c, struct ours, c), false);
+
+	return n < 0 ? n : 0;
 }
 
 static int ours__poll(struct consumer *c)
 {
 	struct ours *o = bench_container_of(c, struct ours, c);
-	int n = evlist__poll(o->evlist, -1);
+	int n = ours__run_set(o, true);
 
-	if (n == -ECANCELED)
+	if (n == -ECANCELED) {
+		ring_set__resume(o->set);	/* the producer is done: the last drain follows */
 		return 1;
-	if (n < 0 && n != -EINTR)
-		return n;
-	return c->ops->drain(c);
+	}
+	return n < 0 && n != -EINTR ? n : 0;
 }
+
+/* libperf's loop, as the header documents it. */
+static ssize_t read_event_source__drain(void *ctx, struct ring_sink *sink, bool final)
+{
+	struct read_event_source *r = ctx;
+	union perf_event *event;
+	ssize_t bytes = 0;
+	int err;
+
+	(void)sink, (void)final;
+	while ((err = perf_mmap__read_init(r->map)) == 0) {
+		while ((event = perf_mmap__read_event(r->map)) != NULL) {
+			*r->samples += event->header.type == PERF_RECORD_SAMPLE;
+			bytes += event->header.size;
+			perf_mmap__consume(r->map);
+		}
+		perf_mmap__read_done(r->map);
+	}
+	return err == -EAGAIN ? bytes : err;
+}
+
+static const struct ring_source_ops read_event_source_ops = {
+	.drain = read_event_source__drain,
+};
 
 static void ours__stop(void *c)
 {
-	evlist__stop(bench_container_of(c, struct ours, c)->evlist);
+	ring_set__stop(bench_container_of(c, struct ours, c)->set);
 }
 
 static uint64_t ours__lost(struct consumer *c)
@@ -385,25 +408,58 @@ static uint64_t ours__lost(struct consumer *c)
 	return lost;
 }
 
-static const struct consumer_ops push_ops = {
+static const struct consumer_ops ours_ops = {
 	.route = ours__route,
 	.poll = ours__poll,
-	.drain = ours__drain_push,
+	.drain = ours__drain,
 	.stop = ours__stop,
 	.lost = ours__lost,
 };
 
-static const struct consumer_ops read_event_ops = {
-	.route = ours__route,
-	.poll = ours__poll,
-	.drain = ours__drain_read_event,
-	.stop = ours__stop,
-	.lost = ours__lost,
-};
+/* The push row's set: the evlist's rings, pushed into a sink that takes or walks them. */
+static int ours__push_set(struct ours *o)
+{
+	o->sc = (struct sample_counter){ .sink.push = sample_counter__push,
+					 .samples = &o->c.samples };
+	o->bytes = (struct ring_sink){ .push = byte_sink__push };
+	o->set = ring_set__new(NULL);
+	if (!o->set)
+		return -errno;
+	return evlist__add_to_ring_set(o->evlist, o->set, o->walk ? &o->sc.sink : &o->bytes);
+}
+
+/* The read_event row's set: each ring a source of ours, on the fd that owns it. */
+static int ours__read_event_set(struct ours *o)
+{
+	int i, err, nr = evlist__nr_mmaps(o->evlist);
+
+	o->bytes = (struct ring_sink){ .push = byte_sink__push };	/* never pushed to */
+	o->sources = calloc(nr, sizeof(*o->sources));
+	o->set = ring_set__new(NULL);
+	if (!o->sources || !o->set)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		struct perf_mmap *map = evlist__mmap_at(o->evlist, i);
+
+		o->sources[i] = (struct read_event_source){ .map = map, .samples = &o->c.samples };
+		err = ring_set__add_source(o->set, perf_mmap__fd(map), perf_mmap__cpu(map).cpu,
+					   RING_SOURCE_OTHER, &read_event_source_ops,
+					   &o->sources[i], &o->bytes);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static void ours__close(struct ours *o)
+{
+	ring_set__delete(o->set);
+	free(o->sources);
+}
 
 /*
  * As an embedder would set it up: a wakeup when a fraction of the ring was written (not per
- * record), and each ring drained to empty on every wakeup. The ring must cover the data
+ * record), and each ready ring drained on every wakeup. The ring must cover the data
  * rate times the worst wakeup latency: on a busy 2-vCPU VM that reached several ms, so perf's
  * 512 KiB default lost records at ~60 MB/s where the default 4 MiB here did not.
  */
@@ -808,8 +864,8 @@ int main(int argc, char **argv)
 	struct bench b = { 0 };
 	struct ceiling ceil = { .c.name = "ceiling, no wakeups" };
 	struct ceiling ceil_wake = { .c.name = "ceiling, wakeup/record", .wakeup_each = true };
-	struct ours push = { .c = { .name = "libauxtrace push", .ops = &push_ops } };
-	struct ours rev = { .c = { .name = "libauxtrace read_event", .ops = &read_event_ops } };
+	struct ours push = { .c = { .name = "libauxtrace push", .ops = &ours_ops } };
+	struct ours rev = { .c = { .name = "libauxtrace read_event", .ops = &ours_ops } };
 	struct pb pb = { .c = { .name = "libbpf perf_buffer", .ops = &pb_ops } };
 	struct consumer *cs[] = { &ceil.c, &ceil_wake.c, &push.c, &rev.c, &pb.c };
 	const int nr = sizeof(cs) / sizeof(cs[0]), ours = 2;
@@ -840,8 +896,14 @@ int main(int argc, char **argv)
 		rev.evlist = push.evlist;
 		rev.evsel = push.evsel;
 		push.walk = b.opts.walk;
-		err = pb__open(&b, &pb);
+		err = ours__push_set(&push);
+		if (!err)
+			err = ours__read_event_set(&rev);
+		if (err)
+			err = die_errno("the ring sets of libauxtrace's rows", err);
 	}
+	if (!err)
+		err = pb__open(&b, &pb);
 	for (r = 0; r < b.opts.rounds && !err; r++)
 		for (i = 0; i < nr && !err; i++) {
 			err = run_throughput(&b, cs[i], r);
@@ -865,6 +927,8 @@ int main(int argc, char **argv)
 
 	if (pb.pb)
 		perf_buffer__free(pb.pb);
+	ours__close(&rev);
+	ours__close(&push);
 	evlist__delete(push.evlist);
 	ceiling__close(&ceil_wake);
 	ceiling__close(&ceil);

@@ -4,8 +4,8 @@
  *
  * ring set:  ring_set__poll(): epoll says which fd is ready, only that ring is drained.
  * drain all: what a loop on a poll that only returns a count must do (auxrec before the
- *            ring set, evlist__poll + every ring's drain): the same epoll_wait, then every
- *            ring's drain, ready or not.
+ *            ring set: a poll of every ring fd, then every ring's drain): the same
+ *            epoll_wait, then every ring's drain, ready or not.
  *
  * The rings are fake, pipes: an idle ring's drain costs what draining an idle tracefs CPU
  * costs (one non-blocking read(2) that says EAGAIN). Per wakeup, one byte is written to
@@ -166,7 +166,7 @@ static int perf_bench__add(struct perf_bench *b, int i, const char *event)
 	if (!err)
 		err = evlist__mmap(evlist, 1);
 	if (!err)
-		err = ring_set__add_evlist(b->set, evlist, NULL, &b->sink.sink, NULL);
+		err = evlist__add_to_ring_set(evlist, b->set, &b->sink.sink);
 	if (!err)
 		err = evlist__enable(evlist);
 	perf_cpu_map__put(cpus);

@@ -416,8 +416,8 @@ static int soak__run(struct soak *s)
 	s->data.sink.push = forward_sink__push;
 	s->auxs.sink.push = forward_sink__push;
 	s->set = ring_set__new(&sopts);
-	if (!s->set || ring_set__add_evlist(s->set, s->evlist, s->aux, &s->data.sink,
-					    &s->auxs.sink))
+	if (!s->set || evlist__add_to_ring_set(s->evlist, s->set, &s->data.sink) ||
+	    auxtrace_mmaps__add_to_ring_set(s->aux, s->set, &s->auxs.sink))
 		return soak__fail("cannot make the ring set: %s", strerror(errno));
 	s->run = (struct aux_producer_run){ .fill = aux_stream__fill, .chunk = CHUNK };
 	if (aux_producer__start(s->producer, &s->run) || evlist__enable(s->evlist))

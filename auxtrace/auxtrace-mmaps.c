@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * The AUX areas of an evlist: evlist mmap driver hooks that decide per idx what to map
- * (auxtrace_mmap_params) and map it right after that idx's data ring, and the loops that
- * drain every area into one sink.
+ * (auxtrace_mmap_params) and map it right after that idx's data ring, the loops that drain
+ * every area into one sink, and the areas as ring set sources.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,9 +11,19 @@
 
 #include <auxtrace/auxtrace-record.h>
 #include <auxtrace/pmu.h>
+#include <auxtrace/ring-set.h>
 #include <internal/auxtrace-mmap.h>
 #include <internal/lib.h>
 #include <internal/ring.h>
+
+/* One idx: what its hook decided, its area, and the ring set source that drains it. */
+struct auxtrace_mmaps_idx {
+	struct auxtrace_mmaps *aux;
+	int idx;
+	struct auxtrace_mmap_params mp;
+	struct auxtrace_mmap *mm;	/* allocated when the idx is mapped */
+	struct ring_stats stats;	/* the source's answer to the set's last stats call */
+};
 
 struct auxtrace_mmaps {
 	struct evlist *evlist;
@@ -23,27 +33,21 @@ struct auxtrace_mmaps {
 	const struct auxtrace_mmap_ops *ops;
 	struct evlist_mmap_hooks hooks;
 	int nr;
-	struct auxtrace_mmap_params *mp;	/* [nr]: what the idx hook decided */
-	struct auxtrace_mmap **mm;		/* [nr]: allocated when the idx is mapped */
+	struct auxtrace_mmaps_idx *at;	/* [nr] */
 };
 
 static int auxtrace_mmaps__grow(struct auxtrace_mmaps *aux, int nr)
 {
-	struct auxtrace_mmap_params *mp;
-	struct auxtrace_mmap **mm;
+	struct auxtrace_mmaps_idx *at;
 
 	if (nr <= aux->nr)
 		return 0;
-	mp = realloc(aux->mp, nr * sizeof(*mp));
-	if (!mp)
+	at = realloc(aux->at, nr * sizeof(*at));
+	if (!at)
 		return -ENOMEM;
-	aux->mp = mp;
-	mm = realloc(aux->mm, nr * sizeof(*mm));
-	if (!mm)
-		return -ENOMEM;
-	aux->mm = mm;
-	memset(mp + aux->nr, 0, (nr - aux->nr) * sizeof(*mp));
-	memset(mm + aux->nr, 0, (nr - aux->nr) * sizeof(*mm));
+	aux->at = at;
+	for (int idx = aux->nr; idx < nr; idx++)
+		at[idx] = (struct auxtrace_mmaps_idx){ .aux = aux, .idx = idx };
 	aux->nr = nr;
 	return 0;
 }
@@ -58,9 +62,9 @@ static int auxtrace_mmaps__idx_hook(struct evlist *evlist, struct evsel *evsel, 
 	if (err)
 		return err;
 	/* The template depends on the data ring size, known only once the driver runs. */
-	auxtrace_mmap_params__init(&aux->mp[idx], evlist__mmap_len(evlist), aux->pages,
+	auxtrace_mmap_params__init(&aux->at[idx].mp, evlist__mmap_len(evlist), aux->pages,
 				   aux->overwrite);
-	auxtrace_mmap_params__set_idx(&aux->mp[idx], evlist, evsel, idx);
+	auxtrace_mmap_params__set_idx(&aux->at[idx].mp, evlist, evsel, idx);
 	return 0;
 }
 
@@ -150,19 +154,20 @@ static int auxtrace_mmaps__mmap_hook(struct evlist *evlist, struct evsel *evsel,
 				     struct perf_mmap *map, int idx, void *ctx)
 {
 	struct auxtrace_mmaps *aux = ctx;
-	const struct auxtrace_mmap_params *mp = &aux->mp[idx];
+	struct auxtrace_mmaps_idx *at = &aux->at[idx];
+	const struct auxtrace_mmap_params *mp = &at->mp;
 	int err;
 
 	(void)evlist;
 	if (!mp->len || !mp->mmap_needed)
 		return 0;
-	if (!aux->mm[idx]) {
-		aux->mm[idx] = auxtrace_mmap__new();
-		if (!aux->mm[idx])
+	if (!at->mm) {
+		at->mm = auxtrace_mmap__new();
+		if (!at->mm)
 			return -ENOMEM;
-		auxtrace_mmap__set_ops(aux->mm[idx], aux->ops);
+		auxtrace_mmap__set_ops(at->mm, aux->ops);
 	}
-	err = auxtrace_mmap__mmap(aux->mm[idx], mp, perf_mmap__userpg(map), perf_mmap__fd(map));
+	err = auxtrace_mmap__mmap(at->mm, mp, perf_mmap__userpg(map), perf_mmap__fd(map));
 	if (err)
 		auxtrace_mmaps__log_error(aux, evsel, mp, err);
 	return err;
@@ -176,7 +181,7 @@ static void auxtrace_mmaps__munmap_hook(struct evlist *evlist, struct perf_mmap 
 	(void)evlist;
 	(void)map;
 	if (idx < aux->nr)
-		auxtrace_mmap__munmap(aux->mm[idx]);
+		auxtrace_mmap__munmap(aux->at[idx].mm);
 }
 
 struct auxtrace_mmaps *auxtrace_mmaps__new(struct evlist *evlist, struct auxtrace_record *itr,
@@ -211,9 +216,8 @@ void auxtrace_mmaps__delete(struct auxtrace_mmaps *aux)
 	if (!aux)
 		return;
 	for (idx = 0; idx < aux->nr; idx++)
-		auxtrace_mmap__delete(aux->mm[idx]);
-	free(aux->mm);
-	free(aux->mp);
+		auxtrace_mmap__delete(aux->at[idx].mm);
+	free(aux->at);
 	free(aux);
 }
 
@@ -234,9 +238,9 @@ int auxtrace_mmaps__nr(const struct auxtrace_mmaps *aux)
 
 struct auxtrace_mmap *auxtrace_mmaps__at(const struct auxtrace_mmaps *aux, int idx)
 {
-	if (idx < 0 || idx >= aux->nr || !aux->mm[idx] || !auxtrace_mmap__base(aux->mm[idx]))
-		return NULL;
-	return aux->mm[idx];
+	struct auxtrace_mmap *mm = idx >= 0 && idx < aux->nr ? aux->at[idx].mm : NULL;
+
+	return mm && auxtrace_mmap__base(mm) ? mm : NULL;
 }
 
 static ssize_t auxtrace_mmaps__read_all(struct auxtrace_mmaps *aux, struct ring_sink *sink,
@@ -285,7 +289,7 @@ int auxtrace_mmaps__stats_sz(const struct auxtrace_mmaps *aux, int idx, struct r
 			     size_t sz)
 {
 	/* An unmapped area keeps its counters until the next mapping of the evlist. */
-	const struct auxtrace_mmap *mm = idx >= 0 && idx < aux->nr ? aux->mm[idx] : NULL;
+	const struct auxtrace_mmap *mm = idx >= 0 && idx < aux->nr ? aux->at[idx].mm : NULL;
 	const struct perf_mmap *map = evlist__mmap_at(aux->evlist, idx);
 	struct ring_stats stats = { .sz = sizeof(stats) };
 
@@ -302,4 +306,59 @@ int auxtrace_mmaps__stats_sz(const struct auxtrace_mmaps *aux, int idx, struct r
 		stats.aux_collision = data->aux_collision;
 	}
 	return ring_stats__copy_out(out, sz, &stats);
+}
+
+static ssize_t aux_source__drain(void *ctx, struct ring_sink *sink, bool final)
+{
+	struct auxtrace_mmaps_idx *at = ctx;
+
+	(void)final;	/* the area holds only what the PMU finished writing */
+	return auxtrace_mmaps__read_idx(at->aux, at->idx, sink);
+}
+
+static const struct ring_stats *aux_source__stats(void *ctx)
+{
+	struct auxtrace_mmaps_idx *at = ctx;
+
+	return auxtrace_mmaps__stats(at->aux, at->idx, &at->stats) ? NULL : &at->stats;
+}
+
+static const struct ring_source_ops aux_source_ops = {
+	.drain = aux_source__drain,
+	.stats = aux_source__stats,
+};
+
+int auxtrace_mmaps__add_to_ring_set(struct auxtrace_mmaps *aux, struct ring_set *set,
+				    struct ring_sink *sink)
+{
+	if (!aux || !set || !sink)
+		return libauxtrace__err(-EINVAL);
+	for (int idx = 0; idx < aux->nr; idx++) {
+		struct perf_mmap *map = evlist__mmap_at(aux->evlist, idx);
+		int leader, id;
+
+		if (!auxtrace_mmaps__at(aux, idx))
+			continue;
+		/* the kernel wakes the data ring's fds for both, and its records come first */
+		leader = ring_set__find_source(set, map);
+		if (leader < 0) {
+			pr_err("ring set: the AUX area of idx %d has no data ring in the set; call "
+			       "evlist__add_to_ring_set first\n", idx);
+			return libauxtrace__err(leader);
+		}
+		id = ring_set__add(set, &(struct ring_source){
+			.sz = sizeof(struct ring_source),
+			.kind = RING_SOURCE_AUX,
+			.cpu = perf_mmap__cpu(map).cpu,
+			.ops = &aux_source_ops,
+			.ctx = &aux->at[idx],
+			.sink = sink,
+		});
+		if (id < 0)
+			return id;
+		id = ring_set__follow(set, id, leader);
+		if (id < 0)
+			return id;
+	}
+	return 0;
 }
