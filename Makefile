@@ -146,6 +146,10 @@ EMBED_TEXT = printf 'const char %s[] =\n' $(2) && \
 # one pattern rule per section the sources use. Version and manual come from here, not from
 # each page; an AsciiDoc warning (a broken section, a dangling reference) fails the build,
 # and the page is renamed into place only when whole, so a failed one is rebuilt next time.
+# asciidoctor also writes a page per further name in NAME (evlist__mmap.3: ".so" to the
+# page), so that `man evlist__mmap` works as `man tracefs_cpu_open` does; it is run in a
+# directory of its own so those point at the page's real name, in the manN/ form that
+# man-db and mandoc both resolve.
 MAN_SRCS     := $(wildcard Documentation/*.adoc)
 MAN_NAMES    := $(MAN_SRCS:Documentation/%.adoc=%)
 # man_path: page name $(1) (auxrec.1) under directory $(2) as man lays it out (DIR/man1/auxrec.1)
@@ -158,9 +162,11 @@ define MAN_RULE
 $(B)/man/man$(1)/%.$(1): Documentation/%.$(1).adoc Makefile
 	@command -v asciidoctor >/dev/null || \
 		{ echo "make man: asciidoctor is missing (scripts/install-deps installs it)" >&2; exit 1; }
-	@mkdir -p $$(@D)
-	$(ASCIIDOCTOR) -o $$@.tmp $$<
-	mv $$@.tmp $$@
+	@rm -rf $$@.d && mkdir -p $$@.d
+	$(ASCIIDOCTOR) -o $$@.d/$$(@F) $$<
+	cd $$@.d && for f in *; do [ $$$$f = $$(@F) ] || \
+		{ sed -i 's|^\.so \([^/]*\)$$$$|.so man$(1)/\1|' $$$$f && mv $$$$f .. || exit 1; }; done
+	mv $$@.d/$$(@F) $$@ && rmdir $$@.d
 endef
 $(foreach s,$(MAN_SECTIONS),$(eval $(call MAN_RULE,$(s))))
 
@@ -311,7 +317,7 @@ install: lib tools man auxtrace.pc.in auxtrace-tracefs.pc.in
 	install -m 755 $(AUXREC) $(DESTDIR)$(BINDIR)/
 	$(PC_SUBST) auxtrace.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/auxtrace.pc
 	$(PC_SUBST) auxtrace-tracefs.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/auxtrace-tracefs.pc
-	$(foreach s,$(MAN_SECTIONS),install -m 644 $(filter $(B)/man/man$(s)/%,$(MAN_PAGES)) \
+	$(foreach s,$(MAN_SECTIONS),install -m 644 $(B)/man/man$(s)/*.$(s) \
 		$(DESTDIR)$(MANDIR)/man$(s)/ &&) true
 
 uninstall:
@@ -320,6 +326,8 @@ uninstall:
 		$(DESTDIR)$(LIBDIR)/libauxtrace.* $(DESTDIR)$(LIBDIR)/libauxtrace-tracefs.* \
 		$(DESTDIR)$(BINDIR)/auxrec \
 		$(foreach p,$(MAN_NAMES),$(call man_path,$(p),$(DESTDIR)$(MANDIR)))
+	$(foreach s,$(MAN_SECTIONS),for f in $(B)/man/man$(s)/*.$(s); do \
+		rm -f $(DESTDIR)$(MANDIR)/man$(s)/$${f##*/}; done &&) true
 
 clean:
 	rm -rf build build-san build-fuzz

@@ -27,6 +27,11 @@ done
 for p in "${pages[@]}"; do
 	[ -s "$p" ] || { echo "man page not installed: $p"; exit 1; }
 done
+# A function's own name opens its family's page, as `man tracefs_cpu_open` does.
+alias_page=$tmp/stage/usr/local/share/man/man3/evlist__mmap.3
+pages+=("$alias_page")
+MANPATH=$tmp/stage/usr/local/share/man MANPAGER=cat man evlist__mmap 2>&1 |
+	grep -q 'libauxtrace-evsel' || { echo "man evlist__mmap: no page (expected $alias_page)"; exit 1; }
 make -s --no-print-directory B="$B" uninstall DESTDIR="$tmp/stage" PREFIX=/usr/local \
 	>"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; exit 1; }
 for p in "${pages[@]}" "$tmp/stage/usr/local/bin/auxrec"; do
