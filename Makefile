@@ -72,6 +72,7 @@ TRACEFS_SHARED := $(B)/libauxtrace-tracefs.so.$(VERSION)
 STATICS  := $(TRACEFS_STATIC) $(STATIC)
 
 AUXREC_SRCS := $(wildcard tools/auxrec/*.c)
+AUXREC_OBJS := $(AUXREC_SRCS:%.c=$(B)/%.o)
 AUXREC      := $(B)/auxrec
 # The report page's script and style sheet, compiled in as C strings.
 REPORT_ASSETS := $(B)/tools/auxrec/report-html-assets.c
@@ -177,9 +178,14 @@ $(REPORT_ASSETS): tools/auxrec/report-html.js tools/auxrec/report-html.css Makef
 	  $(call EMBED_TEXT,tools/auxrec/report-html.css,report_html_css); } > $@.tmp
 	mv $@.tmp $@
 
-# The tool sees only the public headers (-Iinclude): it is the API's first user.
-$(AUXREC): $(AUXREC_SRCS) $(REPORT_ASSETS) $(wildcard tools/auxrec/*.h) $(PUB_HDRS) $(STATICS)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $(AUXREC_SRCS) $(REPORT_ASSETS) $(STATICS) $(LDFLAGS) \
+# The tool sees only the public headers (-Iinclude): it is the API's first user. An object
+# per file, so that the no-cycles check can read which file calls which.
+$(B)/tools/auxrec/%.o: tools/auxrec/%.c $(wildcard tools/auxrec/*.h) $(PUB_HDRS) Makefile
+	@mkdir -p $(@D)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(AUXREC): $(AUXREC_OBJS) $(REPORT_ASSETS) $(STATICS)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $(AUXREC_OBJS) $(REPORT_ASSETS) $(STATICS) $(LDFLAGS) \
 		$(DEP_LIBS)
 
 # Tests may reach internals (-I.) and link the static libraries, where hidden symbols resolve.

@@ -8,7 +8,7 @@
 #include <auxtrace/evlist.h>
 #include <auxtrace/evsel.h>
 
-#include <internal/auxtrace-record.h>
+#include <internal/auxtrace-backend.h>
 #include <internal/lib.h>
 
 /* AUXTRACE_INFO priv[] of type PERF_AUXTRACE_ARM_SPE (perf 6.1's version 1 layout). */

@@ -17,7 +17,7 @@
 #include <auxtrace/evsel.h>
 #include <auxtrace/mmap.h>
 
-#include <internal/auxtrace-record.h>
+#include <internal/auxtrace-backend.h>
 #include <internal/evsel.h>
 #include <internal/lib.h>
 
@@ -80,7 +80,7 @@ static void auxtrace_opts__default_aux(struct auxtrace_opts *opts, size_t page)
 /* Pages for bytes, rounded up to a power of two; 0 when it does not fit. */
 static unsigned int auxtrace__pages_for(size_t bytes, size_t page)
 {
-	return auxtrace__roundup_pow2(bytes / page + !!(bytes % page));
+	return libauxtrace__roundup_pow2(bytes / page + !!(bytes % page));
 }
 
 static int auxtrace_backend__snapshot_sizes(const char *name, struct auxtrace_opts *opts,
@@ -138,7 +138,7 @@ int auxtrace_backend__sizes(const char *name, struct auxtrace_opts *opts,
 {
 	bool overwrite = opts->auxtrace_snapshot_mode || opts->auxtrace_sample_mode;
 	size_t min = overwrite ? rules->min_overwrite : rules->min_full;
-	size_t page = auxtrace__page_size();
+	size_t page = libauxtrace__page_size();
 	size_t aux_bytes;
 	int err = 0;
 
@@ -152,7 +152,7 @@ int auxtrace_backend__sizes(const char *name, struct auxtrace_opts *opts,
 		return err;
 
 	aux_bytes = (size_t)opts->auxtrace_mmap_pages * page;
-	if (!auxtrace__is_pow2(aux_bytes) || aux_bytes < min) {
+	if (!libauxtrace__is_pow2(aux_bytes) || aux_bytes < min) {
 		pr_err("Invalid AUX area size for %s: %zu bytes (%u pages) asked; it must be a "
 		       "power of 2 and at least %zu KiB in %s mode (-m ,SIZE)\n", name,
 		       aux_bytes, opts->auxtrace_mmap_pages, min >> 10,
@@ -186,7 +186,7 @@ int auxtrace_backend__options(struct auxtrace_backend *be, struct evlist *evlist
 		attr->sample_type |= PERF_SAMPLE_CPU;
 	/* Wake up at a quarter of the area: three quarters left while we copy. */
 	if (!opts->auxtrace_snapshot_mode && !opts->auxtrace_sample_mode) {
-		size_t watermark = (size_t)opts->auxtrace_mmap_pages * auxtrace__page_size() / 4;
+		size_t watermark = (size_t)opts->auxtrace_mmap_pages * libauxtrace__page_size() / 4;
 
 		attr->aux_watermark = watermark > UINT32_MAX ? UINT32_MAX : (uint32_t)watermark;
 	}

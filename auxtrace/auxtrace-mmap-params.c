@@ -4,7 +4,7 @@
 #include <unistd.h>
 
 #include <auxtrace/auxtrace.h>
-#include <internal/auxtrace-mmap.h>
+#include <internal/auxtrace-mmap-params.h>
 
 void auxtrace_mmap_params__init(struct auxtrace_mmap_params *mp, off_t auxtrace_offset,
 				unsigned int auxtrace_pages, bool auxtrace_overwrite)

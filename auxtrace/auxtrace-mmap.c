@@ -10,6 +10,7 @@
 #include <sys/mman.h>
 
 #include <internal/auxtrace-mmap.h>
+#include <internal/auxtrace-mmap-params.h>
 #include <internal/lib.h>
 #include <internal/ring.h>
 

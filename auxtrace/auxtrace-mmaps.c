@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <auxtrace/auxtrace-record.h>
+#include <auxtrace/auxtrace-pmu.h>
 #include <auxtrace/pmu.h>
 #include <auxtrace/ring-set.h>
 #include <internal/auxtrace-mmap.h>

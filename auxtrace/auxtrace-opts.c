@@ -8,10 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <auxtrace/auxtrace-record.h>
+#include <auxtrace/auxtrace-opts.h>
 
-#include <internal/auxtrace-record.h>
+#include <internal/auxtrace-backend.h>
 #include <internal/lib.h>
+#include <internal/opts.h>
 
 #define CAP_SYS_ADMIN_BIT 21
 #define CAP_PERFMON_BIT 38
@@ -67,7 +68,7 @@ int auxtrace__parse_pages(const char *str, unsigned int *pages)
 	static const struct { char suffix; unsigned int shift; } units[] = {
 		{ 'B', 0 }, { 'K', 10 }, { 'M', 20 }, { 'G', 30 },
 	};
-	size_t page = auxtrace__page_size();
+	size_t page = libauxtrace__page_size();
 	unsigned long long val, count;
 	unsigned int rounded;
 	char *end;
@@ -98,7 +99,7 @@ int auxtrace__parse_pages(const char *str, unsigned int *pages)
 		return auxtrace__invalid_pages(str, "is zero");
 	if (count > UINT_MAX || count > SIZE_MAX / page)
 		return auxtrace__invalid_pages(str, "is too large");
-	rounded = auxtrace__roundup_pow2(count);
+	rounded = libauxtrace__roundup_pow2(count);
 	if (!rounded)
 		return auxtrace__invalid_pages(str, "is too large");
 	if (rounded != count)

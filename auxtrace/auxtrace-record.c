@@ -12,67 +12,34 @@
 #include <auxtrace/evsel.h>
 #include <auxtrace/pmu.h>
 
-#include <internal/auxtrace-record.h>
+#include <internal/auxtrace-backend.h>
 #include <internal/evsel.h>
 #include <internal/lib.h>
+#include <internal/opts.h>
 
+/* The backend of each AUXTRACE_INFO type that auxtrace-pmu.c names a PMU of. */
 static const struct auxtrace_backend_kind {
-	const char *name;
-	bool numbered;		/* one PMU per instance: "arm_spe_0", "arm_spe_1" */
 	enum auxtrace_type type;
 	const struct auxtrace_record *ops;
 	/* perf's default terms of the PMU's events; NULL: none */
 	int (*default_terms)(const struct perf_pmu *pmu, char *buf, size_t size);
 } auxtrace_backend_kinds[] = {
-	{ "intel_pt",  false, PERF_AUXTRACE_INTEL_PT,  &intel_pt_record_ops, intel_pt_default_terms },
-	{ "intel_bts", false, PERF_AUXTRACE_INTEL_BTS, &intel_bts_record_ops, NULL },
-	{ "arm_spe",   true,  PERF_AUXTRACE_ARM_SPE,   &arm_spe_record_ops, arm_spe_default_terms },
-	{ "cs_etm",    false, PERF_AUXTRACE_CS_ETM,    &cs_etm_record_ops, NULL },
+	{ PERF_AUXTRACE_INTEL_PT,  &intel_pt_record_ops, intel_pt_default_terms },
+	{ PERF_AUXTRACE_INTEL_BTS, &intel_bts_record_ops, NULL },
+	{ PERF_AUXTRACE_ARM_SPE,   &arm_spe_record_ops, arm_spe_default_terms },
+	{ PERF_AUXTRACE_CS_ETM,    &cs_etm_record_ops, NULL },
 };
-
-static bool auxtrace_backend_kind__match(const struct auxtrace_backend_kind *kind,
-					 const char *name)
-{
-	size_t len = strlen(kind->name);
-	const char *p;
-
-	if (strncmp(name, kind->name, len))
-		return false;
-	if (!kind->numbered)
-		return name[len] == '\0';
-	/* "arm_spe_<digits>" */
-	if (name[len] != '_' || !name[len + 1])
-		return false;
-	for (p = name + len + 1; *p; p++) {
-		if (*p < '0' || *p > '9')
-			return false;
-	}
-	return true;
-}
 
 static const struct auxtrace_backend_kind *auxtrace_backend_kind__find(const char *name)
 {
+	enum auxtrace_type type = auxtrace_pmu__auxtrace_type(name);
 	size_t i;
 
-	if (!name)
-		return NULL;
 	for (i = 0; i < ARRAY_SIZE(auxtrace_backend_kinds); i++) {
-		if (auxtrace_backend_kind__match(&auxtrace_backend_kinds[i], name))
+		if (auxtrace_backend_kinds[i].type == type)
 			return &auxtrace_backend_kinds[i];
 	}
 	return NULL;
-}
-
-bool auxtrace_pmu__is_aux_capable(const char *name)
-{
-	return auxtrace_backend_kind__find(name) != NULL;
-}
-
-enum auxtrace_type auxtrace_pmu__auxtrace_type(const char *name)
-{
-	const struct auxtrace_backend_kind *kind = auxtrace_backend_kind__find(name);
-
-	return kind ? kind->type : PERF_AUXTRACE_UNKNOWN;
 }
 
 const char *auxtrace_pmu__default_terms(const struct perf_pmu *pmu, void *ctx)

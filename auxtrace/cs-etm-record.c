@@ -16,7 +16,7 @@
 #include <auxtrace/evlist.h>
 #include <auxtrace/evsel.h>
 
-#include <internal/auxtrace-record.h>
+#include <internal/auxtrace-backend.h>
 #include <internal/lib.h>
 
 /* Header words, then per CPU: magic, cpu, number of parameters, parameters. */

@@ -7,7 +7,7 @@
 #include <auxtrace/evsel.h>
 
 #include <internal/auxtrace-info.h>
-#include <internal/auxtrace-record.h>
+#include <internal/auxtrace-backend.h>
 #include <internal/lib.h>
 
 /* One branch record: the driver never writes a partial one at the end of the buffer. */

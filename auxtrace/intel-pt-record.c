@@ -15,7 +15,7 @@
 #include <auxtrace/evsel.h>
 
 #include <internal/auxtrace-info.h>
-#include <internal/auxtrace-record.h>
+#include <internal/auxtrace-backend.h>
 #include <internal/lib.h>
 
 static const struct auxtrace_size_rules intel_pt_sizes = {
@@ -256,7 +256,7 @@ static int intel_pt_recording_options(struct auxtrace_record *itr, struct evlist
 			opts->auxtrace_snapshot_size);
 	if (opts->auxtrace_snapshot_mode)
 		be->snapshot_ref_size = intel_pt_snapshot_ref_size(be, asked_snapshot_size,
-				(size_t)opts->auxtrace_mmap_pages * auxtrace__page_size());
+				(size_t)opts->auxtrace_mmap_pages * libauxtrace__page_size());
 
 	/*
 	 * With time stamps, per-CPU traces of user space need context switches to tell

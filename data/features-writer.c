@@ -16,6 +16,7 @@
 #include <auxtrace/cpumap.h>
 #include <auxtrace/pmu.h>
 #include <internal/lib.h>
+#include "perf-data-buf.h"
 #include "perf-data-internal.h"
 
 static int feature__string(struct perf_data_buf *buf, const char *s)

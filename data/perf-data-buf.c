@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <auxtrace/perf-data-format.h>
 #include <internal/lib.h>
-#include "perf-data-internal.h"
+#include "perf-data-buf.h"
 
 void perf_data_buf__init(struct perf_data_buf *b)
 {

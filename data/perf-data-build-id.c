@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <internal/lib.h>
+#include "perf-data-buf.h"
 #include "perf-data-internal.h"
 
 #define KERNEL_DSO		"[kernel.kallsyms]"

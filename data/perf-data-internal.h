@@ -11,6 +11,8 @@
 #include <auxtrace/auxtrace-index.h>
 #include <auxtrace/perf-data.h>
 
+struct perf_data_buf;
+
 /* header.size is a u16: the largest record. */
 #define PERF_RECORD_MAX_SIZE	0xffff
 
@@ -51,32 +53,6 @@ struct perf_data_writer {
  * and a file is cut back to its last whole record). 0 or -errno.
  */
 int perf_data_writer__put_buf(struct perf_data_writer *w, const void *buf, size_t len);
-
-/*
- * A growable byte buffer for feature payloads. The first allocation failure sticks in
- * `err` and later appends do nothing, so a builder checks once at the end.
- */
-struct perf_data_buf {
-	unsigned char *data;
-	size_t len;
-	size_t cap;
-	int err;
-};
-
-void perf_data_buf__init(struct perf_data_buf *b);
-void perf_data_buf__exit(struct perf_data_buf *b);
-void perf_data_buf__add(struct perf_data_buf *b, const void *p, size_t n);
-void perf_data_buf__add_zeros(struct perf_data_buf *b, size_t n);
-static inline void perf_data_buf__add_u32(struct perf_data_buf *b, uint32_t v)
-{
-	perf_data_buf__add(b, &v, sizeof(v));
-}
-static inline void perf_data_buf__add_u64(struct perf_data_buf *b, uint64_t v)
-{
-	perf_data_buf__add(b, &v, sizeof(v));
-}
-/* perf's feature string: u32 length (NUL included, padded to 64), the bytes, zeros. */
-void perf_data_buf__add_string(struct perf_data_buf *b, const char *s);
 
 /*
  * The payload of feature feat into buf (empty). 0: there is one; -ENOENT: nothing to

@@ -9,9 +9,10 @@
 #include <string.h>
 
 #include <auxtrace/auxtrace-record.h>
-#include <internal/auxtrace-record.h>
+#include <internal/auxtrace-backend.h>
 #include <internal/evsel.h>
 #include <internal/lib.h>
+#include "perf-data-buf.h"
 #include "perf-data-internal.h"
 
 /* A record of the writer's own making (header.size bytes). */

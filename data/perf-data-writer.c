@@ -13,6 +13,8 @@
 
 #include <internal/evsel.h>
 #include <internal/lib.h>
+#include <internal/opts.h>
+#include "perf-data-buf.h"
 #include "perf-data-internal.h"
 
 static size_t iov__total(const struct iovec *iov, int iovcnt)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <internal/evsel.h>
+#include <internal/opts.h>
 #include <internal/session.h>
 
 /* The first perf.data magic ("PERFFILE"), from before 2009: refused by name. */

@@ -16,6 +16,7 @@
 
 #include <internal/evsel.h>
 #include <internal/lib.h>
+#include <internal/opts.h>
 #include "perf-data-internal.h"
 #include "synthesize-internal.h"
 

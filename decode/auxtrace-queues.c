@@ -8,6 +8,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <auxtrace/auxtrace-queues.h>
+
 #include <internal/session.h>
 
 #define AUXTRACE_QUEUES_INIT 32

@@ -18,6 +18,7 @@
 #include <internal/auxtrace-info.h>
 #include <internal/decode-session.h>
 #include <internal/lib.h>
+#include <internal/opts.h>
 #include <internal/session.h>
 
 /* perf's synthesized events sample what the AUX event does, but for the AUX area itself. */

@@ -6,6 +6,7 @@
 
 #include <internal/decode-synth.h>
 #include <internal/lib.h>
+#include <internal/opts.h>
 
 /* Where x86-64 kernel space starts when the caller does not know better. */
 #define X86_64_KERNEL_START 0xffff800000000000ULL

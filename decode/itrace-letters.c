@@ -7,8 +7,9 @@
 
 #include <auxtrace/itrace.h>
 
-#include <internal/itrace.h>
+#include <internal/itrace-letters.h>
 #include <internal/lib.h>
+#include <internal/opts.h>
 
 int itrace_synth_opts__load(const struct itrace_synth_opts *opts,
 			    struct itrace_synth_opts *copy)

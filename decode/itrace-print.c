@@ -10,7 +10,7 @@
 
 #include <auxtrace/itrace.h>
 
-#include <internal/itrace.h>
+#include <internal/itrace-letters.h>
 #include <internal/lib.h>
 
 /* snprintf into a buffer that may run out: len counts what the whole string needs. */

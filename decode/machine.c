@@ -11,6 +11,7 @@
 
 #include <internal/decode-image.h>
 #include <internal/lib.h>
+#include <internal/opts.h>
 #include <internal/symtab.h>
 
 #define MACHINE_BUCKETS		1024

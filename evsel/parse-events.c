@@ -15,6 +15,7 @@
 #include <auxtrace/parse-events.h>
 #include <internal/evsel.h>
 #include <internal/lib.h>
+#include <internal/opts.h>
 
 struct parser {
 	const char *str;		/* the whole input: error offsets are relative to it */

@@ -27,12 +27,6 @@ struct auxtrace_mmap_ops {
 /* The real system calls. */
 extern const struct auxtrace_mmap_ops auxtrace_mmap_ops__kernel;
 
-/*
- * The tid the PERF_RECORD_AUXTRACE records of mp's idx carry: mp->tid, except first_tid on
- * a CPU's ring shared by several threads (tid 0).
- */
-pid_t auxtrace_mmap_params__record_tid(const struct auxtrace_mmap_params *mp);
-
 /* ops stays borrowed; NULL restores the kernel's. Set before mapping. */
 void auxtrace_mmap__set_ops(struct auxtrace_mmap *mm, const struct auxtrace_mmap_ops *ops);
 void auxtrace_mmaps__set_ops(struct auxtrace_mmaps *aux, const struct auxtrace_mmap_ops *ops);

@@ -14,9 +14,11 @@
 #include <sys/types.h>
 
 #include <auxtrace/auxtrace-decoder.h>
+#include <auxtrace/auxtrace-queues.h>
 #include <auxtrace/decode.h>
 #include <auxtrace/itrace.h>
 #include <auxtrace/machine.h>
+#include <auxtrace/session.h>
 
 struct decode_session;
 

@@ -6,7 +6,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <auxtrace/evsel.h>
-#include <auxtrace/evlist.h>
 
 /* One fd's sample ID, chained in its evlist's ID hash while the rings are mapped. */
 struct evsel_sid {

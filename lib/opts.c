@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include <internal/lib.h>
+#include <internal/opts.h>
 
 /* The first byte at or past `from` that is not 0, or `to` when there is none. */
 static size_t bytes__first_set(const unsigned char *p, size_t from, size_t to)

@@ -16,6 +16,7 @@
 
 #include <auxtrace/ring-set.h>
 #include <internal/lib.h>
+#include <internal/opts.h>
 #include <internal/ring.h>
 
 struct ring_entry {

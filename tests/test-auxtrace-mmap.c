@@ -17,7 +17,7 @@
 #include <auxtrace/evlist.h>
 #include <auxtrace/mmap.h>
 #include <internal/auxtrace-mmap.h>
-#include <internal/auxtrace-record.h>
+#include <internal/auxtrace-backend.h>
 #include "lib/aux-payload.h"
 #include "lib/aux-producer.h"
 #include "lib/fake-sysfs.h"

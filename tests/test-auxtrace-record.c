@@ -21,7 +21,7 @@
 #include <auxtrace/mmap.h>
 #include <auxtrace/parse-events.h>
 
-#include <internal/auxtrace-record.h>
+#include <internal/auxtrace-backend.h>
 
 #include "lib/fake-sysfs.h"
 #include "lib/testlib.h"

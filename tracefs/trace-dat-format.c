@@ -6,9 +6,10 @@
  * file's format is held to that layout first: name, ID, format:, field lines with balanced
  * brackets, and a print fmt whose quotes and parentheses close.
  */
+#include <stdbool.h>
 #include <string.h>
 
-#include "trace-dat-reader-internal.h"
+#include "trace-dat-format.h"
 
 struct fmt_text {
 	const char *p, *end;

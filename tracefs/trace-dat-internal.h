@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * Private to the trace.dat writer (data/trace-dat-*.c): the buffered output stream, the
- * metadata sections, the event list, and the per-CPU spool files.
+ * Private to the trace.dat writer (tracefs/trace-dat-*.c, the reader's files aside): the
+ * buffered output stream, the metadata sections, the event list, and the per-CPU spool files.
  */
-#ifndef AUXTRACE_DATA_TRACE_DAT_INTERNAL_H
-#define AUXTRACE_DATA_TRACE_DAT_INTERNAL_H
+#ifndef AUXTRACE_TRACEFS_TRACE_DAT_INTERNAL_H
+#define AUXTRACE_TRACEFS_TRACE_DAT_INTERNAL_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * Private to the trace.dat reader (trace-dat-reader.c: the file's description;
- * trace-dat-format.c: event formats held to the kernel's layout; trace-dat-cursor.c: the walk
- * over the CPUs' sub-buffers).
+ * trace-dat-cursor.c: the walk over the CPUs' sub-buffers).
  */
 #ifndef AUXTRACE_TRACEFS_TRACE_DAT_READER_INTERNAL_H
 #define AUXTRACE_TRACEFS_TRACE_DAT_READER_INTERNAL_H
@@ -28,13 +27,5 @@ struct trace_dat_reader {
 	unsigned int type_offset;	/* common_type in every payload */
 	unsigned int type_size;		/* 0: no format says where it is */
 };
-
-/*
- * Whether an event format's text has the kernel's layout, so that libtraceevent can be
- * given it: NULL, or what is wrong with it.
- */
-const char *td_format__check(const char *text, size_t len);
-/* The same for the printk formats section. */
-const char *td_printk__check(const char *text, size_t len);
 
 #endif

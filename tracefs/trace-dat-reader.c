@@ -15,6 +15,7 @@
 
 #include <event-parse.h>
 #include <internal/lib.h>
+#include "trace-dat-format.h"
 #include "trace-dat-reader-internal.h"
 
 /* Option ids of trace-cmd's format that the reader uses or names. */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <internal/lib.h>
+#include <internal/opts.h>
 #include <tracefs/tracefs.h>
 #include "trace-dat-internal.h"
 

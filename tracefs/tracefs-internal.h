@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * Private to the tracefs room (mmap/tracefs-*.c): instances, the sub-buffer format, and the
+ * Private to the tracefs room (tracefs/tracefs-*.c): instances, the sub-buffer format, and the
  * tracefs_cpu object with its three ring adapters (mapped, read(2), splice).
  */
-#ifndef AUXTRACE_MMAP_TRACEFS_INTERNAL_H
-#define AUXTRACE_MMAP_TRACEFS_INTERNAL_H
+#ifndef AUXTRACE_TRACEFS_TRACEFS_INTERNAL_H
+#define AUXTRACE_TRACEFS_TRACEFS_INTERNAL_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -25,12 +25,14 @@
 #include <auxtrace/core.h>
 #include <auxtrace/event.h>
 #include <auxtrace/evsel.h>
-#include <auxtrace/session.h>
-#include <auxtrace/auxtrace-queues.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* The session that calls a decoder, and the samples it parses (session.h). */
+struct perf_session;
+struct perf_sample;
 
 struct auxtrace {
 	size_t sz;			/* sizeof(struct auxtrace) */

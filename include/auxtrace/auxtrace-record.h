@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * Recording backends for the AUX area (struct auxtrace_record in auxtrace.h) and the
- * options a perf-like recorder parses for them.
+ * Recording backends for the AUX area (struct auxtrace_record in auxtrace.h), and with
+ * auxtrace-opts.h the options a perf-like recorder parses for them.
  *
  * A session picks its backend from the evlist, lets it complete the options, maps the
  * evlist, then writes PERF_RECORD_AUXTRACE_INFO:
@@ -34,25 +34,14 @@
 #include <stdint.h>
 #include <auxtrace/core.h>
 #include <auxtrace/auxtrace.h>
+#include <auxtrace/auxtrace-opts.h>
+#include <auxtrace/auxtrace-pmu.h>
 #include <auxtrace/event.h>
 #include <auxtrace/evlist.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/*
- * PMUs with a recording backend here: "intel_pt", "intel_bts", "cs_etm" and the Arm SPE
- * instances "arm_spe_<n>". __type gives the AUXTRACE_INFO type for the name
- * (PERF_AUXTRACE_UNKNOWN when it has no backend).
- */
-/* auxtrace_pmu__is_aux_capable() returns whether PMU name has a recording backend here. */
-AUXTRACE_API bool auxtrace_pmu__is_aux_capable(const char *name);
-/*
- * auxtrace_pmu__auxtrace_type() returns the AUXTRACE_INFO type for PMU name,
- * PERF_AUXTRACE_UNKNOWN when it has no backend.
- */
-AUXTRACE_API enum auxtrace_type auxtrace_pmu__auxtrace_type(const char *name);
 
 /*
  * auxtrace_pmu__default_terms() returns perf's default terms for the events of an AUX PMU, in
@@ -184,37 +173,6 @@ AUXTRACE_API int auxtrace_record__read_finish(struct auxtrace_record *itr, int i
  */
 AUXTRACE_API void auxtrace_record__set_user_disabled(struct auxtrace_record *itr,
 						     bool disabled);
-
-/* Options. */
-/*
- * auxtrace_opts__init_sz() zeroes opts (sz: the caller's sizeof, which it stores in opts->sz;
- * use auxtrace_opts__init) and sets privileged (CAP_PERFMON or CAP_SYS_ADMIN, or
- * perf_event_paranoid -1): it decides the default sizes. Nothing past sz bytes is written.
- */
-AUXTRACE_API void auxtrace_opts__init_sz(struct auxtrace_opts *opts, size_t sz);
-#define auxtrace_opts__init(opts) auxtrace_opts__init_sz((opts), sizeof(*(opts)))
-
-/*
- * auxtrace__parse_pages() parses one -m part into *pages: a page count ("16") or a size with a
- * B/K/M/G suffix ("64K", rounded up to whole pages). A count that is not a power of two is
- * rounded up (logged as info). 0, junk and sizes past UINT_MAX pages are -EINVAL, logged.
- * Returns 0 or -EINVAL.
- */
-AUXTRACE_API int auxtrace__parse_pages(const char *str, unsigned int *pages);
-/*
- * auxtrace_opts__parse_mmap_pages() parses -m DATA[,AUX] into opts->mmap_pages and
- * opts->auxtrace_mmap_pages; ",AUX" sets AUX only. Returns 0 or -EINVAL (logged; opts
- * unchanged).
- */
-AUXTRACE_API int auxtrace_opts__parse_mmap_pages(struct auxtrace_opts *opts, const char *str);
-/*
- * auxtrace_opts__parse_snapshot() parses -S[e][SIZE] into opts: snapshot mode; "e" also
- * snapshots at exit; SIZE bytes per snapshot (strtoull base 0; 0 or absent: the backend's
- * default). itr == NULL is -EINVAL ("No AUX area tracing to snapshot"). Returns 0 or -EINVAL
- * (logged).
- */
-AUXTRACE_API int auxtrace_opts__parse_snapshot(struct auxtrace_record *itr,
-					       struct auxtrace_opts *opts, const char *str);
 
 #ifdef __cplusplus
 }

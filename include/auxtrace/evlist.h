@@ -100,16 +100,9 @@ AUXTRACE_API int evlist__enable(struct evlist *evlist);
 /* evlist__disable() disables every evsel; returns as evlist__enable. */
 AUXTRACE_API int evlist__disable(struct evlist *evlist);
 
-/* Which evsel, ring and (cpu, tid) produced a sample with this kernel ID. */
-struct evlist_sample_id {
-	struct evsel *evsel;
-	int idx;		/* mmap idx */
-	struct perf_cpu cpu;
-	pid_t tid;
-};
 /*
- * evlist__id_lookup() fills *out with where sample ID id comes from (IDs are known while
- * the evlist is mapped). Returns 0 or -ENOENT.
+ * evlist__id_lookup() fills *out (struct evlist_sample_id, in evsel.h) with where sample ID
+ * id comes from (IDs are known while the evlist is mapped). Returns 0 or -ENOENT.
  */
 AUXTRACE_API int evlist__id_lookup(const struct evlist *evlist, uint64_t id,
 				   struct evlist_sample_id *out);

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <linux/perf_event.h>
 #include <auxtrace/core.h>
 #include <auxtrace/cpumap.h>
@@ -18,6 +19,17 @@ extern "C" {
 #endif
 
 struct evsel;
+
+/*
+ * Which evsel, ring and (cpu, tid) produced a sample with this kernel ID: what
+ * evlist__id_lookup answers (evlist.h).
+ */
+struct evlist_sample_id {
+	struct evsel *evsel;
+	int idx;		/* mmap idx */
+	struct perf_cpu cpu;
+	pid_t tid;
+};
 
 struct perf_counts_values {
 	union {

@@ -7,7 +7,7 @@
 #include <intel-pt.h>
 
 #include <internal/auxtrace-mmap.h>
-#include <internal/auxtrace-record.h>
+#include <internal/auxtrace-backend.h>
 #include "aux-payload.h"
 #include "aux-producer.h"
 

@@ -9,7 +9,7 @@
 #include <auxtrace/auxtrace-record.h>
 #include <auxtrace/mmap.h>
 #include <auxtrace/synthesize.h>
-#include <internal/auxtrace-record.h>
+#include <internal/auxtrace-backend.h>
 
 #include "aux-payload.h"
 #include "aux-session.h"

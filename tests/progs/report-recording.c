@@ -34,7 +34,7 @@
 #include <auxtrace/parse-events.h>
 #include <auxtrace/perf-data.h>
 #include <auxtrace/synthesize.h>
-#include <internal/auxtrace-record.h>
+#include <internal/auxtrace-backend.h>
 #include <tracefs.h>
 #include <tracefs/trace-dat.h>
 #include "lib/aux-payload.h"

@@ -1,38 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1
 /* auxrec: record AUX-area, perf ring-buffer and ftrace data with libauxtrace. */
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <auxtrace/core.h>
-#include "auxrec.h"
-
-int auxrec_verbose;
-
-void auxrec_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("auxrec: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-const char *auxrec_strerror(int err)
-{
-	static char buf[128];
-
-	if (err < 0)
-		err = -err;
-	if (err != EMFILE && err != ENFILE)
-		return strerror(err);
-	snprintf(buf, sizeof(buf), "%s (out of file descriptors: raise ulimit -n)",
-		 strerror(err));
-	return buf;
-}
+#include "cmd.h"
+#include "commands.h"
+#include "error.h"
 
 /* The library's errors and warnings always reach the user; info and debug with -v / -vv. */
 static int auxrec_print(enum libauxtrace_print_level level, const char *fmt, va_list ap)

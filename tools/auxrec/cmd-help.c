@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "auxrec.h"
+#include "cmd.h"
+#include "commands.h"
+#include "error.h"
 
 extern char **environ;
 

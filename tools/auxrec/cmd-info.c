@@ -12,7 +12,8 @@
 #include <auxtrace/cpumap.h>
 #include <auxtrace/pmu.h>
 #include <tracefs.h>
-#include "auxrec.h"
+#include "cmd.h"
+#include "error.h"
 
 static long read_long(const char *path, long fallback)
 {

@@ -17,7 +17,8 @@
 #include <auxtrace/auxtrace.h>
 #include <auxtrace/auxtrace-record.h>
 #include <auxtrace/evlist.h>
-#include "auxrec.h"
+#include "cmd.h"
+#include "error.h"
 #include "ftrace.h"
 #include "record.h"
 

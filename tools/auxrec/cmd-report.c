@@ -5,13 +5,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "auxrec.h"
+#include "cmd.h"
+#include "error.h"
 #include "report.h"
 #include "report-html.h"
 
@@ -35,13 +37,6 @@ enum { OPT_HTML = 256 };
 
 static const unsigned char perf_magic[8] = "PERFILE2";
 static const unsigned char trace_magic[10] = "\x17\x08\x44tracing";
-
-void report_error(const char *path, const char *what, int err)
-{
-	err = err < 0 ? -err : err;
-	auxrec_error("%s: %s: %s%s", path, what, strerror(err),
-		     err == EINVAL ? " (the message above says where)" : "");
-}
 
 static char *path_join(const char *dir, const char *name)
 {

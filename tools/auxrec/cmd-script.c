@@ -20,7 +20,8 @@
 #include <auxtrace/itrace.h>
 #include <auxtrace/machine.h>
 #include <auxtrace/session.h>
-#include "auxrec.h"
+#include "cmd.h"
+#include "error.h"
 #include "script-line.h"
 
 static const char script_usage[] =

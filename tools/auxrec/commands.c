@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "auxrec.h"
+#include "cmd.h"
+#include "commands.h"
+#include "error.h"
 
 static const char usage[] =
 	"usage: auxrec <command> [options]\n"

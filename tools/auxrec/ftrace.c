@@ -11,7 +11,7 @@
 #include <auxtrace/cpumap.h>
 #include <tracefs.h>
 #include <trace-dat.h>
-#include "auxrec.h"
+#include "error.h"
 #include "ftrace.h"
 
 struct ftrace_session {

@@ -14,7 +14,7 @@
 #include <auxtrace/evlist.h>
 #include <auxtrace/parse-events.h>
 #include <auxtrace/pmu.h>
-#include "auxrec.h"
+#include "error.h"
 #include "record.h"
 
 /* Asked for hardware trace that is not there: say what this machine can trace instead. */

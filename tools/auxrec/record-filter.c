@@ -15,6 +15,7 @@
 
 #include <auxtrace/addr-filter.h>
 #include <auxtrace/pmu.h>
+#include "error.h"
 #include "record.h"
 
 /* One --filter as given, and the -e it follows. */

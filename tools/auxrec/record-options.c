@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include <auxtrace/cpumap.h>
+#include "error.h"
 #include "record.h"
 
 static const char record_usage[] =

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <auxtrace/synthesize.h>
+#include "error.h"
 #include "record.h"
 
 /* What a recording directory may hold: anything else means it is not ours to replace. */

@@ -9,7 +9,7 @@
 #include <auxtrace/evlist.h>
 #include <auxtrace/perf-data.h>
 #include <trace-dat.h>
-#include "auxrec.h"
+#include "workload.h"
 #include "ftrace.h"
 
 struct record {

@@ -14,7 +14,7 @@
 #include <auxtrace/intel-pt-decode.h>
 #include <auxtrace/session.h>
 
-#include "auxrec.h"
+#include "error.h"
 #include "report.h"
 
 static const char *const record_names[PERF_SESSION_NR_TYPES] = {
@@ -307,12 +307,12 @@ int report_dump__print(FILE *f, const char *perf_path)
 
 	if (!s) {
 		err = -errno;
-		report_error(perf_path, "cannot read it as perf.data", err);
+		auxrec_file_error(perf_path, "cannot read it as perf.data", err);
 		return err;
 	}
 	err = perf_session__process_events(s, &d.tool);
 	if (err < 0)
-		report_error(perf_path, "reading stopped", err);
+		auxrec_file_error(perf_path, "reading stopped", err);
 	else
 		dump__stats(f, perf_session__stats(s));
 	perf_session__delete(s);

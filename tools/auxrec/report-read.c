@@ -16,7 +16,7 @@
 #include <event-parse.h>
 #include <tracefs/trace-dat-reader.h>
 
-#include "auxrec.h"
+#include "error.h"
 #include "report.h"
 
 /* AUXTRACE_INFO priv[] index of the snapshot flag, per AUX type (perf's layouts). */
@@ -306,7 +306,7 @@ static int perf_pass(struct report_walk *w, struct perf_session *s, bool second)
 	int err = perf_session__process_events(s, &t.tool);
 
 	if (err < 0) {
-		report_error(w->in->perf_path, "reading stopped", err);
+		auxrec_file_error(w->in->perf_path, "reading stopped", err);
 		w->said = true;
 		return err;
 	}
@@ -328,7 +328,7 @@ static struct perf_session *perf_open(struct report_walk *w)
 	if (!s) {
 		int err = errno;
 
-		report_error(w->in->perf_path, "cannot read it as perf.data", err);
+		auxrec_file_error(w->in->perf_path, "cannot read it as perf.data", err);
 		w->said = true;
 		errno = err;
 	}
@@ -442,7 +442,7 @@ static struct trace_dat_reader *trace_open(struct report_walk *w)
 	if (!r) {
 		int err = errno;
 
-		report_error(w->in->trace_path, "cannot read it as trace.dat", err);
+		auxrec_file_error(w->in->trace_path, "cannot read it as trace.dat", err);
 		w->said = true;
 		errno = err;
 	}
@@ -537,7 +537,7 @@ static int trace_pass(struct report_walk *w, struct trace_dat_reader *r, bool se
 	if (!err && errno)
 		err = -errno;
 	if (err) {
-		report_error(w->in->trace_path, "reading stopped", err);
+		auxrec_file_error(w->in->trace_path, "reading stopped", err);
 		w->said = true;
 	}
 	trace_dat_cursor__delete(c);

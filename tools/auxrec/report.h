@@ -53,12 +53,6 @@ struct report_data {
 int report_data__read(struct report_data *d, const struct report_input *in);
 void report_data__exit(struct report_data *d);
 
-/*
- * "PATH: WHAT: <errno's text>", and when the library explained an EINVAL (a damaged file),
- * that its message above says where.
- */
-void report_error(const char *path, const char *what, int err);
-
 /* The text report. */
 void report_text__print(FILE *f, const struct report_data *d);
 

@@ -8,7 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "auxrec.h"
+#include "workload.h"
 
 int workload__prepare(struct workload *w, char **argv)
 {

@@ -38,7 +38,7 @@
 #include <auxtrace/auxtrace-record.h>
 #include <auxtrace/perf-data.h>
 #include <auxtrace/ring-set.h>
-#include <internal/auxtrace-record.h>
+#include <internal/auxtrace-backend.h>
 #include "tests/lib/aux-payload.h"
 #include "tests/lib/aux-producer.h"
 #include "tests/lib/fake-sysfs.h"

@@ -1,17 +1,17 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * What the AUX recording backends (auxtrace/intel-pt-record.c, intel-bts-record.c,
- * arm-spe-record.c, cs-etm-record.c) share: one state struct embedding struct
- * auxtrace_record, the option rules they have in common, the time conversion for
- * AUXTRACE_INFO, and the two snapshot wrap rules. Not installed.
+ * The AUX recording backend interface, its shared code in auxtrace-backend.c: what the
+ * backends (auxtrace/intel-pt-record.c, intel-bts-record.c, arm-spe-record.c,
+ * cs-etm-record.c) share: one state struct embedding struct auxtrace_record, the option
+ * rules they have in common, the time conversion for AUXTRACE_INFO, and the two snapshot
+ * wrap rules. Not installed.
  */
-#ifndef AUXTRACE_INTERNAL_AUXTRACE_RECORD_H
-#define AUXTRACE_INTERNAL_AUXTRACE_RECORD_H
+#ifndef AUXTRACE_INTERNAL_AUXTRACE_BACKEND_H
+#define AUXTRACE_INTERNAL_AUXTRACE_BACKEND_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <unistd.h>
 #include <linux/perf_event.h>
 #include <auxtrace/auxtrace.h>
 #include <auxtrace/pmu.h>
@@ -98,26 +98,6 @@ int auxtrace_opts__load(const struct auxtrace_opts *opts, struct auxtrace_opts *
 static inline const char *auxtrace_itr__pmu_name(const struct auxtrace_record *itr)
 {
 	return itr && itr->pmu ? perf_pmu__name(itr->pmu) : NULL;
-}
-
-static inline size_t auxtrace__page_size(void)
-{
-	return (size_t)sysconf(_SC_PAGESIZE);
-}
-
-static inline bool auxtrace__is_pow2(uint64_t x)
-{
-	return x && !(x & (x - 1));
-}
-
-/* The smallest power of two >= x (x > 0), 0 when it does not fit an unsigned int. */
-static inline unsigned int auxtrace__roundup_pow2(uint64_t x)
-{
-	uint64_t p = 1;
-
-	while (p < x)
-		p <<= 1;
-	return p > 0x80000000u ? 0 : (unsigned int)p;
 }
 
 /*

@@ -11,8 +11,9 @@
 
 #include <auxtrace/itrace.h>
 
-#include <internal/itrace.h>
+#include <internal/itrace-letters.h>
 #include <internal/lib.h>
+#include <internal/opts.h>
 
 static void itrace_synth_opts__defaults(struct itrace_synth_opts *o, bool no_sample)
 {

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
-/* What the itrace parser and printer share: the letter table and the sz-checked copy. */
-#ifndef AUXTRACE_INTERNAL_ITRACE_H
-#define AUXTRACE_INTERNAL_ITRACE_H
+/*
+ * What the itrace parser and printer share, defined in itrace-letters.c: the letter table
+ * and the sz-checked copy.
+ */
+#ifndef AUXTRACE_INTERNAL_ITRACE_LETTERS_H
+#define AUXTRACE_INTERNAL_ITRACE_LETTERS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: LGPL-2.1
-/* The log callback, version, and the small file helpers every room uses. */
+/* What internal/lib.h declares for every room: the log callback, version, small file helpers. */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
