@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <auxtrace/auxtrace-mmaps.h>
 #include <auxtrace/auxtrace-pmu.h>
 #include <auxtrace/pmu.h>
 #include <auxtrace/ring-set.h>

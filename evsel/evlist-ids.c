@@ -6,7 +6,9 @@
 #include <errno.h>
 #include <string.h>
 
-#include <internal/evlist.h>
+#include <auxtrace/evlist-ids.h>
+#include <internal/evlist-ids.h>
+#include <internal/evlist-struct.h>
 #include <internal/lib.h>
 
 /* Multiplicative hashing: kernel IDs are small sequential numbers, spread them out. */

@@ -12,7 +12,9 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include <internal/evlist.h>
+#include <auxtrace/evlist-mmap.h>
+#include <internal/evlist-ids.h>
+#include <internal/evlist-struct.h>
 #include <internal/lib.h>
 #include <internal/mmap.h>
 
@@ -93,12 +95,12 @@ static int evlist__add_ring_fd(struct evlist *evlist, int fd, struct perf_mmap *
 static int evlist__mmap_owner(struct mmap_pass *p, struct evsel *evsel, int fd, bool overwrite)
 {
 	struct evlist *evlist = p->evlist;
-	const struct evlist_mmap_hooks *hooks = &evlist->hooks;
+	const struct evlist_mmap_hooks *hooks = evlist->hooks;
 	struct perf_mmap *map;
 	int err;
 
 	/* The AUX area hangs off a forward ring: backward rings get no hooks. */
-	if (!overwrite && hooks->idx) {
+	if (!overwrite && hooks && hooks->idx) {
 		err = hooks->idx(evlist, evsel, p->idx, hooks->ctx);
 		if (err)
 			return err;
@@ -115,7 +117,7 @@ static int evlist__mmap_owner(struct mmap_pass *p, struct evsel *evsel, int fd, 
 		return 0;
 	}
 	evlist->mmap[p->idx] = map;
-	if (hooks->mmap) {
+	if (hooks && hooks->mmap) {
 		err = hooks->mmap(evlist, evsel, map, p->idx, hooks->ctx);
 		if (err)
 			return err;
@@ -258,12 +260,16 @@ int evlist__mmap_ex(struct evlist *evlist, unsigned int pages,
 	evlist->mmap = calloc(evlist->nr_mmaps, sizeof(*evlist->mmap));
 	evlist->mmap_ovw = calloc(evlist->nr_mmaps, sizeof(*evlist->mmap_ovw));
 	evlist->hooked = calloc(evlist->nr_mmaps, sizeof(*evlist->hooked));
-	if (!evlist->mmap || !evlist->mmap_ovw || !evlist->hooked) {
+	if (hooks) {
+		evlist->hooks = malloc(sizeof(*hooks));
+		if (evlist->hooks)
+			*evlist->hooks = *hooks;
+	}
+	if (!evlist->mmap || !evlist->mmap_ovw || !evlist->hooked || (hooks && !evlist->hooks)) {
 		evlist__munmap(evlist);
 		return libauxtrace__err(-ENOMEM);
 	}
 	evlist->mmap_len = ((size_t)pages + 1) * psize;
-	evlist->hooks = hooks ? *hooks : (struct evlist_mmap_hooks){ 0 };
 	err = evlist__mmap_all(evlist, pages);
 	if (err) {
 		evlist__munmap(evlist);
@@ -284,10 +290,10 @@ int evlist__mmap(struct evlist *evlist, unsigned int pages)
 
 void evlist__munmap(struct evlist *evlist)
 {
-	const struct evlist_mmap_hooks *hooks = &evlist->hooks;
+	const struct evlist_mmap_hooks *hooks = evlist->hooks;
 	int idx, i;
 
-	if (!evlist->mmap && !evlist->mmap_ovw && !evlist->hooked)
+	if (!evlist->mmap && !evlist->mmap_ovw && !evlist->hooked && !evlist->hooks)
 		return;
 	free(evlist->ring_fds);
 	evlist->ring_fds = NULL;
@@ -298,7 +304,7 @@ void evlist__munmap(struct evlist *evlist)
 		evlist->entries[i]->sid = NULL;
 	}
 	for (idx = 0; idx < evlist->nr_mmaps; idx++) {
-		if (evlist->hooked && evlist->hooked[idx] && hooks->munmap)
+		if (evlist->hooked && evlist->hooked[idx] && hooks && hooks->munmap)
 			hooks->munmap(evlist, evlist->mmap[idx], idx, hooks->ctx);
 		if (evlist->mmap)
 			perf_mmap__delete(evlist->mmap[idx]);
@@ -312,7 +318,8 @@ void evlist__munmap(struct evlist *evlist)
 	evlist->hooked = NULL;
 	evlist->nr_mmaps = 0;
 	evlist->mmap_len = 0;
-	evlist->hooks = (struct evlist_mmap_hooks){ 0 };
+	free(evlist->hooks);
+	evlist->hooks = NULL;
 }
 
 size_t evlist__mmap_len(const struct evlist *evlist)

@@ -6,7 +6,8 @@
 #include <errno.h>
 
 #include <auxtrace/ring-set.h>
-#include <internal/evlist.h>
+#include <auxtrace/evlist.h>
+#include <internal/evlist-struct.h>
 #include <internal/lib.h>
 
 static ssize_t perf_ring_source__drain(void *ctx, struct ring_sink *sink, bool final)

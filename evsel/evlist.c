@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <internal/evlist.h>
+#include <auxtrace/evlist.h>
+#include <internal/evlist-ids.h>
+#include <internal/evlist-struct.h>
 #include <internal/lib.h>
 
 struct evlist *evlist__new(void)

@@ -29,6 +29,7 @@ extern const struct auxtrace_mmap_ops auxtrace_mmap_ops__kernel;
 
 /* ops stays borrowed; NULL restores the kernel's. Set before mapping. */
 void auxtrace_mmap__set_ops(struct auxtrace_mmap *mm, const struct auxtrace_mmap_ops *ops);
+struct auxtrace_mmaps;
 void auxtrace_mmaps__set_ops(struct auxtrace_mmaps *aux, const struct auxtrace_mmap_ops *ops);
 
 #endif

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <intel-pt.h>
 
+#include <auxtrace/auxtrace-mmaps.h>
 #include <auxtrace/auxtrace.h>
 #include "lib/asm-elf.h"
 #include "lib/aux-payload.h"

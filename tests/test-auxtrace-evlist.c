@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <auxtrace/auxtrace-mmaps.h>
 #include <auxtrace/auxtrace.h>
 #include <auxtrace/auxtrace-record.h>
 #include <auxtrace/pmu.h>

@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 
+#include <auxtrace/auxtrace-mmaps.h>
 #include <auxtrace/auxtrace.h>
 #include <auxtrace/auxtrace-decoder.h>
 #include <auxtrace/auxtrace-queues.h>

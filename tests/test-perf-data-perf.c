@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 
+#include <auxtrace/auxtrace-mmaps.h>
 #include <auxtrace/auxtrace.h>
 #include <auxtrace/auxtrace-record.h>
 #include <auxtrace/mmap.h>

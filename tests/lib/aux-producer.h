@@ -45,6 +45,7 @@ void aux_producer__delete(struct aux_producer *p);
 
 /* Make the AUX mapping step of mm (or of every area of aux) lead to this producer. */
 void aux_producer__route_mmap(struct aux_producer *p, struct auxtrace_mmap *mm);
+struct auxtrace_mmaps;
 void aux_producer__route_mmaps(struct aux_producer *p, struct auxtrace_mmaps *aux);
 /* The memfd: map the simulated data ring from it (perf_mmap__new(fd, cpu, data_pages)). */
 int aux_producer__fd(const struct aux_producer *p);

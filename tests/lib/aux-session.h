@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <sys/types.h>
+#include <auxtrace/auxtrace-mmaps.h>
 #include <auxtrace/auxtrace.h>
 #include <auxtrace/evlist.h>
 #include <auxtrace/perf-data.h>

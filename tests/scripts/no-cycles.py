@@ -21,16 +21,6 @@ import subprocess
 import sys
 
 LIB_DIRS = ('lib', 'cpumap', 'evsel', 'ring', 'mmap', 'auxtrace', 'data', 'decode', 'tracefs')
-# Header-level edges still to go (issue 16), as (file, why): printed, left out of the check.
-# - evlist.c, the list, calls back into the parts that include its header internal/evlist.h:
-#   the mmap driver (evlist__close unmaps first) and the sample-ID hash (evlist__remove).
-# - auxtrace.h, the AUX family's header, calls auxtrace_mmaps__stats_sz from a macro while
-#   auxtrace_mmaps' file stands on the rest of the family: its API wants a header of its own.
-PENDING_HEADER_EDGES = {
-    ('evsel/evlist.c', 'calls evlist__munmap'),
-    ('evsel/evlist.c', 'calls evlist__id_hash_remove_evsel'),
-    ('include/auxtrace/auxtrace.h', 'include/auxtrace/auxtrace.h calls auxtrace_mmaps__stats_sz'),
-}
 
 
 class Program:
@@ -151,24 +141,7 @@ def graphs(prog, objdir):
             for sym in header_calls(text):
                 if sym in owner and owner[sym] != node(path):
                     files[node(path)][owner[sym]].add(f'{who}calls {sym}')
-    return objects, files, sorted({node(p) for p in prog.srcs + prog.hdrs}), owner
-
-
-def pending_out(files, owner):
-    """Take PENDING_HEADER_EDGES out of files; the number of them that are gone for good."""
-    gone = 0
-    for a, why in sorted(PENDING_HEADER_EDGES):
-        found = [b for b in files[a] if why in files[a][b]]
-        for b in found:
-            print(f'  pending: {a} -> {b}: {why}')
-            files[a][b].discard(why)
-            if not files[a][b]:
-                del files[a][b]
-        # Gone while the symbol is still defined: it could come back unseen.
-        if not found and why.split()[-1] in owner:
-            print(f'{a} no longer {why}: take it off the pending list')
-            gone += 1
-    return gone
+    return objects, files, sorted({node(p) for p in prog.srcs + prog.hdrs})
 
 
 def circles(edges, nodes):
@@ -233,11 +206,10 @@ def main():
     build = sys.argv[1]
     bad = 0
     for prog in programs():
-        objects, files, nodes, owner = graphs(prog, build)
+        objects, files, nodes = graphs(prog, build)
         bad += check(f'{prog.name} objects', objects, prog.srcs)
         if prog.name == 'library':
             bad += check('library folders', folders(objects), list(LIB_DIRS), 'folders')
-            bad += pending_out(files, owner)
         bad += check(f'{prog.name} files with their headers', files, nodes)
     return 1 if bad else 0
 

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <auxtrace/auxtrace-mmaps.h>
 #include <auxtrace/auxtrace.h>
 #include <auxtrace/auxtrace-record.h>
 #include <auxtrace/evlist.h>

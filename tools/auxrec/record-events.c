@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <auxtrace/auxtrace-mmaps.h>
 #include <auxtrace/auxtrace.h>
 #include <auxtrace/auxtrace-record.h>
 #include <auxtrace/evlist.h>

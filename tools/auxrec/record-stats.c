@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include <auxtrace/auxtrace-mmaps.h>
 #include <auxtrace/cpumap.h>
 #include "record.h"
 

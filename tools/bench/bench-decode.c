@@ -29,6 +29,7 @@
 #include <unistd.h>
 #include <intel-pt.h>
 
+#include <auxtrace/auxtrace-mmaps.h>
 #include <auxtrace/core.h>
 
 #include "util.h"

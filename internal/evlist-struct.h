@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * struct evlist, shared by its files: the list and maps, the mmap driver, the sample-ID
- * hash, and the ring set sources.
+ * struct evlist, the object every file of the evlist reads: the list and maps (evlist.c),
+ * the mmap driver (evlist-mmap.c), the sample-ID hash (evlist-ids.c) and the ring set
+ * sources (evlist-ring-set.c). Named after none of them on purpose: the layout belongs to
+ * all, and the list, which calls down into the others, must not be what they include.
  */
-#ifndef AUXTRACE_INTERNAL_EVLIST_H
-#define AUXTRACE_INTERNAL_EVLIST_H
+#ifndef AUXTRACE_INTERNAL_EVLIST_STRUCT_H
+#define AUXTRACE_INTERNAL_EVLIST_STRUCT_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <auxtrace/evlist.h>
 #include <internal/evsel.h>
+
+struct evlist_mmap_hooks;
 
 #define EVLIST_ID_HASH_BITS 8
 
@@ -40,16 +43,11 @@ struct evlist {
 	bool *hooked;
 	int nr_mmaps;
 	size_t mmap_len;
-	struct evlist_mmap_hooks hooks;
+	struct evlist_mmap_hooks *hooks;	/* evlist__mmap_ex's, copied; NULL: none */
 	/* Every mapped fd, in mmap order: what a ring set watches (evlist-ring-set.c). */
 	struct evlist_ring_fd *ring_fds;
 	int nr_ring_fds;
 	struct evsel_sid *id_hash[1 << EVLIST_ID_HASH_BITS];
 };
-
-/* The sample-ID hash (evlist-ids.c). */
-void evlist__id_hash_add(struct evlist *evlist, struct evsel_sid *sid);
-void evlist__id_hash_clear(struct evlist *evlist);
-void evlist__id_hash_remove_evsel(struct evlist *evlist, const struct evsel *evsel);
 
 #endif
