@@ -4,7 +4,8 @@
 Graphs read off the build: what the compiler links and includes is what is checked.
 - The objects: file A -> file B when A's object uses a symbol B's object defines (nm).
 - The library's folders (its rooms), from the objects' edges: a room that calls back into one
-  that stands on it cannot be read, built or replaced on its own. Every edge is printed.
+  that stands on it cannot be read, built or replaced on its own. Every edge is printed, and a
+  floor (FLOORS: ring/) may call only the rooms listed below it.
 - The files with their headers: a header belongs to the .c of its name, in any folder (foo.h
   and foo-internal.h to foo.c), or is a node of its own when there is none. On top of the
   objects' edges, A -> B when A (or a header of A's) includes a header of B's, and when a
@@ -21,6 +22,9 @@ import subprocess
 import sys
 
 LIB_DIRS = ('lib', 'cpumap', 'evsel', 'ring', 'mmap', 'auxtrace', 'data', 'decode', 'tracefs')
+# Rooms that are floors, with the only rooms they may call: ring/ stands on lib/ alone, and
+# the rings above it join a ring set as sources (struct ring_source) that it never names.
+FLOORS = {'ring': ('lib',)}
 
 
 class Program:
@@ -187,6 +191,19 @@ def check(what, edges, nodes, noun='files'):
     return len(found)
 
 
+def floors(rooms):
+    """The floors that call above what they may stand on (FLOORS), each call printed."""
+    bad = 0
+    for room, below in FLOORS.items():
+        up = {b: why for b, why in rooms[room].items() if b not in below}
+        for b, why in sorted(up.items()):
+            print(f'{room}/ is a floor but calls {b}/: {"; ".join(sorted(why))}')
+        if not up:
+            print(f'{room}/ is a floor: it calls nothing but {"/, ".join(below)}/')
+        bad += bool(up)
+    return bad
+
+
 def folders(objects):
     """The folder graph of the objects' edges, each edge printed."""
     edges = collections.defaultdict(lambda: collections.defaultdict(set))
@@ -209,7 +226,9 @@ def main():
         objects, files, nodes = graphs(prog, build)
         bad += check(f'{prog.name} objects', objects, prog.srcs)
         if prog.name == 'library':
-            bad += check('library folders', folders(objects), list(LIB_DIRS), 'folders')
+            rooms = folders(objects)
+            bad += check('library folders', rooms, list(LIB_DIRS), 'folders')
+            bad += floors(rooms)
         bad += check(f'{prog.name} files with their headers', files, nodes)
     return 1 if bad else 0
 
