@@ -25,7 +25,7 @@ DESTDIR      ?=
 
 CC       ?= cc
 AR       ?= ar
-PKG_DEPS := libtraceevent libelf libbpf
+PKG_DEPS := libtraceevent libelf libbpf libzstd
 # Lazy (=) on purpose: evaluated only in recipes, after install-deps had its chance.
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKG_DEPS))
 # libipt (Intel PT decoding) has no pkg-config file.

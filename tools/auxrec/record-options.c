@@ -43,6 +43,8 @@ static const char record_usage[] =
 	"  -o, --output DIR        where perf.data and trace.dat go (default auxrec.data; an\n"
 	"                          existing one is kept as DIR.old); -o - streams perf.data in\n"
 	"                          perf's pipe format to stdout\n"
+	"  -z, --compression-level[=N]  zstd-compress perf.data's records (perf record -z),\n"
+	"                          level N 1..22 (default 1)\n"
 	"\n"
 	"With a command and neither -a nor -C, the command's threads are recorded on every CPU.\n"
 	"With no -e and no --ftrace, auxrec records this machine's AUX PMU if it has one, else\n"
@@ -125,6 +127,21 @@ static int record__parse_buffer_kb(struct record *rec, const char *arg)
 		return -EINVAL;
 	}
 	rec->ftrace_buffer_kb = (int)kb;
+	return 0;
+}
+
+/* -z as perf record's: a bare -z is level 1, the fastest; zstd goes to 22. */
+static int record__parse_compression(struct record *rec, const char *arg)
+{
+	char *end;
+	long level = arg ? strtol(arg, &end, 10) : 1;
+
+	if (arg && (*end || end == arg || level < 1 || level > 22)) {
+		auxrec_error("--compression-level '%s': give a zstd level, 1 (fastest, the "
+			     "default) to 22 (smallest)", arg);
+		return -EINVAL;
+	}
+	rec->compression_level = (int)level;
 	return 0;
 }
 
@@ -262,6 +279,7 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 		{ "duration", required_argument, NULL, 'd' },
 		{ "clockid", required_argument, NULL, 'k' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "compression-level", optional_argument, NULL, 'z' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -270,7 +288,7 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 	rec->clockid = -1;
 	rec->trace_clock = "perf";	/* perf's own clock, as trace-cmd -C perf */
 	optind = 1;
-	while (!err && (c = getopt_long(argc, argv, "+e:aC:p:m:S::d:k:o:h", longopts, NULL)) != -1) {
+	while (!err && (c = getopt_long(argc, argv, "+e:aC:p:m:S::d:k:o:z::h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			err = record__add(&rec->events, &rec->nr_events, optarg);
@@ -313,6 +331,9 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 			break;
 		case 'o':
 			rec->output = optarg;
+			break;
+		case 'z':
+			err = record__parse_compression(rec, optarg);
 			break;
 		case 'h':
 			fputs(record_usage, stdout);

@@ -31,6 +31,7 @@ struct record {
 	const char *trace_clock;	/* ... and the ftrace instance's: "perf" without -k */
 	const char *output;	/* the output directory, or "-": pipe format on stdout */
 	bool to_stdout;
+	int compression_level;	/* -z: zstd level, 0: off */
 	bool help;		/* -h: usage printed, nothing to record */
 	char **argv;		/* the workload, or NULL */
 	char *default_event;	/* the AUX PMU's event when none was given */
