@@ -100,7 +100,7 @@ static void td_walk__take_event(struct td_walk *w, const struct trace_dat_reader
 static int td_walk__load(struct td_walk *w, const struct trace_dat_reader *r)
 {
 	const struct rb_layout *l = &r->layout;
-	const void *page = r->map + w->next;
+	const void *page = r->data_map + w->next;
 	uint32_t commit = rb_page__commit(page, l);
 	uint64_t page_ts;
 	int64_t lost;

@@ -62,6 +62,30 @@ check "... and perf script shows the $N calls (got '$n')" [ "$n" = $N ]
 a=$(timeout 60 "$auxrec" script "$out/slow/perf.data" 2>/dev/null | grep -c sys_enter_getpgid)
 check "... and auxrec script too (got '$a')" [ "$a" = $N ]
 
+# trace.dat: version 7 with zstd sections, as trace-cmd 3.x writes it; trace-cmd report and
+# auxrec report read the same events as from the plain one. The instance sees every task's
+# calls (other tests may run getppid-loop too): the workload is the pid with the most.
+for z in plain -z; do
+	opt=$z; [ "$z" = plain ] && opt=
+	timeout 60 "$auxrec" record $opt -o "$out/ft$z" --ftrace syscalls:sys_enter_getppid \
+		--ftrace-buffer-kb 4096 -- "$loop" $N >"$out/ft$z.log" 2>&1
+	check "ftrace record $z exits 0" [ $? -eq 0 ]
+	timeout 60 trace-cmd report -i "$out/ft$z/trace.dat" >"$out/ft$z.txt" 2>"$out/ft$z.err"
+	check "trace-cmd report reads the $z trace.dat without a complaint" \
+		eval "[ $? -eq 0 ] && ! grep -v '^cpus=' '$out/ft$z.err' | grep -q ."
+	n=$(grep -o 'getppid-loop-[0-9]* .*sys_enter_getppid:' "$out/ft$z.txt" |
+		awk '{ print $1 }' | sort | uniq -c | sort -rn | awk 'NR == 1 { print $1 }')
+	check "... and shows the workload's $N calls (got '$n')" [ "$n" = $N ]
+	t=$(grep -c 'sys_enter_getppid:' "$out/ft$z.txt")
+	a=$(timeout 60 "$auxrec" report "$out/ft$z" 2>/dev/null |
+		awk '$1 == "ftrace" && $2 == "events" { print $4 }')
+	check "auxrec report reads as many events as trace-cmd ($a of $t)" [ "$a" = "$t" ]
+done
+check "the -z trace.dat is version 7 with zstd" eval "timeout 30 trace-cmd dump --summary \
+	-i '$out/ft-z/trace.dat' 2>&1 | grep -q 'zstd.*Compression algorithm'"
+plain=$(stat -c %s "$out/ftplain/trace.dat"); small=$(stat -c %s "$out/ft-z/trace.dat")
+check "the compressed trace.dat is at least 3x smaller ($small of $plain bytes)" [ $((small * 3)) -lt "$plain" ]
+
 for bad in --compression-level=0 --compression-level=23 -zx; do
 	timeout 10 "$auxrec" record $bad -o "$out/bad" -- true >"$out/bad.log" 2>&1
 	check "$bad is refused with the range" eval "[ $? -ne 0 ] && grep -q '1 (fastest' '$out/bad.log' \

@@ -210,7 +210,7 @@ int record__open_perf_data(struct record *rec)
 int record__open_trace_dat(struct record *rec)
 {
 	/* the formats of the events enabled in the instance: --ftrace may name patterns */
-	AUXTRACE_OPTS(trace_dat_writer_opts, opts);
+	AUXTRACE_OPTS(trace_dat_writer_opts, opts, .compression_level = rec->compression_level);
 
 	rec->trace_dat = trace_dat_writer__new(rec->trace_path,
 					       ftrace_session__instance(rec->ftrace), &opts);
