@@ -151,7 +151,8 @@ void *perf_session__take_payload(struct perf_session *s);
  * decoder (made at the first); 0 or -errno. next: the next record decoded from what was
  * fed, in s->scratch with a native header, at the COMPRESSED record's offset; 1, 0 when
  * the fed bytes hold no whole record more, -EINVAL (logged). pending: bytes fed and not yet
- * handed out as records (a torn record, if the file goes on without COMPRESSED records).
+ * handed out as records (the start of a record whose rest comes with a later COMPRESSED
+ * record; at the end of the file, a torn one).
  */
 int perf_decomp__feed(struct perf_session *s, const union perf_event *event, uint64_t offset);
 int perf_decomp__next(struct perf_session *s, union perf_event **event, uint64_t *offset);
