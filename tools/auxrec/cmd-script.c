@@ -22,6 +22,7 @@
 #include <auxtrace/session.h>
 #include "cmd.h"
 #include "error.h"
+#include "script-ftrace.h"
 #include "script-line.h"
 
 static const char script_usage[] =
@@ -290,7 +291,7 @@ int cmd_script(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	AUXTRACE_OPTS(itrace_synth_opts, itrace, .default_no_sample = true);
-	const char *input = NULL;
+	const char *input = NULL, *trace_dat;
 	char path[4096];
 	bool decode = true;
 	int c;
@@ -326,5 +327,8 @@ int cmd_script(int argc, char **argv)
 			     argv[optind]);
 		return 2;
 	}
+	trace_dat = script_ftrace__input(input, path, sizeof(path));
+	if (trace_dat)
+		return script_ftrace__run(trace_dat) ? 1 : 0;
 	return script__run(script__input(input, path, sizeof(path)), &itrace, decode) ? 1 : 0;
 }
