@@ -1,9 +1,10 @@
 #!/bin/bash
 # auxrec script on a trace.dat against trace-cmd report 3.1.6 (always under timeout), line for
 # line, with nothing normalised:
-#  - a recording auxrec made system-wide of sched_switch, sched_wakeup, syscalls (getppid's
-#    and openat's, whose print formats take the compiled path) and trace_marker writes, through
-#    an 8 KiB buffer that the marker burst overruns: the drop marks are trace-cmd's too;
+#  - a recording auxrec made system-wide of sched_switch and sched_wakeup (libtraceevent's
+#    plugin prints them), sched_waking, syscalls (getppid's, openat's) and trace_marker writes
+#    (their print formats take the compiled path), through an 8 KiB buffer that the marker
+#    burst overruns: the drop marks are trace-cmd's too;
 #  - the same file rewritten by trace-cmd convert (a trace.dat trace-cmd wrote);
 #  - a directory holding only a trace.dat reads as that file;
 #  - a damaged sub-buffer: exit 1, an error naming the file and the sub-buffer's offset, and
@@ -37,14 +38,15 @@ same_as_trace_cmd() {	# same_as_trace_cmd FILE: auxrec script FILE == trace-cmd 
 }
 
 timeout 60 "$auxrec" record -o rec -a -e dummy --ftrace-buffer-kb 8 --ftrace-mode read \
-	--ftrace sched:sched_switch --ftrace sched:sched_wakeup --ftrace ftrace:print \
+	--ftrace sched:sched_switch --ftrace sched:sched_wakeup --ftrace sched:sched_waking \
+	--ftrace ftrace:print \
 	--ftrace syscalls:sys_enter_getppid --ftrace syscalls:sys_exit_getppid \
 	--ftrace syscalls:sys_enter_openat --ftrace syscalls:sys_exit_openat \
 	-- sh -c "$workload 20000 2000 200; cat /dev/null" >rec.log 2>&1
 check "auxrec record exits 0" [ $? -eq 0 ]
 t=rec/trace.dat
 check "auxrec script prints the trace.dat as trace-cmd report does" same_as_trace_cmd $t
-for what in 'sched_switch:' 'sched_wakeup:' 'sys_enter_getppid:' 'sys_exit_getppid:' \
+for what in 'sched_switch:' 'sched_wakeup:' 'sched_waking:' 'sys_enter_getppid:' 'sys_exit_getppid:' \
 	    'sys_enter_openat:' 'tracing_mark_write: auxtrace-marker' 'EVENTS DROPPED]'; do
 	check "... with lines of $what ($(grep -c -- "$what" $t.ax))" grep -q -- "$what" $t.ax
 done

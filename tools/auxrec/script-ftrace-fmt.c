@@ -13,16 +13,26 @@
 #include "script-ftrace-fmt.h"
 #include "script-line.h"
 
+enum fmt_kind {
+	FMT_NUM,			/* %d %i %u %x */
+	FMT_STR,			/* %s of a char array: up to its NUL */
+	FMT_SYM,			/* %ps of an address: the function's name */
+};
+
 /* One conversion and the text before it. */
 struct fmt_op {
 	size_t text, text_len;		/* in fmt->text */
-	int offset, size;		/* the field in the payload */
+	enum fmt_kind kind;
+	int offset, size;		/* the field in the payload; size 0: to its end */
 	int width;
 	int bits;			/* the conversion's length: 8, 16, 32 or 64 */
 	bool zero_pad, hex, is_signed;
 };
 
 struct ftrace_fmt {
+	struct tep_handle *tep;		/* kallsyms, for %ps */
+	uint64_t sym_addr;		/* the last %ps: trace_marker's lines share one */
+	const char *sym;
 	char *text;			/* the format's literal text, "%%" as '%' */
 	size_t tail, tail_len;		/* the text after the last conversion */
 	int nr_ops;
@@ -37,30 +47,54 @@ static bool cast_keeps_value(const char *type)
 	       !strcmp(type, "u64");
 }
 
-/* A fixed field, or one cast to a type that keeps its value; NULL otherwise. */
-static struct tep_format_field *arg_field(struct tep_event *event, struct tep_print_arg *arg)
+/*
+ * The field a conversion of this kind prints: for a number a fixed field, or one cast to a
+ * type that keeps its value; for %s a char array in the record (not __string's dynamic
+ * one); for %ps an address cast to (void *). NULL otherwise.
+ */
+static struct tep_format_field *arg_field(struct tep_event *event, struct tep_print_arg *arg,
+					  enum fmt_kind kind)
 {
 	struct tep_format_field *field;
+	bool cast = arg && arg->type == TEP_PRINT_TYPE;
 
-	if (arg && arg->type == TEP_PRINT_TYPE && cast_keeps_value(arg->typecast.type))
+	if (cast && (kind == FMT_SYM ? !strcmp(arg->typecast.type, "void *") :
+		     kind == FMT_NUM && cast_keeps_value(arg->typecast.type)))
 		arg = arg->typecast.item;
+	else if (cast || kind == FMT_SYM)
+		return NULL;
 	if (!arg || arg->type != TEP_PRINT_FIELD)
 		return NULL;
 	field = tep_find_field(event, arg->field.name);
-	if (!field || field->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC |
-				      TEP_FIELD_IS_STRING | TEP_FIELD_IS_RELATIVE))
+	if (!field || field->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_RELATIVE))
 		return NULL;
+	if (kind == FMT_STR)
+		return (field->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING)) ==
+		       (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING) ? field : NULL;
+	if (field->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING))
+		return NULL;
+	if (kind == FMT_SYM)
+		return field->size == 8 ? field : NULL;
 	if (field->size != 1 && field->size != 2 && field->size != 4 && field->size != 8)
 		return NULL;
 	return field;
 }
 
-/* "%[0][width][hh|h|l|ll](d|i|u|x)" at *p, past the '%'; false for anything else. */
+/*
+ * "%[0][width][hh|h|l|ll](d|i|u|x)", "%s" or "%ps" at *p, past the '%'; false for anything
+ * else.
+ */
 static bool parse_conversion(const char **p, struct fmt_op *op)
 {
 	const char *s = *p;
 	int length = 0;
 
+	if (*s == 's' || (s[0] == 'p' && s[1] == 's')) {
+		op->kind = *s == 's' ? FMT_STR : FMT_SYM;
+		*p = s + (*s == 's' ? 1 : 2);
+		return true;
+	}
+	op->kind = FMT_NUM;
 	op->zero_pad = *s == '0';
 	if (op->zero_pad)
 		s++;
@@ -85,7 +119,8 @@ static bool compilable(struct tep_event *event)
 	struct tep_handle *tep = event->tep;
 
 	return !event->handler && event->print_fmt.format &&
-	       !(event->flags & (TEP_EVENT_FL_ISFTRACE | TEP_EVENT_FL_FAILED |
+	       !(event->flags & (TEP_EVENT_FL_ISBPRINT | TEP_EVENT_FL_ISFUNCENT |
+				 TEP_EVENT_FL_ISFUNCRET | TEP_EVENT_FL_FAILED |
 				 TEP_EVENT_FL_PRINTRAW)) &&
 	       tep_get_long_size(tep) == 8 &&
 	       tep_is_file_bigendian(tep) == tep_is_local_bigendian(tep);
@@ -107,7 +142,7 @@ struct ftrace_fmt *ftrace_fmt__compile(struct tep_event *event)
 		free(fmt);
 		return NULL;
 	}
-	fmt->tail = 0;
+	fmt->tep = event->tep;
 	while (*p) {
 		struct fmt_op *op = &fmt->ops[fmt->nr_ops];
 		struct tep_format_field *field;
@@ -118,8 +153,7 @@ struct ftrace_fmt *ftrace_fmt__compile(struct tep_event *event)
 			continue;
 		}
 		p++;
-		field = arg_field(event, arg);
-		if (!parse_conversion(&p, op) || !field)
+		if (!parse_conversion(&p, op) || !(field = arg_field(event, arg, op->kind)))
 			goto fallback;
 		op->text = fmt->tail;
 		op->text_len = len - fmt->tail;
@@ -197,16 +231,47 @@ static void print_value(const struct fmt_op *op, uint64_t val, struct script_lin
 	script_line__u64(l, mag, op->zero_pad ? op->width - 1 : 0, false, op->zero_pad);
 }
 
-bool ftrace_fmt__print(const struct ftrace_fmt *fmt, const void *data, uint32_t size,
+/* One conversion's text; false when libtraceevent must print it (an unknown address). */
+static bool print_op(struct ftrace_fmt *fmt, const struct fmt_op *op,
+		     const unsigned char *data, uint32_t size, struct script_line *l)
+{
+	const char *s;
+
+	switch (op->kind) {
+	case FMT_STR:
+		s = (const char *)data + op->offset;
+		script_line__bytes(l, s, strnlen(s, op->size ? (size_t)op->size :
+						   size - (size_t)op->offset));
+		return true;
+	case FMT_SYM:
+		if (!fmt->sym || fmt->sym_addr != read_field(data + op->offset, 8)) {
+			fmt->sym_addr = read_field(data + op->offset, 8);
+			fmt->sym = tep_find_function(fmt->tep, fmt->sym_addr);
+		}
+		if (fmt->sym)
+			script_line__str(l, fmt->sym, 0);
+		return fmt->sym;
+	default:
+		print_value(op, read_field(data + op->offset, op->size), l);
+		return true;
+	}
+}
+
+bool ftrace_fmt__print(struct ftrace_fmt *fmt, const void *data, uint32_t size,
 		       struct script_line *l)
 {
+	size_t start = l->len;
+
 	if (size < fmt->min_size)
 		return false;
 	for (int i = 0; i < fmt->nr_ops; i++) {
 		const struct fmt_op *op = &fmt->ops[i];
 
 		script_line__bytes(l, fmt->text + op->text, op->text_len);
-		print_value(op, read_field((const unsigned char *)data + op->offset, op->size), l);
+		if (!print_op(fmt, op, data, size, l)) {
+			l->len = start;
+			return false;
+		}
 	}
 	script_line__bytes(l, fmt->text + fmt->tail, fmt->tail_len);
 	return true;

@@ -26,7 +26,7 @@ void ftrace_fmt__delete(struct ftrace_fmt *fmt);
  * ftrace_fmt__print() appends the text of the payload data (size bytes) to l; false, with
  * nothing appended, when the payload is too short for the fields.
  */
-bool ftrace_fmt__print(const struct ftrace_fmt *fmt, const void *data, uint32_t size,
+bool ftrace_fmt__print(struct ftrace_fmt *fmt, const void *data, uint32_t size,
 		       struct script_line *l);
 
 #endif

@@ -178,9 +178,6 @@ static void script_ftrace__tep_info(struct script_ftrace *f, const struct trace_
 	tep_print_event(f->tep, &f->seq, &record, "%s", TEP_PRINT_INFO);
 	if (rec->event->handler)
 		f->comm = NULL;
-	/* trace-cmd ends the line at the text's own newline (trace_marker's) */
-	while (f->seq.len && f->seq.buffer[f->seq.len - 1] == '\n')
-		f->seq.len--;
 	script_line__bytes(l, f->seq.buffer, f->seq.len);
 }
 
@@ -210,8 +207,12 @@ static void script_ftrace__event_line(struct script_ftrace *f,
 		return;
 	}
 	script_line__bytes(l, info->name, info->name_len);
+	start = l->len;
 	if (!info->fmt || !ftrace_fmt__print(info->fmt, rec->data, rec->size, l))
 		script_ftrace__tep_info(f, rec, l);
+	/* trace-cmd ends the line at the text's own newline (trace_marker's) */
+	while (l->len > start && l->buf[l->len - 1] == '\n')
+		l->len--;
 }
 
 void script_ftrace__line(struct script_ftrace *f, const struct trace_dat_record *rec,
