@@ -45,7 +45,11 @@ static const char script_usage[] =
 	"\n"
 	"Symbols come from the files the recording mapped (.symtab, else .dynsym, or their\n"
 	"separate debug files by build ID) and from /proc/kallsyms; [unknown] otherwise.\n"
-	"Tracepoint samples are shown without their fields.\n";
+	"Tracepoint samples are shown without their fields.\n"
+	"\n"
+	"A trace.dat (or a directory holding a trace.dat and no perf.data) prints its\n"
+	"ftrace events as trace-cmd report does: comm-pid [cpu] secs.usecs: name: fields,\n"
+	"and CPU:N [n EVENTS DROPPED] where the kernel lost events.\n";
 
 struct script {
 	struct perf_tool tool;
