@@ -234,8 +234,10 @@ $(B)/bench-%: tools/bench/bench-%.c $(BENCH_LIBS) $(wildcard tools/bench/*.h) $(
 	$(CC) $(BASE_CFLAGS) -I. $(CFLAGS) -o $@ $(filter %.c,$^) $(TESTSUPPORT) $(STATICS) \
 		$(LDFLAGS) $(shell pkg-config --libs libbpf) $(DEP_LIBS)
 
-# bench-decode times auxrec script against perf script.
+# bench-decode times auxrec script against perf script, bench-script-ftrace against trace-cmd
+# report on what auxrec record wrote of a workload.
 $(B)/bench-decode: $(AUXREC)
+$(B)/bench-script-ftrace: $(AUXREC) $(B)/tests/progs/marker-getppid
 
 # soak-aux drives the AUX test producer and reaches the backend's time conversion (-I.).
 $(B)/soak-aux: tools/soak/soak-aux.c tools/soak/soak-aux-check.c tools/soak/soak-aux.h \

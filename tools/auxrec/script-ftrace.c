@@ -40,11 +40,13 @@ struct script_ftrace {
 	struct ftrace_event_info *events;	/* by id */
 	int nr_events;
 	/*
-	 * The last pid's comm: consecutive events are mostly of one task. Forgotten whenever a
-	 * plugin ran, since the sched_switch plugin teaches the tep handle comms as it prints.
+	 * The last pid's "%16s-%-5d" (comm-pid): consecutive events are mostly of one task.
+	 * Forgotten whenever a plugin ran, since the sched_switch plugin teaches the tep handle
+	 * comms as it prints.
 	 */
-	int comm_pid;
-	const char *comm;
+	int task_pid;
+	bool task_known;
+	struct script_line task;
 };
 
 struct script_ftrace *script_ftrace__new(struct trace_dat_reader *r, unsigned int flags)
@@ -59,7 +61,6 @@ struct script_ftrace *script_ftrace__new(struct trace_dat_reader *r, unsigned in
 	/* the plugins Debian's libtraceevent ships, from where trace-cmd finds them too */
 	f->plugins = tep_load_plugins(f->tep);
 	trace_seq_init(&f->seq);
-	f->comm = NULL;
 	return f;
 }
 
@@ -153,13 +154,23 @@ static int event_pid(const struct ftrace_event_info *info, const struct trace_da
 	return v;
 }
 
-static const char *script_ftrace__comm(struct script_ftrace *f, int pid)
+/* "%16s-%-5d": the comm as trace-cmd resolves it, the pid */
+static void script_ftrace__task(struct script_ftrace *f, int pid, struct script_line *l)
 {
-	if (!f->comm || f->comm_pid != pid) {
-		f->comm = tep_data_comm_from_pid(f->tep, pid);
-		f->comm_pid = pid;
+	struct script_line *t = &f->task;
+	size_t start;
+
+	if (!f->task_known || f->task_pid != pid) {
+		t->len = 0;
+		script_line__str(t, tep_data_comm_from_pid(f->tep, pid), 16);
+		script_line__char(t, '-');
+		start = t->len;
+		script_line__int(t, pid, 0);
+		script_line__str(t, "", 5 - (int)(t->len - start));	/* "%-5d" */
+		f->task_pid = pid;
+		f->task_known = true;
 	}
-	return f->comm;
+	script_line__bytes(l, t->buf, t->len);
 }
 
 /* libtraceevent's text of the fields: the event's plugin, else its print format. */
@@ -177,7 +188,7 @@ static void script_ftrace__tep_info(struct script_ftrace *f, const struct trace_
 	trace_seq_reset(&f->seq);
 	tep_print_event(f->tep, &f->seq, &record, "%s", TEP_PRINT_INFO);
 	if (rec->event->handler)
-		f->comm = NULL;
+		f->task_known = false;
 	script_line__bytes(l, f->seq.buffer, f->seq.len);
 }
 
@@ -190,11 +201,7 @@ static void script_ftrace__event_line(struct script_ftrace *f,
 	uint64_t usecs = (rec->ts + 500) / 1000;	/* rounded, as trace-cmd shows them */
 	size_t start;
 
-	script_line__str(l, script_ftrace__comm(f, pid), 16);
-	script_line__char(l, '-');
-	start = l->len;
-	script_line__int(l, pid, 0);
-	script_line__str(l, "", 5 - (int)(l->len - start));	/* "%-5d" */
+	script_ftrace__task(f, pid, l);
 	script_line__str(l, " [", 0);
 	script_line__u64(l, (uint64_t)rec->cpu, 3, false, true);
 	script_line__str(l, "] ", 0);
