@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * auxrec script's ftrace lines (script-ftrace.h). The fixed columns are built in place; the
- * field text comes from libtraceevent, as trace-cmd's does, into one trace_seq reused for
- * every event.
+ * auxrec script's ftrace lines (script-ftrace.h). The fixed columns are built in place from
+ * what is kept per event id and for the last task; the field text comes from the event's
+ * compiled print format (script-ftrace-fmt.h) when it has one, else from libtraceevent, as
+ * trace-cmd's does, into one trace_seq reused for every event.
  */
 #include <errno.h>
 #include <stdbool.h>
