@@ -2,9 +2,11 @@
 /*
  * A trace.dat reader: trace-cmd's file format, versions 6 and 7 (sections, uncompressed or
  * zstd), as trace_dat_writer and trace-cmd record 3.1 write it. The file is mapped read-only;
- * events are handed out in place (a compressed file's CPU data is first decompressed into
- * an unnamed file in $TMPDIR or /tmp, mapped: the offsets of trace_dat_cpu_data and of
- * records are then offsets in that data).
+ * events are handed out in place, and the pages a cursor has walked past leave the process's
+ * memory in steps of a few MiB, so that reading a file of any size takes bounded memory (a
+ * compressed file's CPU data is first decompressed into an unnamed file in $TMPDIR or /tmp,
+ * mapped the same way: the offsets of trace_dat_cpu_data and of records are then offsets in
+ * that data).
  *
  * struct trace_dat_reader *r = trace_dat_reader__open("trace.dat"); struct trace_dat_cursor *c
  * = trace_dat_cursor__new(r, -1);    // every CPU, by time const struct trace_dat_record *rec;
