@@ -167,10 +167,10 @@ static void td_v7__flyrecord(struct td_v7 *v, const struct td_v7_params *p, uint
 	for (int cpu = 0; cpu < p->nr_cpus && !v->out->err; cpu++) {
 		if (!p->sizes[cpu])
 			continue;
-		while (v->out->pos % p->align)
-			td_out__write(v->out, zeros, p->align - v->out->pos % p->align <
-				      sizeof(zeros) ? p->align - v->out->pos % p->align :
-				      sizeof(zeros));
+		for (uint64_t pad = (p->align - v->out->pos % p->align) % p->align, n; pad; pad -= n) {
+			n = pad < sizeof(zeros) ? pad : sizeof(zeros);
+			td_out__write(v->out, zeros, n);
+		}
 		offsets[cpu] = v->out->pos;
 		counted[cpu] = td_v7__cpu_data(v, p->fds[cpu], p->sizes[cpu],
 					       p->layout->page_size);
