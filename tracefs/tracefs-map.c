@@ -143,6 +143,7 @@ int trace_map__peek(struct tracefs_cpu *tcpu, struct ring_window *win,
 			/* the writer is on this page: asking again would only catch it event by event */
 			win->edge = m->grew;
 			win->priv = m;
+			tcpu->sys.edge += m->grew;
 			return 1;
 		}
 		id = m->id;

@@ -395,6 +395,7 @@ struct reader {
 	size_t data_len;
 	uint32_t id, off;		/* the reader sub-buffer and its data bytes walked */
 	uint64_t subbufs, waits, syscalls;
+	uint64_t edge;			/* calls that took (part of) the page the writer is on */
 };
 
 /* -- libauxtrace -- */
@@ -473,6 +474,7 @@ static void lib_close(struct reader *r)
 	r->subbufs = tracefs_cpu_stats(r->tcpu)->chunks;
 	r->waits = sys->waits;
 	r->syscalls = sys->waits + sys->get_reader + sys->reads + sys->splices;
+	r->edge = sys->edge;
 	tracefs_cpu_close(r->tcpu);
 	r->tcpu = NULL;
 }
@@ -573,8 +575,11 @@ static int bare_step_mapped(struct reader *r, enum step how)
 		r->subbufs++;
 	}
 	/* the page the writer may still be on: wait (poll) rather than spin on it */
-	if (how == STEP_EDGE && page_is_partial(&r->layout, page_commit(&r->layout, page), rd))
-		return 0;
+	if (page_is_partial(&r->layout, page_commit(&r->layout, page), rd)) {
+		r->edge += rd > from;
+		if (how == STEP_EDGE)
+			return 0;
+	}
 	return 1;
 }
 
@@ -591,8 +596,11 @@ static int bare_step_read(struct reader *r, enum step how)
 	r->subbufs++;
 	kbuffer_load_subbuffer(r->kb, r->buf);
 	walk_kbuf(&r->walk, r->kb);
-	if (how == STEP_EDGE && read_page_may_grow(r->kb, r->buf, &r->layout))
-		return 0;
+	if (read_page_may_grow(r->kb, r->buf, &r->layout)) {
+		r->edge++;
+		if (how == STEP_EDGE)
+			return 0;
+	}
 	return 1;
 }
 
@@ -911,6 +919,8 @@ struct live_result {
 	double waits_per_s;
 	double waits_per_sb;
 	double sys_per_sb;	/* system calls per sub-buffer, waits included */
+	double ev_per_call;	/* events per read/GET_READER/splice call (waits not counted) */
+	double edge_per_wake;	/* calls that took from the writer's page, per wait */
 	double cpu_rate;	/* events per producer CPU-second (for the ratio) */
 };
 
@@ -1057,6 +1067,9 @@ static int run_live(int m, bool bare, int out_fd, struct live_result *res)
 		.waits_per_s = r.waits / secs,
 		.waits_per_sb = r.subbufs ? (double)r.waits / r.subbufs : 0,
 		.sys_per_sb = r.subbufs ? (double)r.syscalls / r.subbufs : 0,
+		.ev_per_call = r.syscalls > r.waits ? (double)r.walk.events / (r.syscalls - r.waits)
+						    : 0,
+		.edge_per_wake = r.waits ? (double)r.edge / r.waits : 0,
 		.cpu_rate = r.walk.events / (load.cpu_ns / 1e9),
 	};
 	return 0;
@@ -1126,9 +1139,9 @@ static void print_live(const double ceiling[2], double ceiling_lost,
 	       "    x ceil: events per producer CPU-second against the producer alone (large "
 	       "buffer) in the same round\n", PROD_CPU, opts.seconds, opts.live_kb, opts.percent,
 	       CONS_CPU, opts.reps);
-	printf("%-22s %-4s %9s %6s %8s %7s %6s %7s %7s %8s %7s %7s %6s\n", "method", "impl",
-	       "events/s", "x ceil", "lost:lib", "in-band", "kernel", "missing", "cons%",
-	       "ns/event", "waits/s", "wait/sb", "sys/sb");
+	printf("%-22s %-4s %9s %6s %8s %7s %6s %7s %7s %8s %7s %7s %6s %7s %7s\n", "method",
+	       "impl", "events/s", "x ceil", "lost:lib", "in-band", "kernel", "missing", "cons%",
+	       "ns/event", "waits/s", "wait/sb", "sys/sb", "ev/call", "edge/wk");
 	for (int i = 0; i < 2; i++) {
 		snprintf(name, sizeof(name), "alone, %u KiB%s", i ? opts.live_kb : opts.ceiling_kb,
 			 i ? " bursts" : "");
@@ -1144,10 +1157,11 @@ static void print_live(const double ceiling[2], double ceiling_lost,
 			if (!b)
 				snprintf(lib_lost, sizeof(lib_lost), "%.0f", x->lib_lost);
 			printf("%-22s %-4s %7.3f M %6.2f %8s %7.0f %6.0f %7.0f %6.2f%% %8.1f %7.0f "
-			       "%7.3f %6.2f\n", b ? "" : lib_ops[m].method, b ? "bare" : "lib",
-			       x->rate / 1e6, x->ratio, lib_lost, x->inband_lost, x->kernel_lost,
-			       x->missing, x->cpu * 100, x->ns_per_event, x->waits_per_s,
-			       x->waits_per_sb, x->sys_per_sb);
+			       "%7.3f %6.2f %7.1f %7.2f\n", b ? "" : lib_ops[m].method,
+			       b ? "bare" : "lib", x->rate / 1e6, x->ratio, lib_lost, x->inband_lost,
+			       x->kernel_lost, x->missing, x->cpu * 100, x->ns_per_event,
+			       x->waits_per_s, x->waits_per_sb, x->sys_per_sb, x->ev_per_call,
+			       x->edge_per_wake);
 		}
 	printf("(the alone rows are events per producer CPU-second; \"events/s\" of the others is "
 	       "wall-clock)\n");
