@@ -234,6 +234,19 @@ $(B)/bench-%: tools/bench/bench-%.c $(BENCH_LIBS) $(wildcard tools/bench/*.h) $(
 # bench-decode times auxrec script against perf script.
 $(B)/bench-decode: $(AUXREC)
 
+# One live tracefs_cpu loop on the libtracefs API, against ours and against the system's
+# libtracefs: the two export the same names, so each gets a binary; bench-tracefs runs both.
+TRACEFS_LOOP := tools/bench/tracefs-loop/tracefs-loop.c tools/bench/bpf-getppid.c \
+		tools/bench/util.c tools/bench/bpf-getppid.h tools/bench/util.h
+$(B)/tracefs-loop-ours: $(TRACEFS_LOOP) $(STATICS)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $(filter %.c,$^) $(STATICS) $(LDFLAGS) $(DEP_LIBS)
+$(B)/tracefs-loop-sys: $(TRACEFS_LOOP) $(STATIC)
+	$(CC) -std=gnu11 $(WARN) -D_GNU_SOURCE -Iinclude $(shell pkg-config --cflags libtracefs) \
+		$(DEP_CFLAGS) $(CFLAGS) -o $@ $(filter %.c,$^) $(STATIC) $(LDFLAGS) \
+		$(shell pkg-config --libs libtracefs) $(DEP_LIBS)
+$(B)/bench-tracefs: $(B)/tracefs-loop-ours $(B)/tracefs-loop-sys
+$(B)/bench-tracefs: private CFLAGS += -DSYS_LIBTRACEFS='"$(shell pkg-config --modversion libtracefs)"'
+
 # soak-aux drives the AUX test producer and reaches the backend's time conversion (-I.).
 $(B)/soak-aux: tools/soak/soak-aux.c tools/soak/soak-aux-check.c tools/soak/soak-aux.h \
 	       $(TESTSUPPORT) $(wildcard tests/lib/*.h) $(STATICS)
