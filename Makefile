@@ -291,9 +291,13 @@ fuzz:
 	@scripts/install-deps clang
 	@$(MAKE) --no-print-directory FUZZ=1 fuzz-targets
 
+# The loaded variants (BENCH_LOAD=1, tools/bench/util.c): a CPU-bound process on each CPU
+# beside the benchmark, with fewer rounds.
+BENCH_LOADED := "bench-aux" "bench-perf-ring -n 3" "bench-tracefs -t live -r 2 -d 1"
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCHES)
 	@for b in $(BENCHES); do echo "== $$b"; $$b || exit 1; done
+	@for b in $(BENCH_LOADED); do echo "== $(B)/$$b, loaded"; BENCH_LOAD=1 $(B)/$$b || exit 1; done
 
 soak: deps
 	@$(MAKE) --no-print-directory tools $(SOAKS)
