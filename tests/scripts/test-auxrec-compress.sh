@@ -50,6 +50,11 @@ n=$(grep -c 'PERF_RECORD_SAMPLE' "$out/dump.txt")
 check "perf report -D decodes every sample of it ($n)" eval "[ $n -gt $N ] && \
 	! grep -qi 'failed to process' '$out/dump.txt'"
 
+# -z in perf's pipe format: perf script reads it from the pipe as it is written
+n=$(timeout 60 "$auxrec" record -z -m 1024 -o - -e syscalls:sys_enter_getpgid -- "$loop" $N -1 getpgid \
+	2>"$out/pipe.log" | timeout 60 perf script -i - 2>/dev/null | grep -c sys_enter_getpgid)
+check "-z -o - | perf script -i - shows the $N calls (got '$n')" [ "$n" = $N ]
+
 # A level too slow for the rings: what a push holds past the compressor's time budget is
 # stored plain, said, and every call is still there (big rings: the budget, not the ring,
 # is what is tested).
