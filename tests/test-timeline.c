@@ -67,11 +67,8 @@ static const char *in_dir(const char *fmt, ...)
 			TEST_SKIP("needs root and a mounted tracefs");		\
 	} while (0)
 
-/*
- * auxrec record -o DIR/name of getppid-loop: cpu-clock and sched_switch samples in
- * perf.data, getppid and sched_switch ftrace events in trace.dat; extra: more options.
- */
-static void record(const char *name, const char *extra)
+/* auxrec record -o DIR/name EVENTS -- getppid-loop LOOPS. */
+static void record_args(const char *name, const char *events, int loops)
 {
 	static char auxrec[PATH_MAX];
 	const char *b = getenv("B");
@@ -81,11 +78,23 @@ static void record(const char *name, const char *extra)
 		snprintf(cmd, sizeof(cmd), "%s/auxrec", b && *b ? b : "build");
 		ck_assert_ptr_nonnull(realpath(cmd, auxrec));
 	}
-	snprintf(cmd, sizeof(cmd), "timeout 60 %s record -o %s -e cpu-clock -e sched:sched_switch "
-		 "--ftrace syscalls:sys_enter_getppid --ftrace sched:sched_switch %s -- %s %d "
-		 ">%s.log 2>&1", auxrec, in_dir("%s", name), extra, testlib_prog("getppid-loop"),
-		 LOOPS, in_dir("%s", name));
+	snprintf(cmd, sizeof(cmd), "timeout 60 %s record -o %s %s -- %s %d >%s.log 2>&1", auxrec,
+		 in_dir("%s", name), events, testlib_prog("getppid-loop"), loops,
+		 in_dir("%s", name));
 	ck_assert_msg(system(cmd) == 0, "%s failed: see %s.log", cmd, in_dir("%s", name));
+}
+
+/*
+ * cpu-clock and sched_switch samples in perf.data, getppid and sched_switch ftrace events in
+ * trace.dat, of LOOPS getppid calls; extra: more options.
+ */
+static void record(const char *name, const char *extra)
+{
+	char events[256];
+
+	snprintf(events, sizeof(events), "-e cpu-clock -e sched:sched_switch --ftrace "
+		 "syscalls:sys_enter_getppid --ftrace sched:sched_switch %s", extra);
+	record_args(name, events, LOOPS);
 }
 
 /* What a walk saw. */
@@ -360,6 +369,56 @@ START_TEST(test_clock_mismatch)
 	ck_assert_uint_gt(w.switches, 2);
 	auxtrace_recording__close(rec);
 	free(w.ftrace);
+}
+END_TEST
+
+/* Records walked, and the most RSS seen while walking (looked at every 64 Ki records). */
+struct rss_walk {
+	uint64_t n;
+	long long max_rss;
+};
+
+static int rss_record(void *ctx, const struct timeline_record *rec)
+{
+	struct rss_walk *w = ctx;
+
+	(void)rec;
+	if (!(w->n++ & 0xffff)) {
+		long long rss = testlib_self_status("VmRSS", 10);
+
+		if (rss > w->max_rss)
+			w->max_rss = rss;
+	}
+	return 0;
+}
+
+/*
+ * A walk over some 60 MB of recording (getppid as a perf tracepoint and as an ftrace event)
+ * holds a few MB of it: the session and the trace.dat cursor give back the pages they
+ * passed. Measured as this process's RSS while walking, over its RSS after the open (which
+ * holds tep's kallsyms and formats).
+ */
+START_TEST(test_memory_bounded)
+{
+	struct auxtrace_recording *rec;
+	struct stat perf, ftrace;
+	struct rss_walk w = { 0 };
+	long long opened;
+
+	REQUIRE_TRACING();
+	record_args("big", "-e syscalls:sys_enter_getppid -m 1024 --ftrace "
+		    "syscalls:sys_enter_getppid --ftrace-buffer-kb 16384", 600000);
+	ck_assert_int_eq(stat(in_dir("big/perf.data"), &perf), 0);
+	ck_assert_int_eq(stat(in_dir("big/trace.dat"), &ftrace), 0);
+	ck_assert_int_gt(perf.st_size + ftrace.st_size, 40 << 20);
+	rec = auxtrace_recording__open(in_dir("big"), NULL);
+	ck_assert_ptr_nonnull(rec);
+	opened = testlib_self_status("VmRSS", 10);
+	ck_assert_int_eq(timeline__process(auxtrace_recording__timeline(rec), rss_record, &w), 0);
+	auxtrace_recording__close(rec);
+	ck_assert_uint_gt(w.n, 1000000);
+	ck_assert_msg(w.max_rss - opened < 24 * 1024, "RSS grew by %lld KiB walking %lld MiB",
+		      w.max_rss - opened, (long long)(perf.st_size + ftrace.st_size) >> 20);
 }
 END_TEST
 
@@ -704,6 +763,7 @@ static Suite *timeline_suite(void)
 	tcase_add_test(tc, test_single_files);
 	tcase_add_test(tc, test_clock_mismatch);
 	tcase_add_test(tc, test_damaged_files);
+	tcase_add_test(tc, test_memory_bounded);
 	suite_add_tcase(s, tc);
 	return s;
 }
