@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/mman.h>
 
 #include <event-parse.h>
@@ -14,24 +15,21 @@
 #include <internal/lib.h>
 #include "trace-dat-reader-internal.h"
 
-/*
- * Each walk gives back the pages of the mapping it has passed, in steps this large, so that
- * a walk over the whole file holds a step per CPU in memory, not the file.
- */
-#define TD_WALK_DROP_STEP (1u << 20)
-
 struct td_walk {
 	int cpu;
 	const struct trace_dat_cpu_data *data;
 	uint64_t next;			/* file offset of the next sub-buffer to load */
 	uint64_t page;			/* file offset of the loaded one */
-	uint64_t dropped_to;		/* file offset up to which its pages were given back */
 	struct kbuffer *kb;
 	void *event;			/* kbuffer's current event on the page, NULL: none */
 	unsigned long long ts;
 	struct trace_dat_record rec;	/* the head: handed out or about to be */
 	bool has_rec;
+	uint64_t released;		/* file offset below which its pages were let go */
 };
+
+/* Walked sub-buffers are let go in steps of this much: bounded memory, few system calls. */
+#define TD_RELEASE_STEP (4u << 20)
 
 struct trace_dat_cursor {
 	struct trace_dat_reader *r;
@@ -102,18 +100,22 @@ static void td_walk__take_event(struct td_walk *w, const struct trace_dat_reader
 }
 
 /*
- * Give back the pages of w's data before the sub-buffer it loads (what was handed out from
- * them is no longer valid). madvise() only hints: a failure costs memory, not data, and a
- * page read again (another cursor) comes back from the file.
+ * The mapping's pages of what w walked, before the sub-buffer it leaves now (no record of
+ * them is valid any more), leave the process's memory: what a walk holds is bounded by
+ * TD_RELEASE_STEP, not by the file. They are clean file pages: read again from the page
+ * cache should anyone touch them.
  */
-static void td_walk__drop_behind(struct td_walk *w, const struct trace_dat_reader *r)
+static void td_walk__release(struct td_walk *w, const struct trace_dat_reader *r)
 {
-	uint64_t upto = w->page & ~((uint64_t)libauxtrace__page_size() - 1);
+	uint64_t psize = (uint64_t)sysconf(_SC_PAGESIZE);
+	/* whole pages of this CPU's data only: a page it shares with the next is kept */
+	uint64_t from = w->released ? w->released : (w->data->offset + psize - 1) / psize * psize;
+	uint64_t to = w->next / psize * psize;
 
-	if (upto < w->dropped_to + TD_WALK_DROP_STEP)
+	if (to < from + TD_RELEASE_STEP)
 		return;
-	madvise((void *)(r->map + w->dropped_to), upto - w->dropped_to, MADV_DONTNEED);
-	w->dropped_to = upto;
+	madvise((char *)r->map + from, (size_t)(to - from), MADV_DONTNEED);
+	w->released = to;
 }
 
 /*
@@ -128,9 +130,9 @@ static int td_walk__load(struct td_walk *w, const struct trace_dat_reader *r)
 	uint64_t page_ts;
 	int64_t lost;
 
+	td_walk__release(w, r);
 	w->page = w->next;
 	w->next += l->subbuf_size;
-	td_walk__drop_behind(w, r);
 	if (rb_page__check(page, l, commit))
 		return td_walk__damaged(r, w, commit);
 	/* kbuffer only reads the page, whatever its prototype says */
@@ -193,9 +195,6 @@ struct trace_dat_cursor *trace_dat_cursor__new(struct trace_dat_reader *r, int c
 		w->cpu = first + i;
 		w->data = &r->cpus[w->cpu];
 		w->next = w->data->offset;
-		/* from the page that holds its first sub-buffer: the one before is not its own */
-		w->dropped_to = (w->next + libauxtrace__page_size() - 1) &
-				~((uint64_t)libauxtrace__page_size() - 1);
 		w->kb = kbuffer_alloc(r->layout.long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
 				      KBUFFER_ENDIAN_SAME_AS_HOST);
 		if (!w->kb)
