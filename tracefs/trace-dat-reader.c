@@ -319,6 +319,21 @@ static int td_reader__event_systems(struct trace_dat_reader *r, struct td_in *in
 }
 
 /*
+ * Give back the file's pages in [from, to) once read: what they held went into the tep
+ * handle and strings of our own, and a page read again comes back from the file. A hint: a
+ * failure costs memory, not data.
+ */
+static void td_reader__drop(const struct trace_dat_reader *r, uint64_t from, uint64_t to)
+{
+	uint64_t page = libauxtrace__page_size();
+
+	from = (from + page - 1) & ~(page - 1);
+	to &= ~(page - 1);
+	if (from < to)
+		madvise((void *)(r->map + from), to - from, MADV_DONTNEED);
+}
+
+/*
  * kallsyms, printk formats, saved cmdlines: text that names addresses and pids. A parser
  * that refuses it costs names in printed events, not events: a warning.
  */
@@ -343,6 +358,8 @@ static int td_reader__symbols(struct trace_dat_reader *r, struct td_in *in)
 
 		if (err)
 			return libauxtrace__err(err);
+		/* copied: kallsyms are megabytes, mapped and copied would count twice */
+		td_reader__drop(r, at, in->pos);
 		why = sections[i].check ? sections[i].check(text, (size_t)len) : NULL;
 		if (!why && len && sections[i].parse(r->tep, text))
 			why = "text libtraceevent cannot parse";
@@ -583,6 +600,17 @@ static int td_reader__map(struct trace_dat_reader *r)
 	return libauxtrace__err(err);
 }
 
+/* The whole description, once read; the CPU data's pages come and go as cursors walk. */
+static void td_reader__drop_description(struct trace_dat_reader *r)
+{
+	uint64_t end = r->size;
+
+	for (int cpu = 0; cpu < r->nr_cpus; cpu++)
+		if (r->cpus[cpu].size && r->cpus[cpu].offset < end)
+			end = r->cpus[cpu].offset;
+	td_reader__drop(r, 0, end);
+}
+
 struct trace_dat_reader *trace_dat_reader__open(const char *path)
 {
 	struct trace_dat_reader *r;
@@ -605,6 +633,7 @@ struct trace_dat_reader *trace_dat_reader__open(const char *path)
 		trace_dat_reader__close(r);
 		return libauxtrace__ptr_err(err);
 	}
+	td_reader__drop_description(r);
 	return r;
 }
 

@@ -150,6 +150,20 @@ AUXTRACE_API const struct trace_dat_record *trace_dat_cursor__next(struct trace_
 /* trace_dat_cursor__delete() frees c (NULL: nothing). */
 AUXTRACE_API void trace_dat_cursor__delete(struct trace_dat_cursor *c);
 
+struct timeline;
+
+/*
+ * trace_dat_reader__add_to_timeline() adds r's events to tl (auxtrace/timeline.h) as the
+ * stream "ftrace", on the file's trace clock: a cursor over every CPU (r must outlive tl).
+ * Each record's stream.data is its const struct trace_dat_record * (stream.type its kind:
+ * an event or a loss), with cpu, time, and for an event pid and tid both the payload's
+ * common_pid: ftrace records the thread only, as trace-cmd report shows it. Returns 0 or
+ * -errno: timeline__add_stream's (EXDEV: the file's clock is not the timeline's, logged),
+ * ENOMEM.
+ */
+AUXTRACE_API int trace_dat_reader__add_to_timeline(struct trace_dat_reader *r,
+						   struct timeline *tl);
+
 #ifdef __cplusplus
 }
 #endif
