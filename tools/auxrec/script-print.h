@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * One record of a recording into auxrec script's lines, as perf script prints it: a perf
+ * sample (tracepoint fields through libtraceevent, callchains), a sample the AUX decoders
+ * synthesized, a decode error. The caller feeds records in the order it wants them shown
+ * (a perf_session's, or a merged stream's) and the machine their side-band.
+ */
+#ifndef AUXREC_SCRIPT_PRINT_H
+#define AUXREC_SCRIPT_PRINT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <event-parse.h>
+
+#include "script-fields.h"
+#include "script-line.h"
+
+struct evlist;
+struct evsel;
+struct perf_machine;
+struct perf_sample;
+struct auxtrace_sample;
+struct auxtrace_decode_error;
+
+struct script_print {
+	struct perf_machine *machine;	/* borrowed: comms, symbols */
+	struct evlist *evlist;		/* borrowed: the width of the event names */
+	struct tep_handle *tep;		/* borrowed: tracepoint formats; NULL: fields not shown */
+	struct script_fields fields;
+	bool ns;			/* --ns: times to the nanosecond */
+	FILE *out;
+	/* private */
+	int name_width;
+	struct trace_seq seq;
+	struct script_line line;
+};
+
+/* Set machine, evlist, tep, fields, ns and out before; script_print__exit after. */
+void script_print__init(struct script_print *p);
+void script_print__exit(struct script_print *p);
+
+/* A perf sample's line, and its callchain's. 0, or -errno from the write. */
+int script_print__sample(struct script_print *p, struct evsel *evsel,
+			 const struct perf_sample *sample);
+/* A synthesized branch or instruction sample of the AUX event evsel. */
+int script_print__auxtrace_sample(struct script_print *p, struct evsel *evsel,
+				  const struct auxtrace_sample *sample);
+/* perf's line for PERF_RECORD_AUXTRACE_ERROR, and where in the AUX data it happened. */
+int script_print__auxtrace_error(struct script_print *p,
+				 const struct auxtrace_decode_error *err);
+
+#endif
