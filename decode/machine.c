@@ -149,7 +149,11 @@ static struct perf_thread *machine__findnew_thread(struct perf_machine *m, pid_t
 		return NULL;
 	t->tid = tid;
 	t->pid = -1;
-	snprintf(t->comm, sizeof(t->comm), ":%d", tid);
+	/* the idle task has no COMM record: perf names it swapper */
+	if (tid)
+		snprintf(t->comm, sizeof(t->comm), ":%d", tid);
+	else
+		snprintf(t->comm, sizeof(t->comm), "swapper");
 	t->next = m->threads[h];
 	m->threads[h] = t;
 	return t;

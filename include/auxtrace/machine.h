@@ -66,8 +66,8 @@ AUXTRACE_API int perf_machine__process_event(struct perf_machine *m,
 					     const struct perf_sample *sample);
 
 /*
- * perf_machine__comm() returns tid's comm as the last COMM said; ":<tid>" when none did, as
- * perf prints it. Borrowed: valid while the machine lives.
+ * perf_machine__comm() returns tid's comm as the last COMM said; ":<tid>" when none did
+ * ("swapper" for the idle task, tid 0), as perf prints it. Borrowed: valid while the machine lives.
  */
 AUXTRACE_API const char *perf_machine__comm(struct perf_machine *m, pid_t tid);
 /* perf_machine__pid() returns tid's process, -1 when no record said. */

@@ -26,6 +26,25 @@ void script_print__exit(struct script_print *p)
 	trace_seq_destroy(&p->seq);
 }
 
+/* libtraceevent's resolver: a kernel address's function and where it starts. */
+static char *script_print__kernel_func(void *priv, unsigned long long *addrp, char **modp)
+{
+	struct script_print *p = priv;
+	struct perf_addr_location al = { .sz = sizeof(al) };
+
+	*modp = NULL;
+	if (perf_machine__resolve(p->machine, -1, *addrp, &al) || !al.sym)
+		return NULL;
+	*addrp -= al.sym_offset;
+	return (char *)al.sym;
+}
+
+void script_print__set_tep(struct script_print *p, struct tep_handle *tep)
+{
+	p->tep = tep;
+	tep_set_function_resolver(tep, script_print__kernel_func, p);
+}
+
 /* perf's width: the longest name in the evlist, the decoders' events included. */
 static int script_print__name_width(struct script_print *p)
 {

@@ -26,7 +26,7 @@ struct auxtrace_decode_error;
 struct script_print {
 	struct perf_machine *machine;	/* borrowed: comms, symbols */
 	struct evlist *evlist;		/* borrowed: the width of the event names */
-	struct tep_handle *tep;		/* borrowed: tracepoint formats; NULL: fields not shown */
+	struct tep_handle *tep;		/* script_print__set_tep; NULL: fields not shown */
 	struct script_fields fields;
 	bool ns;			/* --ns: times to the nanosecond */
 	FILE *out;
@@ -36,8 +36,13 @@ struct script_print {
 	struct script_line line;
 };
 
-/* Set machine, evlist, tep, fields, ns and out before; script_print__exit after. */
+/* Set machine, evlist, fields, ns and out before; script_print__exit after. */
 void script_print__init(struct script_print *p);
+/*
+ * The tracepoint formats (borrowed); kernel addresses in their fields (%pS) resolve through
+ * the machine's symbols, as perf's do.
+ */
+void script_print__set_tep(struct script_print *p, struct tep_handle *tep);
 void script_print__exit(struct script_print *p);
 
 /* A perf sample's line, and its callchain's. 0, or -errno from the write. */
