@@ -24,6 +24,7 @@
 #include "lib/aux-payload.h"
 #include "lib/aux-session.h"
 #include "lib/perf-data-testlib.h"
+#include "lib/script-testlib.h"
 #include "lib/testlib.h"
 
 #define MAX_LINES 64
@@ -58,44 +59,6 @@ static const char *path_in_dir(const char *name)
 		if (!testlib_have_perf())				\
 			TEST_SKIP("perf is not installed (linux-perf)");	\
 	} while (0)
-
-/* "timeout 60 $B/auxrec ARGS" with stderr merged; the exit status in *rc. */
-static char *auxrec(int *rc, const char *fmt, ...)
-{
-	static char path[PATH_MAX];
-	const char *b = getenv("B");
-	char args[1024], cmd[PATH_MAX + 1100], *out = NULL;
-	size_t cap = 0, len = 0;
-	va_list ap;
-	FILE *p;
-
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof(args), fmt, ap);
-	va_end(ap);
-	/* found once, before a test leaves the source directory */
-	if (!path[0]) {
-		snprintf(cmd, sizeof(cmd), "%s/auxrec", b && *b ? b : "build");
-		ck_assert_ptr_nonnull(realpath(cmd, path));
-	}
-	snprintf(cmd, sizeof(cmd), "timeout 60 %s %s 2>&1", path, args);
-	p = popen(cmd, "r");
-	ck_assert_ptr_nonnull(p);
-	for (;;) {
-		if (len + 4096 > cap) {
-			cap = cap ? cap * 2 : 65536;
-			out = realloc(out, cap);
-			ck_assert_ptr_nonnull(out);
-		}
-		size_t n = fread(out + len, 1, cap - len - 1, p);
-
-		if (!n)
-			break;
-		len += n;
-	}
-	out[len] = '\0';
-	*rc = pclose(p);
-	return out;
-}
 
 /* The lines of text holding needle, in order (pointers into text, which is cut up). */
 static int lines_with(char *text, const char *needle, char **lines, int max)
@@ -132,20 +95,6 @@ static void squeeze_spaces(char *line)
 		if (*in != ' ' || out == line || out[-1] != ' ')
 			*out++ = *in;
 	*out = '\0';
-}
-
-/* Every line the same; on a difference, the first line that differs. */
-static void assert_same_text(const char *ours, const char *theirs)
-{
-	int line = 1;
-
-	while (*ours && *ours == *theirs) {
-		line += *ours == '\n';
-		ours++;
-		theirs++;
-	}
-	ck_assert_msg(!*ours && !*theirs, "line %d differs:\n auxrec: %.200s\n perf:   %.200s",
-		      line, ours, theirs);
 }
 
 /* What a branch line says after the event name: "from => to" with symbols. */

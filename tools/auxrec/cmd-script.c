@@ -179,7 +179,8 @@ static void script__tracing_data(struct script *scr, const char *path)
 			     "are not shown", path);
 		return;
 	}
-	script_print__set_tep(&scr->print, trace_dat_reader__tep(scr->tracing));
+	script_print__set_tep(&scr->print, trace_dat_reader__tep(scr->tracing),
+			      !perf_session__is_pipe(scr->session));
 }
 
 static int script__run(struct script_args *args)

@@ -39,10 +39,11 @@ static char *script_print__kernel_func(void *priv, unsigned long long *addrp, ch
 	return (char *)al.sym;
 }
 
-void script_print__set_tep(struct script_print *p, struct tep_handle *tep)
+void script_print__set_tep(struct script_print *p, struct tep_handle *tep, bool resolve)
 {
 	p->tep = tep;
-	tep_set_function_resolver(tep, script_print__kernel_func, p);
+	if (resolve)
+		tep_set_function_resolver(tep, script_print__kernel_func, p);
 }
 
 /* perf's width: the longest name in the evlist, the decoders' events included. */

@@ -39,10 +39,11 @@ struct script_print {
 /* Set machine, evlist, fields, ns and out before; script_print__exit after. */
 void script_print__init(struct script_print *p);
 /*
- * The tracepoint formats (borrowed); kernel addresses in their fields (%pS) resolve through
- * the machine's symbols, as perf's do.
+ * The tracepoint formats (borrowed); with resolve, kernel addresses in their fields (%pS)
+ * resolve through the machine's symbols, as perf's do in a file (perf 6.1 sets its resolver
+ * up before a pipe's tracing data has come, and so shows a pipe's as numbers).
  */
-void script_print__set_tep(struct script_print *p, struct tep_handle *tep);
+void script_print__set_tep(struct script_print *p, struct tep_handle *tep, bool resolve);
 void script_print__exit(struct script_print *p);
 
 /* A perf sample's line, and its callchain's. 0, or -errno from the write. */
