@@ -289,6 +289,7 @@ START_TEST(test_threads)
 	struct perf_addr_location al = { .sz = sizeof(al) };
 
 	ck_assert_str_eq(perf_machine__comm(m, 99), ":99");
+	ck_assert_str_eq(perf_machine__comm(m, 0), "swapper");	/* the idle task, as perf */
 	ck_assert_int_eq(perf_machine__pid(m, 99), -1);
 	ck_assert_int_eq(perf_machine__process_event(m, &comm, NULL), 0);
 	mmap2(m, PID, 0x10000, 0x1000, 0, "/parent");
