@@ -75,6 +75,18 @@ static bool script__selected(struct script *scr, int cpu, pid_t pid, pid_t tid, 
 	return script_filter__match(scr->filter, cpu, pid, tid, comm, time);
 }
 
+/* -F names a field evsel does not sample: perf script refuses, and so do we. */
+static int script__fields_given(struct script *scr, struct evsel *evsel)
+{
+	const char *missing = script_fields__missing(&scr->print.fields, evsel__attr(evsel));
+
+	if (!missing)
+		return 0;
+	auxrec_error("samples of '%s' do not have the '%s' field: leave it out of -F",
+		     evsel__name(evsel) ?: "?", missing);
+	return -EINVAL;
+}
+
 static int script__sample(struct perf_tool *tool, struct perf_session *session,
 			  union perf_event *event, struct perf_sample *sample,
 			  struct evsel *evsel)
@@ -86,7 +98,7 @@ static int script__sample(struct perf_tool *tool, struct perf_session *session,
 	if (!script__selected(scr, (int)sample->cpu, (pid_t)sample->pid, (pid_t)sample->tid,
 			      sample->time))
 		return 0;
-	return script_print__sample(&scr->print, evsel, sample);
+	return script__fields_given(scr, evsel) ?: script_print__sample(&scr->print, evsel, sample);
 }
 
 static int script__auxtrace_sample(struct perf_tool *tool, struct perf_session *session,
@@ -97,7 +109,7 @@ static int script__auxtrace_sample(struct perf_tool *tool, struct perf_session *
 	(void)session;
 	if (!script__selected(scr, sample->cpu, sample->pid, sample->tid, sample->time))
 		return 0;
-	return script_print__auxtrace_sample(&scr->print, evsel, sample);
+	return script__fields_given(scr, evsel) ?: script_print__auxtrace_sample(&scr->print, evsel, sample);
 }
 
 static int script__auxtrace_error(struct perf_tool *tool, struct perf_session *session,

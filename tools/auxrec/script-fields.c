@@ -6,7 +6,7 @@
 #include "script-fields.h"
 
 #define SF_SAMPLE_DEFAULT (SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_IP | SF_SYM | \
-			   SF_SYMOFF | SF_DSO | SF_PERIOD | SF_ADDR)
+			   SF_SYMOFF | SF_DSO | SF_PERIOD)
 
 static const struct {
 	const char *name;
@@ -22,12 +22,13 @@ static const char *const type_names[ST_NR] = { "hw", "sw", "trace" };
 
 void script_fields__init(struct script_fields *sf)
 {
-	/* the branch target (addr) is shown by default only where the event samples it */
 	sf->fields[ST_HW] = SF_SAMPLE_DEFAULT;
 	sf->fields[ST_SW] = SF_SAMPLE_DEFAULT;
 	sf->fields[ST_TRACE] = SF_COMM | SF_TID | SF_CPU | SF_TIME | SF_EVENT | SF_TRACE;
-	for (int t = 0; t < ST_NR; t++)
+	for (int t = 0; t < ST_NR; t++) {
 		sf->user_set[t] = false;
+		sf->named[t] = 0;
+	}
 }
 
 static unsigned int field__lookup(const char *name, size_t len)
@@ -57,10 +58,11 @@ int script_fields__parse(struct script_fields *sf, const char *str, const char *
 		p = colon + 1;
 		set = *p != '+' && *p != '-';
 	}
+	/* any -F, +field and -field too, makes perf show a branch's target only for addr */
 	for (int t = first; t <= last; t++) {
 		if (set)
 			sf->fields[t] = 0;
-		sf->user_set[t] |= set;
+		sf->user_set[t] = true;
 	}
 	while (*p) {
 		size_t len;
@@ -74,10 +76,13 @@ int script_fields__parse(struct script_fields *sf, const char *str, const char *
 			return -EINVAL;	/* unknown, or a list mixing set and change */
 		}
 		for (int t = first; t <= last; t++) {
-			if (change == '-')
+			if (change == '-') {
 				sf->fields[t] &= ~field;
-			else
+				sf->named[t] &= ~field;
+			} else {
 				sf->fields[t] |= field;
+				sf->named[t] |= field;
+			}
 		}
 		p += len + (p[len] == ',');
 	}
@@ -96,22 +101,46 @@ static enum script_type script_type__of(const struct perf_event_attr *attr)
 	}
 }
 
-unsigned int script_fields__of(const struct script_fields *sf, const struct perf_event_attr *attr)
+/* The fields an event of attr's sample_type cannot give. */
+static unsigned int script_fields__unavailable(const struct perf_event_attr *attr)
 {
-	unsigned int f = sf->fields[script_type__of(attr)];
 	uint64_t st = attr->sample_type;
+	unsigned int f = 0;
 
 	if (!(st & PERF_SAMPLE_TID))
-		f &= ~(SF_TID | SF_PID);
+		f |= SF_TID | SF_PID;
 	if (!(st & PERF_SAMPLE_CPU))
-		f &= ~SF_CPU;
+		f |= SF_CPU;
 	if (!(st & PERF_SAMPLE_TIME))
-		f &= ~SF_TIME;
+		f |= SF_TIME;
 	if (!(st & PERF_SAMPLE_IP))
-		f &= ~SF_IP;
+		f |= SF_IP;
+	if (!(st & PERF_SAMPLE_ADDR))
+		f |= SF_ADDR;
+	return f;
+}
+
+unsigned int script_fields__of(const struct script_fields *sf, const struct perf_event_attr *attr)
+{
+	unsigned int f = sf->fields[script_type__of(attr)] & ~script_fields__unavailable(attr);
+
 	if (attr->type != PERF_TYPE_TRACEPOINT)
 		f &= ~SF_TRACE;	/* perf warns "not valid for ... events" and leaves it out */
 	return f;
+}
+
+const char *script_fields__missing(const struct script_fields *sf,
+				   const struct perf_event_attr *attr)
+{
+	enum script_type t = script_type__of(attr);
+	unsigned int missing = sf->named[t] & script_fields__unavailable(attr);
+
+	if (!missing)
+		return NULL;
+	for (size_t i = 0; i < sizeof(field_names) / sizeof(field_names[0]); i++)
+		if (missing & field_names[i].field)
+			return field_names[i].name;
+	return NULL;
 }
 
 bool script_fields__user_set(const struct script_fields *sf, const struct perf_event_attr *attr)

@@ -34,7 +34,8 @@ enum script_type { ST_HW, ST_SW, ST_TRACE, ST_NR };
 
 struct script_fields {
 	unsigned int fields[ST_NR];
-	bool user_set[ST_NR];	/* -F named them: the branch target only when addr is asked */
+	bool user_set[ST_NR];	/* -F given: the branch target only when addr is asked */
+	unsigned int named[ST_NR];	/* fields -F named (perf refuses those it cannot give) */
 };
 
 /* perf script's defaults. */
@@ -48,6 +49,12 @@ int script_fields__parse(struct script_fields *sf, const char *str, const char *
 /* Which fields an event of attr prints: asked for and given by its sample_type. */
 unsigned int script_fields__of(const struct script_fields *sf,
 			       const struct perf_event_attr *attr);
+/*
+ * The first field -F asked for that an event of attr does not sample (perf script refuses
+ * to print it), NULL when there is none.
+ */
+const char *script_fields__missing(const struct script_fields *sf,
+				   const struct perf_event_attr *attr);
 /* Whether -F set the fields of attr's type (perf then shows a branch's target only for addr). */
 bool script_fields__user_set(const struct script_fields *sf, const struct perf_event_attr *attr);
 
