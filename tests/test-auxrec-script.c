@@ -493,6 +493,59 @@ START_TEST(test_bts_time_period_ignored_as_perf)
 END_TEST
 
 /*
+ * Selection and fields on the synthesized samples, with perf script's arguments: -F lists,
+ * +field and -field (a branch's target then only with addr), --ns, --pid, --tid, --comm; a
+ * field the samples do not have refused. (--time is the perf samples' test: the producer's
+ * per-thread traces carry no time.)
+ */
+START_TEST(test_aux_selection_matches_perf)
+{
+	const char *bts = path_in_dir("bts.data"), *pt = path_in_dir("pt.data");
+	char cmd[PATH_MAX + 128], *text;
+	struct traced_prog t;
+	int rc, tid;
+
+	REQUIRE_PERF();
+	if (traced_prog__start(&t))
+		TEST_SKIP("gcc cannot build the traced program");
+	record_bts(bts, &t, 0);
+	ck_assert_int_eq(script_same_as_perf("--itrace=b -F comm,tid,ip,sym,dso,addr -i %s", bts),
+			 11);
+	text = auxrec(&rc, "script --itrace=b -F comm,tid,ip,sym,dso -i %s", bts);
+	ck_assert_msg(!strstr(text, " => ") && testlib_count_lines(text, " f_jnz (") == 2,
+		      "%s", text);
+	free(text);
+	script_same_as_perf("--itrace=b -F +pid --ns -i %s", bts);
+	script_same_as_perf("--itrace=b -F -period,-dso -i %s", bts);
+	/* the program's thread as the samples name it */
+	snprintf(cmd, sizeof(cmd), "timeout 60 perf script --itrace=b -F tid -i %s 2>/dev/null",
+		 bts);
+	text = command_output(&rc, cmd);
+	tid = atoi(text);
+	free(text);
+	ck_assert_int_gt(tid, 0);
+	script_same_as_perf("--itrace=b --pid %d -i %s", tid, bts);
+	ck_assert_int_eq(script_same_as_perf("--itrace=b --tid 1,%d -i %s", tid, bts), 11);
+	ck_assert_int_eq(script_same_as_perf("--itrace=b --tid 1 -i %s", bts), 0);
+	ck_assert_int_eq(script_same_as_perf("--itrace=b --comm prog -i %s", bts), 11);
+	ck_assert_int_eq(script_same_as_perf("--itrace=b --comm sh,ls -i %s", bts), 0);
+	/* a field the samples do not have: both refuse */
+	text = auxrec(&rc, "script --itrace=b -F tid,time -i %s", bts);
+	ck_assert_msg(WEXITSTATUS(rc) == 1 && strstr(text, "'time'"), "%s", text);
+	free(text);
+	traced_prog__remove(&t);
+
+	if (traced_prog__start(&t))
+		TEST_SKIP("gcc cannot build the traced program");
+	record_pt_call(pt, &t, NULL, 0);
+	ck_assert_int_eq(script_same_as_perf("--itrace=i1t --ns -i %s", pt), 23);
+	ck_assert_int_eq(script_same_as_perf("--itrace=b -F -event,+addr -i %s", pt), 7);
+	script_same_as_perf("--itrace=b -F comm,tid,event,ip,sym,symoff,addr -i %s", pt);
+	traced_prog__remove(&t);
+}
+END_TEST
+
+/*
  * What perf record writes itself, read by both: the same samples, line for line (comm,
  * tid, time, period, event, ip, symbol and offset in the workload, libc, ld.so or the
  * kernel), from the file and through a pipe.
@@ -546,6 +599,7 @@ int main(void)
 	tcase_add_test(tc, test_pt_default_itrace_matches_perf);
 	tcase_add_test(tc, test_bts_time_period_ignored_as_perf);
 	tcase_add_test(tc, test_perf_recording_matches_perf);
+	tcase_add_test(tc, test_aux_selection_matches_perf);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("cli");
 	tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);

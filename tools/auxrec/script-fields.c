@@ -133,7 +133,8 @@ const char *script_fields__missing(const struct script_fields *sf,
 				   const struct perf_event_attr *attr)
 {
 	enum script_type t = script_type__of(attr);
-	unsigned int missing = sf->named[t] & script_fields__unavailable(attr);
+	/* addr is let through: perf allows it in recordings with AUX data, their branches */
+	unsigned int missing = sf->named[t] & script_fields__unavailable(attr) & ~SF_ADDR;
 
 	if (!missing)
 		return NULL;
