@@ -545,6 +545,85 @@ START_TEST(test_aux_selection_matches_perf)
 }
 END_TEST
 
+/* text without its lines holding needle, in place. */
+static void drop_lines(char *text, const char *needle)
+{
+	char *out = text;
+
+	for (char *line = text; *line;) {
+		char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) + 1 : strlen(line);
+
+		if (!memmem(line, len, needle, strlen(needle))) {
+			memmove(out, line, len);
+			out += len;
+		}
+		line += len;
+	}
+	*out = '\0';
+}
+
+/*
+ * perf script OPTION and ours on file: the same lines, but for perf's power events (PSB and
+ * CBR), which our decoders do not synthesize; ours, with n lines holding needle.
+ */
+static void assert_trace_matches_perf(const char *file, const char *option, const char *needle,
+				      int n)
+{
+	char cmd[PATH_MAX + 128], *ours, *theirs;
+	int rc;
+
+	ours = auxrec(&rc, "script %s -i %s", option, file);
+	ck_assert_msg(rc == 0, "auxrec script %s: status %d\n%s", option, rc, ours);
+	snprintf(cmd, sizeof(cmd), "timeout 60 perf script %s -i %s 2>/dev/null", option, file);
+	theirs = command_output(&rc, cmd);
+	ck_assert_int_eq(rc, 0);
+	drop_lines(theirs, "  psb offs: ");
+	drop_lines(theirs, "  cbr: ");
+	assert_same_text(ours, theirs);
+	ck_assert_msg(testlib_count_lines(ours, needle) == n, "%s: %d lines with '%s', want %d\n%s",
+		      option, testlib_count_lines(ours, needle), needle, n, ours);
+	free(ours);
+	free(theirs);
+}
+
+/*
+ * --call-trace and --call-ret-trace: each call (and return) with the function it enters (or
+ * leaves) indented by the thread's call depth, the dso padded (call-trace) or the branch's
+ * kind (call-ret-trace), times to the ns; on f's call of g traced by PT, whole and cut into
+ * buffers between packets, and by BTS. (BTS with --call-ret-trace is not compared: perf
+ * starts a BTS thread's call stack over at each AUX buffer, which we do not know of.)
+ */
+START_TEST(test_call_trace_matches_perf)
+{
+	const char *pt = path_in_dir("pt.data"), *bts = path_in_dir("bts.data");
+	static const size_t cuts[] = { 40, 64 };
+	struct traced_prog t;
+	char *text;
+	int rc;
+
+	REQUIRE_PERF();
+	for (int i = 0; i < 2; i++) {
+		if (traced_prog__start(&t))
+			TEST_SKIP("gcc cannot build the traced program");
+		record_pt_call(pt, &t, cuts, i ? 2 : 0);
+		assert_trace_matches_perf(pt, "--call-trace", " g_nop ", 1);
+		assert_trace_matches_perf(pt, "--call-ret-trace", "   return     ", 1);
+		text = auxrec(&rc, "script --call-ret-trace -i %s", pt);
+		ck_assert_msg(strstr(text, "   call                  (") &&
+			      strstr(text, ")\t    g_nop ") && strstr(text, ")\t    g_ret "),
+			      "%s", text);
+		free(text);
+		traced_prog__remove(&t);
+	}
+	if (traced_prog__start(&t))
+		TEST_SKIP("gcc cannot build the traced program");
+	record_bts(bts, &t, 0);
+	assert_trace_matches_perf(bts, "--call-trace", " g_nop ", 1);
+	traced_prog__remove(&t);
+}
+END_TEST
+
 /*
  * What perf record writes itself, read by both: the same samples, line for line (comm,
  * tid, time, period, event, ip, symbol and offset in the workload, libc, ld.so or the
@@ -600,6 +679,7 @@ int main(void)
 	tcase_add_test(tc, test_bts_time_period_ignored_as_perf);
 	tcase_add_test(tc, test_perf_recording_matches_perf);
 	tcase_add_test(tc, test_aux_selection_matches_perf);
+	tcase_add_test(tc, test_call_trace_matches_perf);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("cli");
 	tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);

@@ -27,7 +27,8 @@
 #include "script-filter.h"
 #include "script-print.h"
 
-enum { OPT_ITRACE = 256, OPT_NO_ITRACE, OPT_PID, OPT_TID, OPT_COMM, OPT_TIME, OPT_NS };
+enum { OPT_ITRACE = 256, OPT_NO_ITRACE, OPT_PID, OPT_TID, OPT_COMM, OPT_TIME, OPT_NS,
+       OPT_CALL_TRACE, OPT_CALL_RET_TRACE };
 
 static const char script_usage[] =
 	"usage: auxrec script [--itrace[=OPTS] | --no-itrace] [-i] [FILE|DIR|-]\n"
@@ -58,6 +59,8 @@ struct script {
 	struct script_filter *filter;
 	struct script_print print;
 	struct trace_dat_reader *tracing;	/* the tracing data's formats, when there are */
+	bool follow_calls;		/* callindent: every branch goes to the call depths */
+	uint32_t branch_filter;		/* branches shown (c, r with callindent); 0: all */
 	uint64_t nr_errors;
 };
 
@@ -107,6 +110,15 @@ static int script__auxtrace_sample(struct perf_tool *tool, struct perf_session *
 	struct script *scr = script_of(tool);
 
 	(void)session;
+	if (scr->follow_calls) {
+		int err = script_print__follow(&scr->print, sample);
+
+		if (err)
+			return err;
+		if (scr->branch_filter && sample->kind == AUXTRACE_SAMPLE_BRANCH &&
+		    !(sample->flags & scr->branch_filter))
+			return 0;
+	}
 	if (!script__selected(scr, sample->cpu, sample->pid, sample->tid, sample->time))
 		return 0;
 	return script__fields_given(scr, evsel) ?: script_print__auxtrace_sample(&scr->print, evsel, sample);
@@ -172,6 +184,9 @@ struct script_args {
 	struct script_filter filter;
 	struct script_fields fields;
 	bool ns;
+	int dso_pad;
+	bool follow_calls;
+	uint32_t branch_filter;
 };
 
 /*
@@ -207,7 +222,10 @@ static int script__run(struct script_args *args)
 			  .auxtrace_sample = script__auxtrace_sample,
 			  .auxtrace_error = script__auxtrace_error },
 		.filter = &args->filter,
-		.print = { .fields = args->fields, .ns = args->ns, .out = stdout },
+		.follow_calls = args->follow_calls,
+		.branch_filter = args->branch_filter,
+		.print = { .fields = args->fields, .ns = args->ns, .dso_pad = args->dso_pad,
+			   .out = stdout },
 	};
 	const char *path = args->path;
 	static char out[1 << 16];
@@ -277,6 +295,45 @@ static int script__select(struct script_args *args, int opt, const char *arg)
 	return 0;
 }
 
+/*
+ * perf script's --call-trace (calls, errors, power events, each call's function indented by
+ * depth after its padded dso) and --call-ret-trace (returns too, and the branch's kind). 0,
+ * or 2 after saying what went wrong.
+ */
+static int script__call_trace(struct script_args *args, struct itrace_synth_opts *itrace,
+			      bool returns)
+{
+	const char *bad;
+
+	if (script_fields__parse(&args->fields, returns ?
+				 "-ip,-addr,-event,-period,+callindent,+flags" :
+				 "-ip,-addr,-event,-period,+callindent", &bad) ||
+	    itrace_do_parse_synth_opts(itrace, returns ? "crewp" : "cewp", 0))
+		return 2;
+	args->ns = true;
+	args->dso_pad = returns ? 0 : 50;
+	return 0;
+}
+
+/*
+ * With callindent every call and return must reach the call depths, also those c or r alone
+ * would not show: decode both, and show what the letters asked for, as perf's filter does
+ * (c: calls, asynchronous branches, trace ends; r: returns, trace begins).
+ */
+static void script__follow_calls(struct script_args *args, struct itrace_synth_opts *itrace)
+{
+	for (int t = 0; t < ST_NR; t++)
+		args->follow_calls |= !!(args->fields.fields[t] & SF_CALLINDENT);
+	if (!args->follow_calls || !itrace->set || !(itrace->calls || itrace->returns))
+		return;
+	if (itrace->calls)
+		args->branch_filter |= AUXTRACE_IP_FLAG_CALL | AUXTRACE_IP_FLAG_ASYNC |
+				       AUXTRACE_IP_FLAG_TRACE_END;
+	if (itrace->returns)
+		args->branch_filter |= AUXTRACE_IP_FLAG_RETURN | AUXTRACE_IP_FLAG_TRACE_BEGIN;
+	itrace->calls = itrace->returns = true;
+}
+
 int cmd_script(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -290,6 +347,8 @@ int cmd_script(int argc, char **argv)
 		{ "time", required_argument, NULL, OPT_TIME },
 		{ "fields", required_argument, NULL, 'F' },
 		{ "ns", no_argument, NULL, OPT_NS },
+		{ "call-trace", no_argument, NULL, OPT_CALL_TRACE },
+		{ "call-ret-trace", no_argument, NULL, OPT_CALL_RET_TRACE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -334,6 +393,10 @@ int cmd_script(int argc, char **argv)
 		case OPT_NS:
 			args.ns = true;
 			break;
+		case OPT_CALL_TRACE:
+		case OPT_CALL_RET_TRACE:
+			ret = script__call_trace(&args, &itrace, c == OPT_CALL_RET_TRACE);
+			break;
 		case 'h':
 			fputs(script_usage, stdout);
 			script_filter__exit(&args.filter);
@@ -351,6 +414,7 @@ int cmd_script(int argc, char **argv)
 		ret = 2;
 	}
 	if (!ret) {
+		script__follow_calls(&args, &itrace);
 		args.path = script__input(input, path, sizeof(path));
 		ret = script__run(&args) ? 1 : 0;
 	}

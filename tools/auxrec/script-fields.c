@@ -15,7 +15,8 @@ static const struct {
 	{ "comm", SF_COMM }, { "tid", SF_TID }, { "pid", SF_PID }, { "cpu", SF_CPU },
 	{ "time", SF_TIME }, { "period", SF_PERIOD }, { "event", SF_EVENT },
 	{ "trace", SF_TRACE }, { "ip", SF_IP }, { "sym", SF_SYM }, { "symoff", SF_SYMOFF },
-	{ "dso", SF_DSO }, { "addr", SF_ADDR },
+	{ "dso", SF_DSO }, { "addr", SF_ADDR }, { "flags", SF_FLAGS },
+	{ "callindent", SF_CALLINDENT },
 };
 
 static const char *const type_names[ST_NR] = { "hw", "sw", "trace" };

@@ -24,10 +24,12 @@ enum script_field {
 	SF_SYMOFF	= 1u << 10,
 	SF_DSO		= 1u << 11,
 	SF_ADDR		= 1u << 12,
+	SF_FLAGS	= 1u << 13,	/* a branch's kind: call, return, tr strt, ... */
+	SF_CALLINDENT	= 1u << 14,	/* the branch's function, indented by call depth */
 };
 
 /* The names -F takes, for messages. */
-#define SCRIPT_FIELD_NAMES "comm,tid,pid,cpu,time,period,event,trace,ip,sym,symoff,dso,addr"
+#define SCRIPT_FIELD_NAMES "comm,tid,pid,cpu,time,period,event,trace,ip,sym,symoff,dso,addr,flags,callindent"
 
 /* perf's output types: -F hw:..., sw:..., trace:...; every other PMU's events as hw's. */
 enum script_type { ST_HW, ST_SW, ST_TRACE, ST_NR };

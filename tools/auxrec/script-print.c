@@ -17,6 +17,8 @@
 void script_print__init(struct script_print *p)
 {
 	p->name_width = 0;
+	p->spacing = 0;
+	p->calls = (struct script_calls){ NULL, 0 };
 	p->line.len = 0;
 	trace_seq_init(&p->seq);
 }
@@ -24,6 +26,7 @@ void script_print__init(struct script_print *p)
 void script_print__exit(struct script_print *p)
 {
 	trace_seq_destroy(&p->seq);
+	script_calls__exit(&p->calls);
 }
 
 /* libtraceevent's resolver: a kernel address's function and where it starts. */
@@ -203,6 +206,60 @@ static int script_print__callchain(struct script_print *p, unsigned int f,
 	return err;
 }
 
+#define BR AUXTRACE_IP_FLAG_BRANCH
+
+/* A branch's kind in perf's words; "" for no branch or a combination perf has no name for. */
+static const char *branch_kind(uint32_t flags)
+{
+	static const struct {
+		uint32_t flags;
+		const char *name;
+	} kinds[] = {
+		{ BR | AUXTRACE_IP_FLAG_CALL, "call" },
+		{ BR | AUXTRACE_IP_FLAG_RETURN, "return" },
+		{ BR | AUXTRACE_IP_FLAG_CONDITIONAL, "jcc" },
+		{ BR, "jmp" },
+		{ BR | AUXTRACE_IP_FLAG_CALL | AUXTRACE_IP_FLAG_INTERRUPT, "int" },
+		{ BR | AUXTRACE_IP_FLAG_RETURN | AUXTRACE_IP_FLAG_INTERRUPT, "iret" },
+		{ BR | AUXTRACE_IP_FLAG_CALL | AUXTRACE_IP_FLAG_SYSCALLRET, "syscall" },
+		{ BR | AUXTRACE_IP_FLAG_RETURN | AUXTRACE_IP_FLAG_SYSCALLRET, "sysret" },
+		{ BR | AUXTRACE_IP_FLAG_ASYNC, "async" },
+		{ BR | AUXTRACE_IP_FLAG_CALL | AUXTRACE_IP_FLAG_ASYNC | AUXTRACE_IP_FLAG_INTERRUPT,
+		  "hw int" },
+		{ BR | AUXTRACE_IP_FLAG_TX_ABORT, "tx abrt" },
+		{ BR | AUXTRACE_IP_FLAG_TRACE_BEGIN, "tr strt" },
+		{ BR | AUXTRACE_IP_FLAG_TRACE_END, "tr end" },
+		{ BR | AUXTRACE_IP_FLAG_CALL | AUXTRACE_IP_FLAG_VMENTRY, "vmentry" },
+		{ BR | AUXTRACE_IP_FLAG_CALL | AUXTRACE_IP_FLAG_VMEXIT, "vmexit" },
+	};
+
+	flags &= ~AUXTRACE_IP_FLAG_IN_TX;
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (kinds[i].flags == flags)
+			return kinds[i].name;
+	return "";
+}
+
+/* "  %-21s ": the kind, after "tr strt " or "tr end  " where the trace begins or ends. */
+static void script_print__flags(struct script_print *p, uint32_t flags)
+{
+	static const uint32_t trace = AUXTRACE_IP_FLAG_TRACE_BEGIN | AUXTRACE_IP_FLAG_TRACE_END;
+	struct script_line *l = &p->line;
+	const char *kind = branch_kind(flags);
+	size_t at;
+
+	script_line__str(l, "  ", 0);
+	at = l->len;
+	if (!*kind && (flags & trace)) {
+		script_line__str(l, flags & AUXTRACE_IP_FLAG_TRACE_BEGIN ? "tr strt " : "tr end  ", 0);
+		kind = branch_kind(flags & ~trace);
+	}
+	script_line__str(l, kind, 0);
+	if (l->len - at < 21)
+		script_line__str(l, "", (int)(21 - (l->len - at)));
+	script_line__char(l, ' ');
+}
+
 int script_print__sample(struct script_print *p, struct evsel *evsel,
 			 const struct perf_sample *sample)
 {
@@ -215,6 +272,8 @@ int script_print__sample(struct script_print *p, struct evsel *evsel,
 	script_print__start(p, f, (pid_t)sample->pid, (pid_t)sample->tid, (int)sample->cpu,
 			    sample->time, chain);
 	script_print__name(p, f, evsel, sample->period);
+	if (f & SF_FLAGS)
+		script_print__flags(p, 0);	/* a perf sample is no branch */
 	if (f & SF_TRACE)
 		script_print__trace(p, sample);
 	if (!(f & SF_IP))
@@ -231,6 +290,66 @@ int script_print__sample(struct script_print *p, struct evsel *evsel,
 	return err ?: script_line__write(&p->line, p->out);
 }
 
+int script_print__follow(struct script_print *p, const struct auxtrace_sample *sample)
+{
+	if (sample->kind != AUXTRACE_SAMPLE_BRANCH)
+		return 0;
+	return script_calls__branch(&p->calls, sample->tid, sample->flags, sample->ip,
+				    sample->addr, sample->insn_len);
+}
+
+/*
+ * "(dso)\t" when the dso is shown without an address, then the function called (or begun
+ * in) or returned from (or ended in), indented by the thread's call depth, padded to a
+ * column that moves only when a line outgrows it (or falls far short), as perf keeps its
+ * output lined up.
+ */
+static void script_print__callindent(struct script_print *p, unsigned int f,
+				     const struct auxtrace_sample *sample)
+{
+	struct perf_addr_location al = { .sz = sizeof(al) }, to = { .sz = sizeof(al) };
+	struct script_line *l = &p->line;
+	size_t depth = script_calls__depth(&p->calls, sample->tid), at;
+	const char *name = NULL;
+	uint64_t ip = 0;
+
+	perf_machine__resolve(p->machine, sample->pid, sample->ip, &al);
+	/* the return was popped already: show it at its call's depth */
+	if (sample->flags & AUXTRACE_IP_FLAG_RETURN)
+		depth++;
+	if (sample->flags & (AUXTRACE_IP_FLAG_CALL | AUXTRACE_IP_FLAG_TRACE_BEGIN)) {
+		perf_machine__resolve(p->machine, sample->pid, sample->addr, &to);
+		name = to.sym;
+		ip = sample->addr;
+	} else if (sample->flags & (AUXTRACE_IP_FLAG_RETURN | AUXTRACE_IP_FLAG_TRACE_END)) {
+		name = al.sym;
+		ip = sample->ip;
+	}
+	if ((f & SF_DSO) && !(f & (SF_IP | SF_ADDR))) {
+		script_line__char(l, '(');
+		at = l->len;
+		script_line__str(l, al.dso ?: "[unknown]", 0);
+		if (l->len - at < (size_t)p->dso_pad)
+			script_line__str(l, "", (int)(p->dso_pad - (l->len - at)));
+		script_line__str(l, ")\t", 0);
+	}
+	at = l->len;
+	if (name || ip) {
+		if (depth)
+			script_line__str(l, "", (int)depth * 4);
+		if (name)
+			script_line__str(l, name, 0);
+		else
+			script_line__u64(l, ip, 16, true, false);
+	}
+	size_t len = l->len - at;
+
+	if ((int)len > p->spacing || (len && (int)len < p->spacing - 52))
+		p->spacing = ((int)len + 4 + 31) / 32 * 32;
+	if ((int)len < p->spacing)
+		script_line__str(l, "", p->spacing - (int)len);
+}
+
 int script_print__auxtrace_sample(struct script_print *p, struct evsel *evsel,
 				  const struct auxtrace_sample *sample)
 {
@@ -239,6 +358,10 @@ int script_print__auxtrace_sample(struct script_print *p, struct evsel *evsel,
 
 	script_print__start(p, f, sample->pid, sample->tid, sample->cpu, sample->time, false);
 	script_print__name(p, f, evsel, sample->period);
+	if (f & SF_FLAGS)
+		script_print__flags(p, sample->flags);
+	if ((f & SF_CALLINDENT) && sample->kind == AUXTRACE_SAMPLE_BRANCH)
+		script_print__callindent(p, f, sample);
 	if (f & SF_IP) {
 		script_line__char(&p->line, ' ');
 		script_print__addr(p, f, sample->pid, sample->ip);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <event-parse.h>
 
+#include "script-calls.h"
 #include "script-fields.h"
 #include "script-line.h"
 
@@ -29,9 +30,12 @@ struct script_print {
 	struct tep_handle *tep;		/* script_print__set_tep; NULL: fields not shown */
 	struct script_fields fields;
 	bool ns;			/* --ns: times to the nanosecond */
+	int dso_pad;			/* callindent's dso padded to this width (--call-trace) */
 	FILE *out;
 	/* private */
 	int name_width;
+	int spacing;			/* callindent's column, as perf widens it */
+	struct script_calls calls;
 	struct trace_seq seq;
 	struct script_line line;
 };
@@ -49,6 +53,12 @@ void script_print__exit(struct script_print *p);
 /* A perf sample's line, and its callchain's. 0, or -errno from the write. */
 int script_print__sample(struct script_print *p, struct evsel *evsel,
 			 const struct perf_sample *sample);
+/*
+ * Follow a synthesized sample's branch into its thread's call depth (callindent): every one,
+ * also those the selection or the branch filter leave out, as perf's thread stack sees
+ * them. 0 or -ENOMEM.
+ */
+int script_print__follow(struct script_print *p, const struct auxtrace_sample *sample);
 /* A synthesized branch or instruction sample of the AUX event evsel. */
 int script_print__auxtrace_sample(struct script_print *p, struct evsel *evsel,
 				  const struct auxtrace_sample *sample);
