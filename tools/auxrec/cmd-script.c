@@ -2,7 +2,8 @@
 /*
  * auxrec script: the samples of a recording, one line each in perf script's default style,
  * with the branches and instructions the AUX decoders synthesize (--itrace) in time order
- * among them.
+ * among them: the command line, the session, the selection; script-print.c prints each
+ * record.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -31,11 +32,15 @@ enum { OPT_ITRACE = 256, OPT_NO_ITRACE, OPT_PID, OPT_TID, OPT_COMM, OPT_TIME, OP
        OPT_CALL_TRACE, OPT_CALL_RET_TRACE };
 
 static const char script_usage[] =
-	"usage: auxrec script [--itrace[=OPTS] | --no-itrace] [-i] [FILE|DIR|-]\n"
+	"usage: auxrec script [--itrace[=OPTS] | --no-itrace | --call-trace | --call-ret-trace]\n"
+	"                     [-F FIELDS] [--ns] [-C CPUS] [--pid PIDS] [--tid TIDS]\n"
+	"                     [--comm COMMS] [--time START,STOP] [-i] [FILE|DIR|-]\n"
 	"\n"
 	"Print the samples of a recording as perf script does: comm, tid, [cpu], time,\n"
-	"period, event, ip sym+off (dso); branches synthesized from Intel PT or BTS data as\n"
-	"`from sym+off (dso) => to sym+off (dso)`, in time order with the other samples.\n"
+	"period, event, ip sym+off (dso); a tracepoint's fields as libtraceevent formats them\n"
+	"from the recording's event formats; a callchain's frames below its sample; branches\n"
+	"synthesized from Intel PT or BTS data as `from sym+off (dso) => to sym+off (dso)`,\n"
+	"in time order with the other samples.\n"
 	"\n"
 	"  -i, --input PATH  a perf.data file, a directory auxrec record wrote (its\n"
 	"                    perf.data), or - for perf's pipe format on stdin; default\n"
@@ -47,10 +52,19 @@ static const char script_usage[] =
 	"                    without overflows or losses), s<N> skip the first N; without\n"
 	"                    it, perf script's default (ce)\n"
 	"      --no-itrace   do not decode AUX data\n"
+	"      --call-trace  calls, each function indented by call depth (--itrace=cewp)\n"
+	"      --call-ret-trace  calls and returns, with the branch's kind (--itrace=crewp)\n"
+	"  -F, --fields F    perf script's fields: a list, TYPE:list (hw, sw, trace), or\n"
+	"                    +field/-field; " SCRIPT_FIELD_NAMES "\n"
+	"      --ns          times to the nanosecond\n"
+	"  -C, --cpu CPUS    only these CPUs (0-2,4)\n"
+	"      --pid PIDS    only these processes (1,42)\n"
+	"      --tid TIDS    only these threads\n"
+	"      --comm COMMS  only threads of these names (sh,ls)\n"
+	"      --time START,STOP  only this span, in seconds as printed (either may be empty)\n"
 	"\n"
 	"Symbols come from the files the recording mapped (.symtab, else .dynsym, or their\n"
-	"separate debug files by build ID) and from /proc/kallsyms; [unknown] otherwise.\n"
-	"Tracepoint samples are shown without their fields.\n";
+	"separate debug files by build ID) and from /proc/kallsyms; [unknown] otherwise.\n";
 
 struct script {
 	struct perf_tool tool;
