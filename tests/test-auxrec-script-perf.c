@@ -16,37 +16,13 @@
 #include "lib/script-testlib.h"
 #include "lib/testlib.h"
 
-static char dir[64];
-
-static void tmpdir_setup(void)
-{
-	snprintf(dir, sizeof(dir), "/tmp/auxtrace-script-perf-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-}
-
-static void tmpdir_teardown(void)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), getenv("KEEP") ? "echo %s" : "rm -rf %s", dir);
-	ck_assert_int_eq(system(cmd), 0);
-}
-
-#define REQUIRE_PERF()							\
-	do {								\
-		TEST_REQUIRE_ROOT();					\
-		if (!testlib_have_perf())				\
-			TEST_SKIP("perf is not installed (linux-perf)");	\
-	} while (0)
-
 /* perf record ARGS -o DIR/name; its path. */
 static const char *perf_record(const char *name, const char *args)
 {
-	static char path[PATH_MAX];
+	const char *path = path_in_dir(name);
 	char *out;
 	int rc;
 
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	rc = testlib_perf(&out, "record -o %s %s", path, args);
 	ck_assert_msg(rc == 0, "perf record %s: %d\n%s", args, rc, out);
 	free(out);
@@ -128,9 +104,9 @@ START_TEST(test_tracepoints_match_perf)
 	free(text);
 
 	snprintf(cmd, sizeof(cmd), "timeout 60 perf record -o - %s 2>/dev/null > %s/pipe.data",
-		 args, dir);
+		 args, script_dir);
 	ck_assert_int_eq(system(cmd), 0);
-	ck_assert_int_gt(script_same_as_perf("-i - < %s/pipe.data", dir), 3000);
+	ck_assert_int_gt(script_same_as_perf("-i - < %s/pipe.data", script_dir), 3000);
 }
 END_TEST
 
@@ -230,10 +206,10 @@ START_TEST(test_callchain_matches_perf)
 
 	REQUIRE_PERF();
 	snprintf(cmd, sizeof(cmd), "cd %s && cat > chain.c <<'EOF'\n%sEOF\ngcc -O0 -g "
-		 "-fno-omit-frame-pointer -o chain chain.c", dir, chain_c);
+		 "-fno-omit-frame-pointer -o chain chain.c", script_dir, chain_c);
 	if (system(cmd))
 		TEST_SKIP("gcc cannot build the program");
-	snprintf(args, sizeof(args), "-g -e cpu-clock -c 200000 -- %s/chain 100000000", dir);
+	snprintf(args, sizeof(args), "-g -e cpu-clock -c 200000 -- %s/chain 100000000", script_dir);
 	file = perf_record("cg.data", args);
 	ck_assert_int_gt(script_same_as_perf("-i %s", file), 50);
 	text = perf_script(file);
@@ -250,7 +226,7 @@ int main(void)
 	Suite *s = suite_create("auxrec-script-perf");
 	TCase *tc = tcase_create("perf");
 
-	tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
+	tcase_add_checked_fixture(tc, script_tmpdir_setup, script_tmpdir_teardown);
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, test_tracepoints_match_perf);
 	tcase_add_test(tc, test_selection_matches_perf);

@@ -29,37 +29,6 @@
 
 #define MAX_LINES 64
 
-static char dir[64];
-
-static void tmpdir_setup(void)
-{
-	snprintf(dir, sizeof(dir), "/tmp/auxtrace-script-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-}
-
-static void tmpdir_teardown(void)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), getenv("KEEP") ? "echo %s" : "rm -rf %s", dir);
-	ck_assert_int_eq(system(cmd), 0);
-}
-
-static const char *path_in_dir(const char *name)
-{
-	static char path[128];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return path;
-}
-
-#define REQUIRE_PERF()							\
-	do {								\
-		TEST_REQUIRE_ROOT();					\
-		if (!testlib_have_perf())				\
-			TEST_SKIP("perf is not installed (linux-perf)");	\
-	} while (0)
-
 /* The lines of text holding needle, in order (pointers into text, which is cut up). */
 static int lines_with(char *text, const char *needle, char **lines, int max)
 {
@@ -217,16 +186,16 @@ START_TEST(test_cli)
 	TEST_REQUIRE_ROOT();
 	if (traced_prog__start(&t))
 		TEST_SKIP("gcc cannot build the traced program");
-	snprintf(dirs, sizeof(dirs), "%s/auxrec.data", dir);
+	snprintf(dirs, sizeof(dirs), "%s/auxrec.data", script_dir);
 	ck_assert_int_eq(mkdir(dirs, 0700), 0);
 	record_bts(path_in_dir("auxrec.data/perf.data"), &t, 0);
-	out = auxrec(&rc, "script --itrace=b -i %s/auxrec.data", dir);
+	out = auxrec(&rc, "script --itrace=b -i %s/auxrec.data", script_dir);
 	ck_assert_msg(rc == 0 && testlib_count_lines(out, " branches:uh: ") == 11, "%s", out);
 	free(out);
-	out = auxrec(&rc, "script --itrace=b -i %s/auxrec.data/perf.data", dir);
+	out = auxrec(&rc, "script --itrace=b -i %s/auxrec.data/perf.data", script_dir);
 	ck_assert_msg(rc == 0 && testlib_count_lines(out, " branches:uh: ") == 11, "%s", out);
 	free(out);
-	ck_assert_int_eq(chdir(dir), 0);
+	ck_assert_int_eq(chdir(script_dir), 0);
 	out = auxrec(&rc, "script --itrace=be");	/* auxrec.data/perf.data */
 	ck_assert_msg(rc == 0 && testlib_count_lines(out, " branches:uh: ") == 11, "%s", out);
 	ck_assert_int_eq(testlib_count_lines(out, " instruction trace error "), 0);
@@ -674,7 +643,7 @@ int main(void)
 	Suite *s = suite_create("auxrec-script");
 	TCase *tc = tcase_create("perf");
 
-	tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
+	tcase_add_checked_fixture(tc, script_tmpdir_setup, script_tmpdir_teardown);
 	tcase_set_timeout(tc, 180);
 	tcase_add_test(tc, test_bts_branches_match_perf);
 	tcase_add_test(tc, test_pt_function_matches_perf);
@@ -687,7 +656,7 @@ int main(void)
 	tcase_add_test(tc, test_call_trace_matches_perf);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("cli");
-	tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
+	tcase_add_checked_fixture(tc, script_tmpdir_setup, script_tmpdir_teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_cli);
 	suite_add_tcase(s, tc);

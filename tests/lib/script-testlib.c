@@ -7,7 +7,30 @@
 #include <string.h>
 
 #include "script-testlib.h"
-#include "testlib.h"
+
+char script_dir[64];
+
+void script_tmpdir_setup(void)
+{
+	snprintf(script_dir, sizeof(script_dir), "/tmp/auxtrace-script-XXXXXX");
+	ck_assert_ptr_nonnull(mkdtemp(script_dir));
+}
+
+void script_tmpdir_teardown(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), getenv("KEEP") ? "echo %s" : "rm -rf %s", script_dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+const char *path_in_dir(const char *name)
+{
+	static char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/%s", script_dir, name);
+	return path;
+}
 
 /* A shell command's standard output (malloc'd); the exit status in *rc. */
 char *command_output(int *rc, const char *cmd)

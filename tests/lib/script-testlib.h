@@ -3,6 +3,17 @@
 #ifndef TESTLIB_SCRIPT_TESTLIB_H
 #define TESTLIB_SCRIPT_TESTLIB_H
 
+#include "perf-data-testlib.h"
+#include "testlib.h"
+
+/* The test's directory: /tmp/auxtrace-script-XXXXXX, made by script_tmpdir_setup. */
+extern char script_dir[64];
+/* check fixtures: make script_dir; remove it (KEEP set in the environment: keep it). */
+void script_tmpdir_setup(void);
+void script_tmpdir_teardown(void);
+/* script_dir/name, in a buffer of its own until the next call. */
+const char *path_in_dir(const char *name);
+
 /* A shell command's standard output (malloc'd: free it); its exit status in *rc. */
 char *command_output(int *rc, const char *cmd);
 /* The absolute path of $B/auxrec (B: the build directory, "build" by default). */
