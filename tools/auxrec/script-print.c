@@ -183,11 +183,32 @@ static void script_print__trace(struct script_print *p, const struct perf_sample
  * file (as map__map_ip gives it), a kernel's or an unmapped one as it is, and skips the
  * context markers (PERF_CONTEXT_KERNEL, _USER, ...).
  */
+/* A context marker of the kernel's; perf drops a whole chain holding another one. */
+static bool callchain__context(uint64_t ip)
+{
+	switch (ip) {
+	case PERF_CONTEXT_HV: case PERF_CONTEXT_KERNEL: case PERF_CONTEXT_USER:
+	case PERF_CONTEXT_GUEST: case PERF_CONTEXT_GUEST_KERNEL: case PERF_CONTEXT_GUEST_USER:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static int script_print__callchain(struct script_print *p, unsigned int f,
 				   const struct perf_sample *sample)
 {
 	const struct ip_callchain *chain = sample->callchain;
 	int shown = 0, err = 0;
+
+	/* a user stack the frame-pointer walk misread can end in one (perf shows no frames) */
+	for (uint64_t i = 0; i < chain->nr && shown < SCRIPT_MAX_STACK; i++) {
+		if (chain->ips[i] < PERF_CONTEXT_MAX)
+			shown++;
+		else if (!callchain__context(chain->ips[i]))
+			return 0;
+	}
+	shown = 0;
 
 	for (uint64_t i = 0; i < chain->nr && shown < SCRIPT_MAX_STACK && !err; i++) {
 		struct perf_addr_location al = { .sz = sizeof(al) };
