@@ -115,7 +115,8 @@ static int script__sample(struct perf_tool *tool, struct perf_session *session,
 	if (!script__selected(scr, (int)sample->cpu, (pid_t)sample->pid, (pid_t)sample->tid,
 			      sample->time))
 		return 0;
-	return script__fields_given(scr, evsel) ?: script_print__sample(&scr->print, evsel, sample);
+	return script__fields_given(scr, evsel) ?:
+	       script_print__sample(&scr->print, evsel, sample);
 }
 
 static int script__auxtrace_sample(struct perf_tool *tool, struct perf_session *session,
@@ -135,7 +136,8 @@ static int script__auxtrace_sample(struct perf_tool *tool, struct perf_session *
 	}
 	if (!script__selected(scr, sample->cpu, sample->pid, sample->tid, sample->time))
 		return 0;
-	return script__fields_given(scr, evsel) ?: script_print__auxtrace_sample(&scr->print, evsel, sample);
+	return script__fields_given(scr, evsel) ?:
+	       script_print__auxtrace_sample(&scr->print, evsel, sample);
 }
 
 static int script__auxtrace_error(struct perf_tool *tool, struct perf_session *session,

@@ -29,7 +29,8 @@ enum script_field {
 };
 
 /* The names -F takes, for messages. */
-#define SCRIPT_FIELD_NAMES "comm,tid,pid,cpu,time,period,event,trace,ip,sym,symoff,dso,addr,flags,callindent"
+#define SCRIPT_FIELD_NAMES "comm,tid,pid,cpu,time,period,event,trace,ip,sym,symoff,dso,addr," \
+			   "flags,callindent"
 
 /* perf's output types: -F hw:..., sw:..., trace:...; every other PMU's events as hw's. */
 enum script_type { ST_HW, ST_SW, ST_TRACE, ST_NR };
