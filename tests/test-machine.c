@@ -247,6 +247,42 @@ START_TEST(test_kallsyms)
 }
 END_TEST
 
+/*
+ * A BPF program's KSYMBOL, inside the kernel's mapping: its own dso and symbol, named by the
+ * record, as perf shows them; the kernel around it stays the kernel's.
+ */
+START_TEST(test_ksymbol)
+{
+	static const char kallsyms[] = "ffffffff81000000 T _text\n";
+	union perf_event ev = { .ksymbol = {
+		.header = { PERF_RECORD_KSYMBOL, 0, sizeof(ev.ksymbol) },
+		.addr = 0xffffffffc0023800ULL, .len = 0x100,
+		.name = "bpf_prog_a5b0b9c259490c9f_bench_getppid" } };
+	AUXTRACE_OPTS(perf_machine_opts, opts);
+	char file[] = "/tmp/auxtrace-kallsyms-XXXXXX";
+	struct perf_machine *m;
+	int fd = mkstemp(file);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, kallsyms, sizeof(kallsyms) - 1), sizeof(kallsyms) - 1);
+	close(fd);
+	opts.kallsyms = file;
+	m = perf_machine__new(&opts);
+	kernel_mmap(m, 0xffffffff81000000ULL, 0 - 0xffffffff81000000ULL,
+		    "[kernel.kallsyms]_text");
+	ck_assert_int_eq(perf_machine__process_event(m, &ev, NULL), 0);
+	assert_where(m, PID, 0xffffffffc002381cULL, "bpf_prog_a5b0b9c259490c9f_bench_getppid+0x1c",
+		     "bpf_prog_a5b0b9c259490c9f_bench_getppid");
+	assert_where(m, PID, 0xffffffff81000010ULL, "_text+0x10", "[kernel.kallsyms]");
+	ev.ksymbol.flags = PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER;	/* not followed */
+	ck_assert_int_eq(perf_machine__process_event(m, &ev, NULL), 0);
+	assert_where(m, PID, 0xffffffffc002381cULL, "bpf_prog_a5b0b9c259490c9f_bench_getppid+0x1c",
+		     "bpf_prog_a5b0b9c259490c9f_bench_getppid");
+	perf_machine__delete(m);
+	unlink(file);
+}
+END_TEST
+
 /* A later mapping hides what it overlaps; the rest keeps its file offsets. */
 START_TEST(test_mapping_hides)
 {
@@ -344,6 +380,7 @@ int main(void)
 	tcase_add_test(tc, test_plt_entries);
 	tcase_add_test(tc, test_debug_file);
 	tcase_add_test(tc, test_kallsyms);
+	tcase_add_test(tc, test_ksymbol);
 	tcase_add_test(tc, test_mapping_hides);
 	tcase_add_test(tc, test_threads);
 	tcase_add_test(tc, test_image);
