@@ -560,8 +560,8 @@ static void assert_trace_matches_perf(const char *file, const char *option, cons
  * --call-trace and --call-ret-trace: each call (and return) with the function it enters (or
  * leaves) indented by the thread's call depth, the dso padded (call-trace) or the branch's
  * kind (call-ret-trace), times to the ns; on f's call of g traced by PT, whole and cut into
- * buffers between packets, and by BTS. (BTS with --call-ret-trace is not compared: perf
- * starts a BTS thread's call stack over at each AUX buffer, which we do not know of.)
+ * buffers between packets, and by BTS in two buffers (perf starts a BTS thread's depth over
+ * with each buffer: g's return is shown at depth 1, not 2).
  */
 START_TEST(test_call_trace_matches_perf)
 {
@@ -594,6 +594,7 @@ START_TEST(test_call_trace_matches_perf)
 		TEST_SKIP("gcc cannot build the traced program");
 	record_bts(bts, &t, 0);
 	assert_trace_matches_perf(bts, "--call-trace", " g_nop ", 1);
+	assert_trace_matches_perf(bts, "--call-ret-trace", ")\t    g_ret ", 1);
 	traced_prog__remove(&t);
 }
 END_TEST

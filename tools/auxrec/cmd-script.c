@@ -74,6 +74,7 @@ struct script {
 	struct script_print print;
 	struct trace_dat_reader *tracing;	/* the tracing data's formats, when there are */
 	bool follow_calls;		/* callindent: every branch goes to the call depths */
+	bool bts;			/* the AUX data is Intel BTS's */
 	uint32_t branch_filter;		/* branches shown (c, r with callindent); 0: all */
 	uint64_t nr_errors;
 };
@@ -149,6 +150,34 @@ static int script__auxtrace_error(struct perf_tool *tool, struct perf_session *s
 	(void)evsel;
 	scr->nr_errors++;
 	return script_print__auxtrace_error(&scr->print, err);
+}
+
+/* Which AUX data this is: perf keeps BTS call depths per buffer. */
+static int script__user_event(struct perf_tool *tool, struct perf_session *session,
+			      union perf_event *event, uint64_t file_offset)
+{
+	struct script *scr = script_of(tool);
+
+	(void)session;
+	(void)file_offset;
+	if (event->header.type == PERF_RECORD_AUXTRACE_INFO)
+		scr->bts = event->auxtrace_info.type == PERF_AUXTRACE_INTEL_BTS;
+	return 0;
+}
+
+/* Where each AUX buffer starts, for the BTS call depths (callindent). */
+static int script__auxtrace(struct perf_tool *tool, struct perf_session *session,
+			    union perf_event *event, uint64_t data_offset, const void *data)
+{
+	struct script *scr = script_of(tool);
+
+	(void)session;
+	(void)data_offset;
+	(void)data;
+	if (!scr->follow_calls || !scr->bts)
+		return 0;
+	return script_print__bts_buffer(&scr->print, (int)event->auxtrace.cpu,
+					(pid_t)event->auxtrace.tid, event->auxtrace.offset);
 }
 
 /* Side-band: the machine follows processes, their names and mappings. */
@@ -235,6 +264,7 @@ static int script__run(struct script_args *args)
 	struct script scr = {
 		.tool = { .sz = sizeof(scr.tool), .ordered_events = true,
 			  .sample = script__sample, .event = script__event,
+			  .user_event = script__user_event, .auxtrace = script__auxtrace,
 			  .auxtrace_sample = script__auxtrace_sample,
 			  .auxtrace_error = script__auxtrace_error },
 		.filter = &args->filter,

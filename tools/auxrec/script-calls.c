@@ -13,7 +13,66 @@ struct script_thread_stack {
 	pid_t tid;
 	size_t depth, cap;
 	uint64_t *ret;			/* return addresses, innermost last */
+	size_t buffer;			/* the AUX buffer of its last branch, 1-based; 0: none */
 };
+
+/* One AUX queue's buffers, by where they start in its AUX stream (ascending). */
+struct script_aux_queue {
+	int cpu;
+	pid_t tid;
+	uint64_t *starts;
+	size_t nr;
+};
+
+static struct script_aux_queue *script_calls__queue(const struct script_calls *c, int cpu,
+						   pid_t tid)
+{
+	for (size_t i = 0; i < c->nr_queues; i++)
+		if (c->queues[i].cpu == cpu && c->queues[i].tid == tid)
+			return &c->queues[i];
+	return NULL;
+}
+
+int script_calls__buffer(struct script_calls *c, int cpu, pid_t tid, uint64_t aux_offset)
+{
+	struct script_aux_queue *q = script_calls__queue(c, cpu, tid);
+	uint64_t *starts;
+
+	if (!q) {
+		q = reallocarray(c->queues, c->nr_queues + 1, sizeof(*q));
+		if (!q)
+			return -ENOMEM;
+		c->queues = q;
+		q = &c->queues[c->nr_queues++];
+		*q = (struct script_aux_queue){ .cpu = cpu, .tid = tid };
+	}
+	if (q->nr && aux_offset <= q->starts[q->nr - 1])
+		return 0;	/* the stream only grows: a repeat (the pipe, a snapshot) */
+	starts = reallocarray(q->starts, q->nr + 1, sizeof(*starts));
+	if (!starts)
+		return -ENOMEM;
+	q->starts = starts;
+	q->starts[q->nr++] = aux_offset;
+	return 0;
+}
+
+/* Which buffer (1-based) of its queue the sample came from; 0 when no buffer is known. */
+static size_t script_calls__buffer_of(const struct script_calls *c,
+				      const struct auxtrace_sample *sample)
+{
+	const struct script_aux_queue *q = script_calls__queue(c, sample->cpu, sample->tid);
+	size_t lo = 0, hi = q ? q->nr : 0;
+
+	while (lo < hi) {	/* buffers starting at or before the sample */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (q->starts[mid] <= sample->aux_offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
 
 static struct script_thread_stack *script_calls__find(const struct script_calls *c, pid_t tid)
 {
@@ -75,19 +134,23 @@ static void script_thread_stack__pop(struct script_thread_stack *s, uint64_t add
 	}
 }
 
-int script_calls__branch(struct script_calls *c, pid_t tid, uint32_t flags, uint64_t ip,
-			 uint64_t addr, unsigned int insn_len)
+int script_calls__branch(struct script_calls *c, const struct auxtrace_sample *sample)
 {
-	struct script_thread_stack *s = script_calls__findnew(c, tid);
+	struct script_thread_stack *s = script_calls__findnew(c, sample->tid);
+	size_t buffer = script_calls__buffer_of(c, sample);
 
 	if (!s)
 		return -ENOMEM;
-	if (flags & AUXTRACE_IP_FLAG_CALL) {
+	if (buffer != s->buffer) {
+		s->depth = 0;		/* a new trace: perf flushes the thread's stack */
+		s->buffer = buffer;
+	}
+	if (sample->flags & AUXTRACE_IP_FLAG_CALL) {
 		/* a call to the next instruction (getting the ip) is no call */
-		if (addr && ip + insn_len != addr)
-			return script_thread_stack__push(s, ip + insn_len);
-	} else if ((flags & AUXTRACE_IP_FLAG_RETURN) && ip) {
-		script_thread_stack__pop(s, addr);
+		if (sample->addr && sample->ip + sample->insn_len != sample->addr)
+			return script_thread_stack__push(s, sample->ip + sample->insn_len);
+	} else if ((sample->flags & AUXTRACE_IP_FLAG_RETURN) && sample->ip) {
+		script_thread_stack__pop(s, sample->addr);
 	}
 	return 0;
 }
@@ -112,4 +175,9 @@ void script_calls__exit(struct script_calls *c)
 	}
 	free(c->buckets);
 	c->buckets = NULL;
+	for (size_t i = 0; i < c->nr_queues; i++)
+		free(c->queues[i].starts);
+	free(c->queues);
+	c->queues = NULL;
+	c->nr_queues = 0;
 }

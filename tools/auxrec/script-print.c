@@ -18,7 +18,7 @@ void script_print__init(struct script_print *p)
 {
 	p->name_width = 0;
 	p->spacing = 0;
-	p->calls = (struct script_calls){ NULL, 0 };
+	p->calls = (struct script_calls){ NULL, 0, NULL, 0 };
 	p->line.len = 0;
 	trace_seq_init(&p->seq);
 }
@@ -229,6 +229,11 @@ static int script_print__callchain(struct script_print *p, unsigned int f,
 
 #define BR AUXTRACE_IP_FLAG_BRANCH
 
+int script_print__bts_buffer(struct script_print *p, int cpu, pid_t tid, uint64_t aux_offset)
+{
+	return script_calls__buffer(&p->calls, cpu, tid, aux_offset);
+}
+
 /* A branch's kind in perf's words; "" for no branch or a combination perf has no name for. */
 static const char *branch_kind(uint32_t flags)
 {
@@ -315,8 +320,7 @@ int script_print__follow(struct script_print *p, const struct auxtrace_sample *s
 {
 	if (sample->kind != AUXTRACE_SAMPLE_BRANCH)
 		return 0;
-	return script_calls__branch(&p->calls, sample->tid, sample->flags, sample->ip,
-				    sample->addr, sample->insn_len);
+	return script_calls__branch(&p->calls, sample);
 }
 
 /*

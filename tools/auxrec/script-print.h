@@ -59,6 +59,11 @@ int script_print__sample(struct script_print *p, struct evsel *evsel,
  * them. 0 or -ENOMEM.
  */
 int script_print__follow(struct script_print *p, const struct auxtrace_sample *sample);
+/*
+ * An Intel BTS buffer of the AUX queue of cpu and tid starts at aux_offset: perf starts a
+ * thread's call depth over with each (PT's go on across buffers). 0 or -ENOMEM.
+ */
+int script_print__bts_buffer(struct script_print *p, int cpu, pid_t tid, uint64_t aux_offset);
 /* A synthesized branch or instruction sample of the AUX event evsel. */
 int script_print__auxtrace_sample(struct script_print *p, struct evsel *evsel,
 				  const struct auxtrace_sample *sample);
