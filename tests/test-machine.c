@@ -210,6 +210,24 @@ END_TEST
  * kallsyms: of aliases the last has a size and wins (as perf fixes up ends before it
  * chooses), module symbols belong to the module's mapping.
  */
+/* A machine reading kallsyms from text (in file, a mkstemp template), the kernel mapped. */
+static struct perf_machine *machine_with_kallsyms(const char *text, char *file)
+{
+	AUXTRACE_OPTS(perf_machine_opts, opts);
+	struct perf_machine *m;
+	int fd = mkstemp(file);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	opts.kallsyms = file;	/* read on first use: the caller unlinks it at the end */
+	m = perf_machine__new(&opts);
+	ck_assert_ptr_nonnull(m);
+	kernel_mmap(m, 0xffffffff81000000ULL, 0 - 0xffffffff81000000ULL,
+		    "[kernel.kallsyms]_text");
+	return m;
+}
+
 START_TEST(test_kallsyms)
 {
 	static const char kallsyms[] =
@@ -223,18 +241,9 @@ START_TEST(test_kallsyms)
 		"ffffffff81003000 D some_data\n"
 		"ffffffffc0001000 t mod_fn\t[my_mod]\n"
 		"ffffffffc0001100 t mod_fn2\t[my_mod]\n";
-	AUXTRACE_OPTS(perf_machine_opts, opts);
 	char file[] = "/tmp/auxtrace-kallsyms-XXXXXX";
-	struct perf_machine *m;
-	int fd = mkstemp(file);
+	struct perf_machine *m = machine_with_kallsyms(kallsyms, file);
 
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, kallsyms, sizeof(kallsyms) - 1), sizeof(kallsyms) - 1);
-	close(fd);
-	opts.kallsyms = file;
-	m = perf_machine__new(&opts);
-	kernel_mmap(m, 0xffffffff81000000ULL, 0 - 0xffffffff81000000ULL,
-		    "[kernel.kallsyms]_text");
 	kernel_mmap(m, 0xffffffffc0001000ULL, 0x2000, "/lib/modules/6.1.0/kernel/my-mod.ko");
 	assert_where(m, PID, 0xffffffff81000010ULL, "_text+0x10", "[kernel.kallsyms]");
 	assert_where(m, PID, 0xffffffff81001008ULL, "__x64_sys_getx+0x8", "[kernel.kallsyms]");
@@ -258,18 +267,9 @@ START_TEST(test_ksymbol)
 		.header = { PERF_RECORD_KSYMBOL, 0, sizeof(ev.ksymbol) },
 		.addr = 0xffffffffc0023800ULL, .len = 0x100,
 		.name = "bpf_prog_a5b0b9c259490c9f_bench_getppid" } };
-	AUXTRACE_OPTS(perf_machine_opts, opts);
 	char file[] = "/tmp/auxtrace-kallsyms-XXXXXX";
-	struct perf_machine *m;
-	int fd = mkstemp(file);
+	struct perf_machine *m = machine_with_kallsyms(kallsyms, file);
 
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, kallsyms, sizeof(kallsyms) - 1), sizeof(kallsyms) - 1);
-	close(fd);
-	opts.kallsyms = file;
-	m = perf_machine__new(&opts);
-	kernel_mmap(m, 0xffffffff81000000ULL, 0 - 0xffffffff81000000ULL,
-		    "[kernel.kallsyms]_text");
 	ck_assert_int_eq(perf_machine__process_event(m, &ev, NULL), 0);
 	assert_where(m, PID, 0xffffffffc002381cULL, "bpf_prog_a5b0b9c259490c9f_bench_getppid+0x1c",
 		     "bpf_prog_a5b0b9c259490c9f_bench_getppid");
