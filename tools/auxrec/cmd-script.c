@@ -26,6 +26,7 @@
 #include "error.h"
 #include "script-fields.h"
 #include "script-filter.h"
+#include "script-ftrace.h"
 #include "script-print.h"
 
 enum { OPT_ITRACE = 256, OPT_NO_ITRACE, OPT_PID, OPT_TID, OPT_COMM, OPT_TIME, OPT_NS,
@@ -64,7 +65,11 @@ static const char script_usage[] =
 	"      --time START,STOP  only this span, in seconds as printed (either may be empty)\n"
 	"\n"
 	"Symbols come from the files the recording mapped (.symtab, else .dynsym, or their\n"
-	"separate debug files by build ID) and from /proc/kallsyms; [unknown] otherwise.\n";
+	"separate debug files by build ID) and from /proc/kallsyms; [unknown] otherwise.\n"
+	"\n"
+	"A trace.dat (or a directory holding a trace.dat and no perf.data) prints its\n"
+	"ftrace events as trace-cmd report does: comm-pid [cpu] secs.usecs: name: fields,\n"
+	"and CPU:N [n EVENTS DROPPED] where the kernel lost events.\n";
 
 struct script {
 	struct perf_tool tool;
@@ -401,7 +406,7 @@ int cmd_script(int argc, char **argv)
 	AUXTRACE_OPTS(itrace_synth_opts, itrace, .default_no_sample = true);
 	struct script_args args = { .itrace = &itrace, .decode = true,
 				    .filter = SCRIPT_FILTER_INIT };
-	const char *input = NULL, *bad;
+	const char *input = NULL, *bad, *trace_dat;
 	char path[4096];
 	int c, ret = 0;
 
@@ -459,7 +464,10 @@ int cmd_script(int argc, char **argv)
 			     argv[optind]);
 		ret = 2;
 	}
-	if (!ret) {
+	trace_dat = ret ? NULL : script_ftrace__input(input, path, sizeof(path));
+	if (trace_dat) {
+		ret = script_ftrace__run(trace_dat) ? 1 : 0;
+	} else if (!ret) {
 		script__follow_calls(&args, &itrace);
 		args.path = script__input(input, path, sizeof(path));
 		ret = script__run(&args) ? 1 : 0;
