@@ -239,6 +239,19 @@ $(B)/bench-%: tools/bench/bench-%.c $(BENCH_LIBS) $(wildcard tools/bench/*.h) $(
 $(B)/bench-decode: $(AUXREC)
 $(B)/bench-script-ftrace: $(AUXREC) $(B)/tests/progs/marker-getppid
 
+# One live tracefs_cpu loop on the libtracefs API, against ours and against the system's
+# libtracefs: the two export the same names, so each gets a binary; bench-tracefs runs both.
+TRACEFS_LOOP := tools/bench/tracefs-loop/tracefs-loop.c tools/bench/bpf-getppid.c \
+		tools/bench/util.c tools/bench/bpf-getppid.h tools/bench/util.h
+$(B)/tracefs-loop-ours: $(TRACEFS_LOOP) $(STATICS)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $(filter %.c,$^) $(STATICS) $(LDFLAGS) $(DEP_LIBS)
+$(B)/tracefs-loop-sys: $(TRACEFS_LOOP) $(STATIC)
+	$(CC) -std=gnu11 $(WARN) -D_GNU_SOURCE -Iinclude $(shell pkg-config --cflags libtracefs) \
+		$(DEP_CFLAGS) $(CFLAGS) -o $@ $(filter %.c,$^) $(STATIC) $(LDFLAGS) \
+		$(shell pkg-config --libs libtracefs) $(DEP_LIBS)
+$(B)/bench-tracefs: $(B)/tracefs-loop-ours $(B)/tracefs-loop-sys
+$(B)/bench-tracefs: private CFLAGS += -DSYS_LIBTRACEFS='"$(shell pkg-config --modversion libtracefs)"'
+
 # soak-aux drives the AUX test producer and reaches the backend's time conversion (-I.).
 $(B)/soak-aux: tools/soak/soak-aux.c tools/soak/soak-aux-check.c tools/soak/soak-aux.h \
 	       $(TESTSUPPORT) $(wildcard tests/lib/*.h) $(STATICS)
@@ -283,9 +296,13 @@ fuzz:
 	@scripts/install-deps clang
 	@$(MAKE) --no-print-directory FUZZ=1 fuzz-targets
 
+# The loaded variants (BENCH_LOAD=1, tools/bench/util.c): a CPU-bound process on each CPU
+# beside the benchmark, with fewer rounds.
+BENCH_LOADED := "bench-aux" "bench-perf-ring -n 3" "bench-tracefs -t live -r 2 -d 1"
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCHES)
 	@for b in $(BENCHES); do echo "== $$b"; $$b || exit 1; done
+	@for b in $(BENCH_LOADED); do echo "== $(B)/$$b, loaded"; BENCH_LOAD=1 $(B)/$$b || exit 1; done
 
 soak: deps
 	@$(MAKE) --no-print-directory tools $(SOAKS)
