@@ -113,6 +113,23 @@ static int perf_session__header_feature(struct perf_session *s, union perf_event
 	return err;
 }
 
+/* The pipe format's tracing data, kept as the file format's HEADER_TRACING_DATA section. */
+static int perf_session__tracing_data(struct perf_session *s, uint64_t offset)
+{
+	void *copy;
+
+	if (s->feat_data[HEADER_TRACING_DATA])
+		return 0;	/* perf sends it once; a second one would describe the same events */
+	copy = perf_session__take_payload(s);
+	if (!copy)
+		return -ENOMEM;
+	s->feat_data[HEADER_TRACING_DATA] = copy;
+	s->feat_owned[HEADER_TRACING_DATA] = true;
+	s->feat_sec[HEADER_TRACING_DATA] = (struct perf_file_section){
+		offset + sizeof(struct perf_record_header_tracing_data), s->payload_size };
+	return 0;
+}
+
 static int perf_session__header_attr(struct perf_session *s, union perf_event *event,
 				     uint64_t offset)
 {
@@ -194,6 +211,9 @@ int perf_session__process_user_event(struct perf_session *s, union perf_event *e
 		break;
 	case PERF_RECORD_EVENT_UPDATE:
 		err = perf_session__event_update(s, event, offset);
+		break;
+	case PERF_RECORD_HEADER_TRACING_DATA:
+		err = perf_session__tracing_data(s, offset);
 		break;
 	case PERF_RECORD_COMPRESSED:
 		pr_err("%s: a COMPRESSED record at 0x%llx: this reader does not decompress perf's "

@@ -157,7 +157,8 @@ static int td_reader__head(struct trace_dat_reader *r, struct td_in *in)
 	version = td_in__str(in, "the version");
 	if (!version)
 		return -EINVAL;
-	if (strcmp(version, "6")) {
+	/* perf writes its tracing data as "0.6", the same layout as a version 6 file's front */
+	if (strcmp(version, "6") && !(r->tracing_data && !strcmp(version, "0.6"))) {
 		pr_err("%s: trace.dat version '%.16s': this reader reads version 6 (trace-cmd record writes it unless asked for -v7 or compression)\n",
 		       r->path, version);
 		return libauxtrace__err(strcmp(version, "7") ? -EINVAL : -EOPNOTSUPP);
@@ -561,7 +562,7 @@ static int td_reader__read(struct trace_dat_reader *r)
 		err = td_reader__event_systems(r, &in);
 	if (!err)
 		err = td_reader__symbols(r, &in);
-	if (!err)
+	if (!err && !r->tracing_data)
 		err = td_reader__data_sections(r, &in);
 	return err;
 }
@@ -634,6 +635,31 @@ struct trace_dat_reader *trace_dat_reader__open(const char *path)
 		return libauxtrace__ptr_err(err);
 	}
 	td_reader__drop_description(r);
+	return r;
+}
+
+struct trace_dat_reader *trace_dat_reader__open_tracing_data(const void *data, size_t size,
+							      const char *name)
+{
+	struct trace_dat_reader *r;
+	int err;
+
+	if (!data || !name)
+		return libauxtrace__ptr_err(EINVAL);
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->path = strdup(name);
+	r->tep = tep_alloc();
+	r->tracing_data = true;
+	r->map = data;
+	r->size = size;
+	err = r->path && r->tep ? td_reader__read(r) : -ENOMEM;
+	r->map = NULL;	/* the caller's: what the handle needs was copied out of it */
+	if (err) {
+		trace_dat_reader__close(r);
+		return libauxtrace__ptr_err(err);
+	}
 	return r;
 }
 

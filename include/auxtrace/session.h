@@ -138,6 +138,7 @@ AUXTRACE_API bool perf_session__has_feat(const struct perf_session *session, int
 /*
  * perf_session__feature() returns a feature's payload as stored (in the writer's byte
  * order), *size bytes, borrowed: valid while the session lives; NULL, *size 0 when absent.
+ * The pipe format's PERF_RECORD_HEADER_TRACING_DATA payload is HEADER_TRACING_DATA's.
  */
 AUXTRACE_API const void *perf_session__feature(const struct perf_session *session, int feat,
 					       size_t *size);

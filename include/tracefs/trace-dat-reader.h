@@ -47,6 +47,19 @@ struct trace_dat_cursor;
  */
 AUXTRACE_API struct trace_dat_reader *trace_dat_reader__open(const char *path);
 /*
+ * trace_dat_reader__open_tracing_data() reads the tracing data of a perf.data (its
+ * HEADER_TRACING_DATA section, or the payload of the pipe format's
+ * PERF_RECORD_HEADER_TRACING_DATA; perf_session__feature() gives both): the front of a
+ * trace.dat, version "0.6" as perf writes it or "6", up to the saved cmdlines, with the checks
+ * and messages of trace_dat_reader__open (name stands for the path in them). data is borrowed
+ * for the call only. The reader has the events' formats in trace_dat_reader__tep(), for
+ * tep_print_event() on a tracepoint sample's raw data, and no CPU data. Returns it (the
+ * caller's: trace_dat_reader__close), or NULL + errno as trace_dat_reader__open.
+ */
+AUXTRACE_API struct trace_dat_reader *trace_dat_reader__open_tracing_data(const void *data,
+									  size_t size,
+									  const char *name);
+/*
  * trace_dat_reader__close() unmaps and frees r. Records, strings and the tep handle it
  * handed out are gone with it. NULL is a no-op.
  */
