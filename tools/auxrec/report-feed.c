@@ -20,6 +20,7 @@ struct report_feed {
 	struct perf_machine *machine;
 	struct tep_handle *tep;
 	struct tep_format_field *common_pid;	/* every event's, at one place */
+	pid_t last_tid;				/* named by the last ftrace event: runs repeat */
 	struct switch_fields sw;
 };
 
@@ -31,6 +32,7 @@ struct report_feed *report_feed__new(struct report_agg *agg, struct tep_handle *
 		return NULL;
 	feed->agg = agg;
 	feed->tep = tep;
+	feed->last_tid = -1;
 	feed->machine = perf_machine__new(NULL);
 	if (!feed->machine) {
 		free(feed);
@@ -227,7 +229,9 @@ int report_feed__ftrace(struct report_feed *feed, const struct trace_dat_record 
 		feed->common_pid = tep_find_common_field(rec->event, "common_pid");
 	if (rec->event) {
 		tid = (pid_t)field__num(feed->common_pid, rec);
-		comm = tid >= 0 && feed->tep ? tep_data_comm_from_pid(feed->tep, tid) : NULL;
+		comm = tid >= 0 && tid != feed->last_tid && feed->tep ?
+		       tep_data_comm_from_pid(feed->tep, tid) : NULL;
+		feed->last_tid = tid;
 		if (comm && *comm == '<')	/* "<...>": trace.dat's cmdlines do not have it */
 			comm = NULL;
 	}

@@ -434,10 +434,12 @@ static void perf_wall_start(struct report_walk *w, struct perf_session *s)
 {
 	const struct perf_env *env = perf_session__env(s);
 
+	/* the reference may be before the first record or after it (read at the end) */
+	int64_t off = (int64_t)(w->first - env->clock_clockid_ns);
+
 	if (env->has_clock_data && w->first != UINT64_MAX &&
-	    env->clock_wall_ns >= env->clock_clockid_ns - w->first)
-		report_model__set_wall_start(w->d->m, env->clock_wall_ns -
-						      (env->clock_clockid_ns - w->first));
+	    (off >= 0 || env->clock_wall_ns > (uint64_t)-off))
+		report_model__set_wall_start(w->d->m, env->clock_wall_ns + (uint64_t)off);
 }
 
 /* ---- trace.dat ---- */

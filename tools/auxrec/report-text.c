@@ -65,8 +65,9 @@ static void text__header(FILE *f, const struct report_data *d)
 		char buf[64];
 		struct tm tm;
 
-		strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S UTC", gmtime_r(&sec, &tm));
-		text__info(f, "started", buf);
+		strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", gmtime_r(&sec, &tm));
+		fprintf(f, "  %-12s %s.%06" PRIu64 " UTC\n", "started", buf,
+			m->wall_start_ns % 1000000000 / 1000);
 	}
 	if (m->nr_snapshots)
 		fprintf(f, "  %-12s %zu\n", "snapshots", m->nr_snapshots);
