@@ -132,7 +132,7 @@ check "top symbols = perf report --sort comm,dso,sym ($(tail -1 "$out/symbols.lo
 date_s=$(sed -n 's/^  started *\([0-9-]* [0-9:]*\)\..* UTC$/\1/p' "$out/report.txt")
 at=$([ -n "$date_s" ] && date -u -d "$date_s" +%s || echo 0)
 check "the start, $date_s UTC, is within 5 s of when the recording began ($(date -u -d @$started '+%F %T'))" \
-	[ $((at - started)) -ge -5 ] && [ $((at - started)) -le 5 ]
+	[ $((at - started)) -ge -5 -a $((at - started)) -le 5 ]
 tod=$(timeout 60 perf script -i "$rec/perf.data" -F+tod 2>/dev/null | head -1 | grep -oE '[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8}')
 check "perf script -F+tod reads the clock data ($tod)" [ -n "$tod" ]
 check "... and its first sample's date is the report's start to the second" [ "$tod" = "$date_s" ]
