@@ -231,8 +231,9 @@ $(B)/bench-%: tools/bench/bench-%.c $(BENCH_LIBS) $(wildcard tools/bench/*.h) $(
 	$(CC) $(BASE_CFLAGS) -I. $(CFLAGS) -o $@ $(filter %.c,$^) $(TESTSUPPORT) $(STATICS) \
 		$(LDFLAGS) $(shell pkg-config --libs libbpf) $(DEP_LIBS)
 
-# bench-decode times auxrec script against perf script.
-$(B)/bench-decode: $(AUXREC)
+# bench-decode times auxrec script against perf script; bench-read auxrec records, reports
+# and scripts against trace-cmd report and perf script.
+$(B)/bench-decode $(B)/bench-read: $(AUXREC)
 
 # soak-aux drives the AUX test producer and reaches the backend's time conversion (-I.).
 $(B)/soak-aux: tools/soak/soak-aux.c tools/soak/soak-aux-check.c tools/soak/soak-aux.h \
