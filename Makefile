@@ -215,6 +215,7 @@ $(B)/tests/progs/getppid-loop $(B)/tests/progs/marker-getppid: private SAN :=
 
 # The report page: its model's suite, and the program that writes pages for the browser test.
 $(B)/tests/test-report-model $(B)/tests/test-report-page: $(REPORT_SRCS)
+$(B)/tests/test-report-agg: tools/auxrec/report-agg.c tools/auxrec/report-agg.h
 $(B)/tests/progs/report-html-demo: $(REPORT_SRCS)
 $(B)/tests/progs/report-html-demo: BASE_CFLAGS += -Itools/auxrec
 
