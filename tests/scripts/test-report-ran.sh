@@ -136,6 +136,9 @@ check "the start, $date_s UTC, is within 5 s of when the recording began ($(date
 tod=$(timeout 60 perf script -i "$rec/perf.data" -F+tod 2>/dev/null | head -1 | grep -oE '[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8}')
 check "perf script -F+tod reads the clock data ($tod)" [ -n "$tod" ]
 check "... and its first sample's date is the report's start to the second" [ "$tod" = "$date_s" ]
+timeout 60 "$AUXREC" record -e cpu-clock -o - -- sleep 0.1 >"$out/pipe.data" 2>/dev/null
+tod=$(timeout 60 perf script -i - -F+tod <"$out/pipe.data" 2>/dev/null | head -1 | grep -oE '[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9:]{8}')
+check "perf's pipe format carries the clock data too ($tod)" [ -n "$tod" ]
 
 # ---- the events table stays a table ----
 timeout 120 "$AUXREC" record -a --ftrace 'syscalls:.*' -o "$out/many" -- \
