@@ -1,10 +1,11 @@
 #!/bin/bash
 # auxrec report says what ran, checked against the real tools on a recording made by auxrec
-# record (cpu-clock samples system-wide, ftrace sched_switch and sys_enter_getppid, a
+# record (cpu-clock samples system-wide, ftrace sched_switch and sys_enter_getppid, 1 s of a
 # getppid loop as the workload):
 #  - each task's time on CPU equals what trace-cmd report's sched_switch lines give (each
 #    CPU's time from its first event to its last, cut at its switches, each piece to the
-#    task that ran it), to the nanosecond;
+#    task that ran it), to the nanosecond; and on a perf.data alone with sched_switch
+#    samples, what perf script's give;
 #  - each event's count equals trace-cmd report's (ftrace) or perf script's (perf);
 #  - the top symbols are perf report --sort comm,dso,sym's rows, within rounding (but
 #    unresolved addresses, which perf lists one by one and the report folds per dso);
@@ -31,8 +32,9 @@ rm -rf "$out"
 mkdir -p "$out"
 rec=$out/rec
 started=$(date +%s)
-timeout 120 "$AUXREC" record -a -e cpu-clock --ftrace sched:sched_switch \
-	--ftrace syscalls:sys_enter_getppid -o "$rec" -- "$B/tests/progs/getppid-loop" 300000 \
+# for 1 s of a loop that outlasts it: at the end a task is on each CPU, its last piece counts
+timeout 120 "$AUXREC" record -a -d 1 -e cpu-clock --ftrace sched:sched_switch \
+	--ftrace syscalls:sys_enter_getppid -o "$rec" -- "$B/tests/progs/getppid-loop" 1000000000 \
 	>"$out/record.log" 2>&1
 check "auxrec record makes the recording" [ $? -eq 0 ]
 "$AUXREC" report "$rec" >"$out/report.txt" 2>"$out/report.err"
@@ -40,31 +42,35 @@ check "auxrec report exits 0" [ $? -eq 0 ]
 timeout 120 trace-cmd report -t -i "$rec/trace.dat" >"$out/trace-cmd.txt" 2>/dev/null
 check "trace-cmd report reads trace.dat" [ $? -eq 0 ]
 
-# ---- time on CPU against trace-cmd's sched_switch lines ----
-python3 - "$out/trace-cmd.txt" "$out/report.txt" >"$out/oncpu.log" <<'EOF'
+# ---- time on CPU against the switches trace-cmd report and perf script print ----
+# oncpu.py TOOL-OUTPUT REPORT SOURCE: each task's time on CPU from the switch lines of either
+# tool, the report's tasks table on that source equal to the nanosecond
+cat >"$out/oncpu.py" <<'EOF'
 import re, sys
-line_re = re.compile(r'^\s*(.*?)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d{9}):\s+(\S+):\s*(.*)$')
-sw_re = re.compile(r'^(.*):(-?\d+) \[-?\d+\] \S+ ==> (.*):(-?\d+) \[-?\d+\]')
+tc_re = re.compile(r'^\s*.*?-\d+\s+\[(\d+)\]\s+(\d+)\.(\d{9}):\s+(\S+):\s*(.*)$')
+tc_sw = re.compile(r'^(.*):(-?\d+) \[-?\d+\] \S+ ==> (.*):(-?\d+) \[-?\d+\]')
+ps_re = re.compile(r'^\[(\d+)\]\s+(\d+)\.(\d{9}):\s+(\S+):\s*(.*)$')
+ps_sw = re.compile(r'prev_comm=(.*) prev_pid=(-?\d+) .* ==> next_comm=(.*) next_pid=(-?\d+)')
 first, last, since, cur, oncpu = {}, {}, {}, {}, {}
 def credit(tid, ns):
     oncpu[tid] = oncpu.get(tid, 0) + ns
 for l in open(sys.argv[1]):
-    m = line_re.match(l)
+    m = tc_re.match(l) or ps_re.match(l)
     if not m:
         continue
-    cpu, t = int(m.group(3)), int(m.group(4)) * 10**9 + int(m.group(5))
+    cpu, t = int(m.group(1)), int(m.group(2)) * 10**9 + int(m.group(3))
     if cpu not in first:
         first[cpu] = since[cpu] = t
     last[cpu] = t
-    if m.group(6) != 'sched_switch':
+    if m.group(4) not in ('sched_switch', 'sched:sched_switch'):
         continue
-    s = sw_re.match(m.group(7))
+    s = tc_sw.match(m.group(5)) or ps_sw.search(m.group(5))
     credit(int(s.group(2)), t - since[cpu])
     since[cpu], cur[cpu] = t, int(s.group(4))
 for cpu, tid in cur.items():
     credit(tid, last[cpu] - since[cpu])
 rows = [l for l in open(sys.argv[2])]
-start = next(i for i, l in enumerate(rows) if l.startswith('tasks: time on CPU from trace.dat'))
+start = next(i for i, l in enumerate(rows) if l.startswith('tasks: time on CPU from ' + sys.argv[3]))
 bad = checked = 0
 for l in rows[start + 2:]:
     f = l.split()
@@ -75,14 +81,25 @@ for l in rows[start + 2:]:
     checked += 1
     if ours != oncpu.get(tid, 0):
         bad += 1
-        print('tid %d: report %d ns, trace-cmd %d ns' % (tid, ours, oncpu.get(tid, 0)))
+        print('tid %d: report %d ns, the tool %d ns' % (tid, ours, oncpu.get(tid, 0)))
 print('checked %d tasks, %d differ' % (checked, bad))
 sys.exit(1 if bad or checked < 3 else 0)
 EOF
+python3 "$out/oncpu.py" "$out/trace-cmd.txt" "$out/report.txt" "trace.dat's sched:sched_switch" >"$out/oncpu.log"
 rc=$?
 check "time on CPU per task = trace-cmd report's sched_switch lines ($(tail -1 "$out/oncpu.log"))" [ $rc -eq 0 ]
 check "the getppid loop is among the tasks shown" \
 	grep -qE '^  getppid-loop ' <(sed -n '/^tasks:/,/^$/p' "$out/report.txt")
+# perf.data alone, with sched:sched_switch samples: their raw fields name the next task,
+# which runs to the CPU's last sample (the loop still runs when the recording ends)
+timeout 120 "$AUXREC" record -a -d 1 -e cpu-clock -e sched:sched_switch -o "$out/tp" -- \
+	"$B/tests/progs/getppid-loop" 1000000000 >"$out/tp.log" 2>&1
+check "auxrec record makes a recording with sched_switch samples" [ $? -eq 0 ]
+"$AUXREC" report "$out/tp" >"$out/tp.txt" 2>&1
+timeout 120 perf script -i "$out/tp/perf.data" -F cpu,time,event,trace --ns >"$out/tp.perf" 2>/dev/null
+python3 "$out/oncpu.py" "$out/tp.perf" "$out/tp.txt" "perf.data's sched:sched_switch" >"$out/tp-oncpu.log"
+rc=$?
+check "... time on CPU per task = perf script's sched_switch samples ($(tail -1 "$out/tp-oncpu.log"))" [ $rc -eq 0 ]
 
 # ---- counts per event against trace-cmd report and perf script ----
 count() {	# count EVENT FILE: the events table's count

@@ -20,6 +20,11 @@ struct report_feed;
 struct report_feed *report_feed__new(struct report_agg *agg, struct tep_handle *tep);
 void report_feed__delete(struct report_feed *feed);
 
+/*
+ * perf.data's tracing data (HEADER_TRACING_DATA, size bytes; NULL: none): the format of its
+ * sched_switch samples' raw fields, so that they name the next task. 0 or -ENOMEM.
+ */
+int report_feed__perf_formats(struct report_feed *feed, const void *data, size_t size);
 /* Every event a file records, records or not: evsels of perf.data, trace.dat's events. */
 int report_feed__declare_perf(struct report_feed *feed, struct evlist *evlist);
 int report_feed__declare_ftrace(struct report_feed *feed, const char *const *events, size_t nr);

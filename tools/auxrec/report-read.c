@@ -429,6 +429,15 @@ static int perf_add_lanes(struct report_walk *w, struct perf_session *s)
 	return 0;
 }
 
+/* The tracepoints' formats perf.data carries, for the fields the feed reads. */
+static int perf_formats(struct report_walk *w, struct perf_session *s)
+{
+	size_t size;
+	const void *data = perf_session__feature(s, HEADER_TRACING_DATA, &size);
+
+	return report_feed__perf_formats(w->feed, data, size);
+}
+
 /* The wall clock at the span's start, when perf.data says how its clock relates to it. */
 static void perf_wall_start(struct report_walk *w, struct perf_session *s)
 {
@@ -620,6 +629,7 @@ static int report_walk__run(struct report_walk *w, struct perf_session **ps,
 	/* pass 2: everything into the model (the evsels of the session that reads it) */
 	if (!err && *ps)
 		err = report_feed__declare_perf(w->feed, perf_session__evlist(*ps)) ?:
+		      perf_formats(w, *ps) ?:
 		      perf_pass(w, *ps, true);
 	if (!err && *ps)
 		err = perf_add_lanes(w, *ps);
