@@ -217,6 +217,9 @@ $(B)/tests/progs/getppid-loop $(B)/tests/progs/marker-getppid: private SAN :=
 $(B)/tests/test-report-model $(B)/tests/test-report-page: $(REPORT_SRCS)
 $(B)/tests/test-report-agg: tools/auxrec/report-agg.c tools/auxrec/report-agg.h
 $(B)/tests/progs/report-html-demo: $(REPORT_SRCS)
+# auxrec script's ftrace formatter, called one record at a time as the merged stream will.
+$(B)/tests/test-script-ftrace: tools/auxrec/script-ftrace.c tools/auxrec/script-ftrace-fmt.c \
+	tools/auxrec/script-line.c tools/auxrec/error.c $(wildcard tools/auxrec/*.h)
 $(B)/tests/progs/report-html-demo: BASE_CFLAGS += -Itools/auxrec
 
 # The recording the report tests read: the AUX test producer of the test-support library
@@ -232,9 +235,11 @@ $(B)/bench-%: tools/bench/bench-%.c $(BENCH_LIBS) $(wildcard tools/bench/*.h) $(
 	$(CC) $(BASE_CFLAGS) -I. $(CFLAGS) -o $@ $(filter %.c,$^) $(TESTSUPPORT) $(STATICS) \
 		$(LDFLAGS) $(shell pkg-config --libs libbpf) $(DEP_LIBS)
 
-# bench-decode times auxrec script against perf script; bench-read auxrec records, reports
-# and scripts against trace-cmd report and perf script.
+# bench-decode times auxrec script against perf script, bench-script-ftrace against trace-cmd
+# report on what auxrec record wrote of a workload; bench-read auxrec records, reports and
+# scripts a big recording against trace-cmd report and perf script.
 $(B)/bench-decode $(B)/bench-read: $(AUXREC)
+$(B)/bench-script-ftrace: $(AUXREC) $(B)/tests/progs/marker-getppid
 
 # soak-aux drives the AUX test producer and reaches the backend's time conversion (-I.).
 $(B)/soak-aux: tools/soak/soak-aux.c tools/soak/soak-aux-check.c tools/soak/soak-aux.h \
