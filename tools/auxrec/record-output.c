@@ -186,6 +186,14 @@ int record__open_perf_data(struct record *rec)
 	AUXTRACE_OPTS(perf_data_writer_opts, opts, .pipe = rec->to_stdout);
 	int err;
 
+	/*
+	 * perf's default clock: the dates of its times come from a reference taken now (a -k
+	 * clock the writer reads itself). Without one (no perf events allowed on ourselves?)
+	 * the file just has no dates, as perf's own.
+	 */
+	if (rec->clockid < 0)
+		record__clock_ref(&opts.clock_ref_ns, &opts.wall_ref_ns);
+
 	rec->perf_data = perf_data_writer__new(rec->perf_fd, rec->evlist, &opts);
 	if (!rec->perf_data) {
 		err = -errno;

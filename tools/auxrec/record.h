@@ -92,6 +92,12 @@ int record__prepare_output(struct record *rec);
 int record__open_perf_data(struct record *rec);
 int record__open_trace_dat(struct record *rec);
 int record__finish_output(struct record *rec);
+/*
+ * The perf clock's reading at one moment and CLOCK_REALTIME's (record-clock.c), from a
+ * record the recorder causes: perf.data's CLOCK_DATA when the events have no -k clock.
+ * 0, or -errno with both 0.
+ */
+int record__clock_ref(uint64_t *clock_ns, uint64_t *wall_ns);
 /* The recording never started: remove what prepare_output created. */
 void record__discard_output(struct record *rec);
 void record__close_output(struct record *rec);
