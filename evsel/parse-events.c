@@ -655,14 +655,127 @@ static int unexpected_after(struct parser *p, const struct parsed_event *pe)
 			     *p->pos, (int)(p->pos - pe->text), pe->text);
 }
 
-/* Parse one event and append it to l, led by l->ev[leader]. */
+/* A tracepoint pattern's part: names with the glob characters * ? [ ]. */
+static size_t glob_len(const char *s)
+{
+	size_t n = 0;
+
+	while (name_len(s + n) || (s[n] && strchr("*?[]", s[n])))
+		n += name_len(s + n) ? name_len(s + n) : 1;
+	return n;
+}
+
+/* Whether the event at s is "sys:event" with a glob character in either part. */
+static bool tracepoint_glob__at(const char *s, size_t *sys_len, size_t *event_len)
+{
+	*sys_len = glob_len(s);
+	if (s[*sys_len] != ':')
+		return false;
+	*event_len = glob_len(s + *sys_len + 1);
+	return strpbrk(s, "*?[") && strpbrk(s, "*?[") < s + *sys_len + 1 + *event_len;
+}
+
+/* What tracepoints__for_each hands each match: where to put it. */
+struct glob_expansion {
+	struct parser *p;
+	struct parsed_list *l;
+	const char *root, *text, *mods;
+	size_t text_len, mods_len;
+	int leader;		/* -1: each its own */
+	int nr;			/* events made */
+};
+
+static int glob_expansion__add(const char *sys, const char *event, void *ctx)
+{
+	struct glob_expansion *x = ctx;
+	struct parsed_event *pe = parsed_list__next(x->l);
+	char id[PATH_MAX];
+	int err;
+
+	if (!pe)
+		return -ENOMEM;
+	/* ftrace:context_switch and its kind have no id: no perf event, not asked for */
+	snprintf(id, sizeof(id), "%s/events/%s/%s/id", x->root, sys, event);
+	if (access(id, F_OK))
+		return 0;
+	memset(pe, 0, sizeof(*pe));
+	pe->ev.attr.size = sizeof(pe->ev.attr);
+	pe->text = x->text;
+	pe->text_len = x->text_len;
+	err = parse_tracepoint(x->p, sys, strlen(sys), event, strlen(event), &pe->ev);
+	if (!err && x->mods_len)
+		err = apply_modifiers(x->p, x->mods, x->mods_len, &pe->ev.attr);
+	if (err && x->p->err)	/* at the pattern, not at the name the walk handed us */
+		x->p->err->idx = (int)(x->text - x->p->str);
+	if (err)
+		return err;
+	pe->had_mods = x->mods_len;
+	/* its own name, so that a report tells the events of one pattern apart */
+	snprintf(pe->ev.name, sizeof(pe->ev.name), "%s:%s%s%.*s", sys, event,
+		 x->mods_len ? ":" : "", (int)x->mods_len, x->mods);
+	pe->leader = x->leader < 0 ? x->l->nr : x->leader;
+	x->l->nr++;
+	x->nr++;
+	return 0;
+}
+
+/*
+ * "sched:*", "*:*switch*" (with modifiers after a ':'): one event per tracepoint that
+ * matches, in sorted order; none is an error that names the closest.
+ */
+static int parse_tracepoint_glob(struct parser *p, struct parsed_list *l, int leader,
+				 size_t sys_len, size_t event_len)
+{
+	const char *root = p->opts->tracefs_root ? p->opts->tracefs_root : libauxtrace__tracing_dir();
+	struct glob_expansion x = { .p = p, .l = l, .root = root, .text = p->pos,
+				    .leader = leader == l->nr ? -1 : leader };
+	char sys[NAME_MAX + 1], event[NAME_MAX + 1], closest[256];
+	int ret;
+
+	if (!root)
+		return parser__error(p, p->pos, "tracepoints %.*s: %s", (int)(sys_len + 1 + event_len),
+				     p->pos, libauxtrace__no_tracing_dir_why(errno));
+	copy_name(sys, sizeof(sys), p->pos, sys_len);
+	copy_name(event, sizeof(event), p->pos + sys_len + 1, event_len);
+	p->pos += sys_len + 1 + event_len;
+	if (*p->pos == ':') {
+		x.mods = ++p->pos;
+		while (isalpha((unsigned char)p->pos[x.mods_len]))
+			x.mods_len++;
+		if (!x.mods_len)
+			return parser__error(p, p->pos, "expected modifiers such as u or k");
+		p->pos += x.mods_len;
+	}
+	x.text_len = p->pos - x.text;
+	ret = tracepoints__for_each(root, sys, event, glob_expansion__add, &x);
+	if (ret > 0 && x.nr)
+		return 0;
+	if (ret < 0)
+		return ret == -EINVAL || ret == -ENOMEM ? ret :
+		       parser__error(p, x.text, "tracepoints %s:%s: %s/events: %s", sys, event,
+				     root, strerror(-ret));
+	if (tracepoints__closest(root, sys, event, closest, sizeof(closest)) <= 0)
+		closest[0] = '\0';
+	return parser__error(p, x.text, "no tracepoint matches '%s:%s'%s%s (see %s/available_events)",
+			     sys, event, closest[0] ? "; closest: " : "", closest, root);
+}
+
+/* Parse one event (or every tracepoint of a pattern) and append it to l, led by l->ev[leader]. */
 static int parse_member(struct parser *p, struct parsed_list *l, int leader)
 {
 	struct parsed_event *pe = parsed_list__next(l);
+	size_t sys_len, event_len;
 	int err;
 
 	if (!pe)
 		return libauxtrace__err(-ENOMEM);
+	if (tracepoint_glob__at(p->pos, &sys_len, &event_len)) {
+		err = parse_tracepoint_glob(p, l, leader, sys_len, event_len);
+		if (!err && !at_item_end(p->pos))
+			err = parser__error(p, p->pos, "unexpected '%c' after a tracepoint pattern: separate events with ','",
+					    *p->pos);
+		return err;
+	}
 	err = parse_event(p, pe);
 	if (!err && !at_item_end(p->pos))
 		err = unexpected_after(p, pe);

@@ -7,6 +7,7 @@
  *   event    := pmu '/' [term (',' term)*] '/' [[':'] modifiers]
  *             | named ['/' [term (',' term)*] '/'] [':' modifiers]     cpu-clock, dummy, cycles
  *             | sys ':' event [':' modifiers]                          a tracepoint
+ *             | sysglob ':' eventglob [':' modifiers]      every tracepoint that matches
  *   term     := name ['=' number]        a flag term alone means 1; numbers as strtoull base 0
  *   modifiers: u k h (count only these privilege levels: "u" sets exclude_kernel and
  *              exclude_hv), G H (guest / host only), p (precise_ip, up to 3), D (pinned),
@@ -18,6 +19,9 @@
  * config1, config2, config3 (the whole word), period / sample_period, freq, name,
  * aux-sample-size, aux-output. Named events and tracepoints take the attr terms only.
  * A group's leader is its first event; a group modifier applies to every member.
+ * A tracepoint whose system or event has a glob character (* ? [) is every tracepoint that
+ * tracepoints__for_each() matches, each an event of its own named "sys:event" (in a group,
+ * each a member); none matching is an error naming the closest (tracepoints__closest()).
  *
  * The attr gets only what the string says, plus: type/config of the event, size, and for
  * a tracepoint sample_period 1 with PERF_SAMPLE_RAW (every hit is a sample with its
@@ -89,6 +93,30 @@ AUXTRACE_API int parse_events(struct evlist *evlist, const char *str,
 AUXTRACE_API int parse_events__attr(const char *str, const struct parse_events_opts *opts,
 				    struct parse_events_event *event,
 				    struct parse_events_error *err);
+
+/*
+ * tracepoints__for_each() calls cb (if not NULL) with each tracepoint of tracefs_root (NULL:
+ * where tracefs is mounted; an instance's directory works too) whose system matches system
+ * and whose name matches event, in sorted order: shell globs (fnmatch: *, ?, [...]);
+ * when the globs match nothing, the same strings as POSIX basic regular expressions,
+ * anchored, ignoring case (libtracefs' rule, so "sys_enter_.*" still means what it did).
+ * A negative return of cb stops the walk and is returned. Returns how many matched (0:
+ * none), or -errno: EINVAL (a NULL pattern), the tracefs directory's error, ENOMEM.
+ */
+AUXTRACE_API int tracepoints__for_each(const char *tracefs_root, const char *system,
+				       const char *event,
+				       int (*cb)(const char *system, const char *event, void *ctx),
+				       void *ctx);
+
+/*
+ * tracepoints__closest() writes into buf (size bytes, "" when none) up to three tracepoints
+ * of tracefs_root closest by edit distance to system:event (glob characters ignored), as
+ * "sys:event, sys:event"; when event is only wildcards ("*"), the closest systems, as
+ * "sys:*". For a message when nothing matched. Returns how many were written, or -errno as
+ * tracepoints__for_each().
+ */
+AUXTRACE_API int tracepoints__closest(const char *tracefs_root, const char *system,
+				      const char *event, char *buf, size_t size);
 
 #ifdef __cplusplus
 }

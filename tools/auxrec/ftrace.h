@@ -15,7 +15,8 @@ enum ftrace_mode { FTRACE_MAPPED, FTRACE_READ, FTRACE_SPLICE };
 
 /*
  * Create the instance (on trace clock clock, buffer_kb per CPU, 0: the kernel's default), enable each
- * "system:event" (ftrace:print: copy the top level's trace_marker writes in), open a reader
+ * --ftrace spec (globs, a bare system, regexes as before; ftrace:print: copy the top level's
+ * trace_marker writes in), open a reader
  * per CPU of cpus (NULL: every online CPU) in the given mode (mapped falls back to read when
  * the kernel refuses). NULL on error (printed).
  */

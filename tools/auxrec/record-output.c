@@ -158,7 +158,7 @@ static int record__synthesize(struct record *rec)
  */
 static int record__write_tracing_data(struct record *rec)
 {
-	const char **names = calloc(evlist__nr_entries(rec->evlist) + 1, sizeof(*names));
+	char **names = calloc(evlist__nr_entries(rec->evlist) + 1, sizeof(*names));
 	struct evsel *evsel;
 	void *data = NULL;
 	size_t size;
@@ -166,16 +166,26 @@ static int record__write_tracing_data(struct record *rec)
 
 	if (!names)
 		return -ENOMEM;
-	evlist__for_each_entry(rec->evlist, evsel)
-		if (evsel__attr(evsel)->type == PERF_TYPE_TRACEPOINT)
-			names[nr++] = evsel__name(evsel);
-	if (nr && trace_dat__tracing_data(NULL, names, &data, &size) < 0)
+	evlist__for_each_entry(rec->evlist, evsel) {
+		const char *name = evsel__name(evsel), *mods;
+
+		if (evsel__attr(evsel)->type != PERF_TYPE_TRACEPOINT)
+			continue;
+		/* "sched:sched_switch:u" is the event sched:sched_switch */
+		mods = strchr(name, ':') ? strchr(strchr(name, ':') + 1, ':') : NULL;
+		names[nr] = mods ? strndup(name, mods - name) : strdup(name);
+		if (!names[nr++])
+			err = -ENOMEM;
+	}
+	if (!err && nr && trace_dat__tracing_data(NULL, (const char **)names, &data, &size) < 0)
 		err = -errno;
 	if (!err && nr)
 		err = perf_data_writer__write_tracing_data(rec->perf_data, data, size);
 	if (err)
 		auxrec_error("the tracepoints' formats for perf.data: %s", auxrec_strerror(-err));
 	free(data);
+	for (int i = 0; i < nr; i++)
+		free(names[i]);
 	free(names);
 	return err;
 }
