@@ -175,6 +175,8 @@ static void attr_term_list(char *buf, size_t size, bool pmu)
 	for (size_t i = 0; i < ARRAY_SIZE(attr_terms); i++)
 		if (pmu || !attr_terms[i].pmu_only)
 			list_append(buf, size, attr_terms[i].name);
+	list_append(buf, size, "call-graph");
+	list_append(buf, size, "stack-size");
 }
 
 static int term__not_a_number(struct parser *p, const struct term *t)
@@ -258,6 +260,43 @@ static int term__apply_alias(struct parser *p, const struct term *t, const struc
 	return 0;
 }
 
+/*
+ * call-graph=fp|dwarf|lbr|no and stack-size=BYTES, perf's per-event callchain: kept in ev
+ * and set on the attr once the term list is read, so that the two come in either order.
+ */
+static int term__apply_callchain(struct parser *p, const struct term *t, bool stack_size,
+				 struct parse_events_event *ev)
+{
+	char value[64], why[sizeof(p->err->msg) - 64];
+	struct callchain_param param;
+	uint32_t given_size = ev->callchain.dump_size;
+
+	if (!t->has_value || t->text_len >= sizeof(value))
+		return parser__error(p, t->at, "term '%.*s' needs a value: %s", (int)t->name_len,
+				     t->name, stack_size ? "stack-size=BYTES" :
+				     "call-graph=fp, dwarf, lbr or no");
+	copy_name(value, sizeof(value), t->text, t->text_len);
+	if (stack_size) {
+		if (callchain_param__set_dump_size(&ev->callchain, value, why, sizeof(why)))
+			return parser__error(p, t->text, "%s", why);
+		return 0;
+	}
+	if (callchain_param__parse(&param, value, why, sizeof(why)))
+		return parser__error(p, t->text, "%s", why);
+	if (given_size && !strchr(value, ','))
+		param.dump_size = given_size;	/* stack-size= came first */
+	ev->callchain = param;
+	ev->has_callchain = true;
+	return 0;
+}
+
+/* After a term list: what its terms set that depends on more than one of them. */
+static void event__finish_terms(struct parse_events_event *ev)
+{
+	if (ev->has_callchain)
+		callchain_param__config(&ev->callchain, &ev->attr);
+}
+
 static int term__apply(struct parser *p, const struct term *t, const struct perf_pmu *pmu,
 		       struct parse_events_event *ev, bool user, int depth)
 {
@@ -267,6 +306,8 @@ static int term__apply(struct parser *p, const struct term *t, const struct perf
 	__u64 *word;
 
 	copy_name(name, sizeof(name), t->name, t->name_len);
+	if (!strcmp(name, "call-graph") || !strcmp(name, "stack-size"))
+		return term__apply_callchain(p, t, name[0] == 's', ev);
 	for (size_t i = 0; i < ARRAY_SIZE(attr_terms); i++) {
 		if (strcmp(attr_terms[i].name, name))
 			continue;
@@ -529,6 +570,8 @@ static int parse_slash_event(struct parser *p, const char *name, size_t len,
 		ev->attr.type = named->type;
 		ev->attr.config = named->config;
 		err = parse_term_list(p, NULL, ev, '/', true, 0);
+		if (!err)
+			event__finish_terms(ev);
 		return err ? err : parse_trailing_modifiers(p, pe);
 	}
 	copy_name(pmu_name, sizeof(pmu_name), name, len);
@@ -543,6 +586,8 @@ static int parse_slash_event(struct parser *p, const char *name, size_t len,
 	err = apply_default_terms(p, pmu, ev, name);
 	if (!err)
 		err = parse_term_list(p, pmu, ev, '/', true, 0);
+	if (!err)
+		event__finish_terms(ev);
 	if (!err)
 		pe->cpus = perf_cpu_map__get(perf_pmu__cpus(pmu));
 	perf_pmu__delete(pmu);

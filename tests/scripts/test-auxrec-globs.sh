@@ -9,14 +9,7 @@ set -u
 cd "$(dirname "$0")/../.."
 B=${B:-build}
 auxrec=$PWD/$B/auxrec
-fail=0
-check() {	# check DESCRIPTION CONDITION...
-	local what=$1; shift
-	if "$@"; then echo "ok: $what"; else echo "FAILED: $what"; fail=1; fi
-}
-same() {	# same WANT GOT: equal and not empty
-	[ -n "$1" ] && [ "$1" = "$2" ]
-}
+. tests/scripts/check-lib.sh
 if [ "$(id -u)" -ne 0 ]; then
 	echo "SKIP: needs root (ftrace events)"
 	exit 77

@@ -211,6 +211,9 @@ static int record__setup(struct record *rec)
 		err = record__setup_auxtrace(rec);
 	if (!err) {
 		record__config_evsels(rec);
+		err = record__config_callchains(rec);
+	}
+	if (!err) {
 		err = evlist__open(rec->evlist);
 	}
 	if (!err)
@@ -314,6 +317,7 @@ static void record__cleanup(struct record *rec)
 	free(rec->events);
 	free(rec->ftrace_events);
 	free(rec->default_event);
+	free(rec->own_callchains);
 	record__free_filters(rec);
 }
 

@@ -12,6 +12,7 @@
 #include <auxtrace/auxtrace-mmaps.h>
 #include <auxtrace/auxtrace.h>
 #include <auxtrace/auxtrace-record.h>
+#include <auxtrace/callchain.h>
 #include <auxtrace/evlist.h>
 #include <auxtrace/parse-events.h>
 #include <auxtrace/pmu.h>
@@ -96,12 +97,42 @@ static int record__default_events(struct record *rec)
 	return 0;
 }
 
+/* What parse_events' hooks share. */
+struct record_parse_ctx {
+	struct auxtrace_pmu_terms terms;
+	struct record *rec;
+};
+
+/* AUX PMUs' events get perf's default terms, under the user's own. */
+static const char *record__default_terms(const struct perf_pmu *pmu, void *ctx)
+{
+	return auxtrace_pmu__default_terms(pmu, &((struct record_parse_ctx *)ctx)->terms);
+}
+
+/* An event with its own call-graph= or stack-size=: the global -g leaves it as it says. */
+static int record__new_evsel(struct evsel *evsel, const struct parse_events_event *event,
+			     void *ctx)
+{
+	struct record *rec = ((struct record_parse_ctx *)ctx)->rec;
+	struct record_own_callchain *own;
+
+	if (!event->has_callchain && !event->callchain.dump_size)
+		return 0;
+	own = realloc(rec->own_callchains, (rec->nr_own_callchains + 1) * sizeof(*own));
+	if (!own)
+		return -ENOMEM;
+	rec->own_callchains = own;
+	own[rec->nr_own_callchains++] = (struct record_own_callchain){
+		.evsel = evsel, .param = event->callchain, .has_callchain = event->has_callchain,
+	};
+	return 0;
+}
+
 int record__parse_events(struct record *rec)
 {
-	struct auxtrace_pmu_terms terms;
-	/* AUX PMUs' events get perf's default terms, under the user's own. */
-	AUXTRACE_OPTS(parse_events_opts, opts, .default_terms = auxtrace_pmu__default_terms,
-		      .ctx = &terms);
+	struct record_parse_ctx ctx = { .rec = rec };
+	AUXTRACE_OPTS(parse_events_opts, opts, .default_terms = record__default_terms,
+		      .new_evsel = record__new_evsel, .ctx = &ctx);
 	struct parse_events_error err;
 
 	if (!rec->nr_events && !rec->nr_ftrace_events && record__default_events(rec))
@@ -145,10 +176,11 @@ static bool record__has_tracking(struct record *rec)
 }
 
 /* The side-band perf record puts on its first event: who ran, what they mapped. */
-static void record__track(struct perf_event_attr *attr)
+static void record__track(struct record *rec, struct perf_event_attr *attr)
 {
 	attr->comm = attr->comm_exec = 1;
 	attr->mmap = attr->mmap2 = 1;
+	attr->mmap_data = rec->sample_address;	/* data mappings too, as perf -d */
 	attr->task = 1;
 	attr->ksymbol = attr->bpf_event = 1;
 }
@@ -165,7 +197,7 @@ void record__config_evsels(struct record *rec)
 			     attr->config == PERF_COUNT_SW_DUMMY;
 
 		if (track) {
-			record__track(attr);
+			record__track(rec, attr);
 			track = false;
 		}
 		if (!attr->sample_period && !attr->freq) {
@@ -178,6 +210,8 @@ void record__config_evsels(struct record *rec)
 		}
 		attr->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 				     PERF_SAMPLE_PERIOD;
+		if (rec->sample_address)
+			attr->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 		if (rec->clockid >= 0) {	/* -k: perf.data says so in its CLOCKID feature */
 			attr->use_clockid = 1;
 			attr->clockid = rec->clockid;
@@ -195,6 +229,57 @@ void record__config_evsels(struct record *rec)
 		attr->inherit = rec->have_workload && !rec->per_thread && !rec->system_wide &&
 				!rec->cpu_list;
 	}
+}
+
+static const struct record_own_callchain *record__own_callchain(struct record *rec,
+								 const struct evsel *evsel)
+{
+	for (int i = 0; i < rec->nr_own_callchains; i++)
+		if (rec->own_callchains[i].evsel == evsel)
+			return &rec->own_callchains[i];
+	return NULL;
+}
+
+/*
+ * perf record's rule: -g/--call-graph on every sampling event, except one whose string says
+ * call-graph= (its own stack-size= is the size of a global dwarf); the side-band dummy has
+ * no samples to unwind. --user-callchains/--kernel-callchains cut each chain in half.
+ */
+int record__config_callchains(struct record *rec)
+{
+	struct evsel *evsel;
+
+	evlist__for_each_entry(rec->evlist, evsel) {
+		struct perf_event_attr *attr = evsel__attr(evsel);
+		const struct record_own_callchain *own = record__own_callchain(rec, evsel);
+		struct callchain_param param = rec->callchain;
+
+		if (attr->type == PERF_TYPE_SOFTWARE && attr->config == PERF_COUNT_SW_DUMMY)
+			continue;
+		if (own && own->param.dump_size)
+			param.dump_size = own->param.dump_size;
+		if (!own || !own->has_callchain)
+			callchain_param__config(&param, attr);
+		if (!(attr->sample_type & PERF_SAMPLE_CALLCHAIN))
+			continue;
+		if ((attr->sample_type & PERF_SAMPLE_REGS_USER) && !attr->sample_regs_user) {
+			auxrec_error("--call-graph dwarf: auxrec knows no user registers of this "
+				     "architecture; use fp");
+			return -EINVAL;
+		}
+		if ((attr->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) &&
+		    !callchain__lbr_supported(NULL)) {
+			auxrec_error("--call-graph lbr: this machine's CPU PMU has no last branch "
+				     "record (no cpu/caps/branches in sysfs); use fp, or dwarf for "
+				     "programs built without frame pointers");
+			return -EINVAL;
+		}
+		if (rec->user_callchains)
+			attr->exclude_callchain_kernel = 1;
+		if (rec->kernel_callchains)
+			attr->exclude_callchain_user = 1;
+	}
+	return 0;
 }
 
 int record__set_maps(struct record *rec)

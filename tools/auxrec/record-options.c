@@ -32,6 +32,12 @@ static const char record_usage[] =
 	"      --ftrace-mode MODE  splice (default), mapped or read\n"
 	"      --ftrace-buffer-kb N  each CPU's ftrace buffer (trace-cmd's -b)\n"
 	"                          (--ftrace ftrace:print records the top level's trace_marker)\n"
+	"  -g                      callchains: --call-graph fp\n"
+	"      --call-graph MODE   callchains: fp (frame pointers), dwarf[,SIZE] (registers and\n"
+	"                          SIZE bytes of user stack, default 8192, unwound by perf),\n"
+	"                          lbr (the CPU's last branch record), no\n"
+	"      --user-callchains   only the user-space part of each callchain\n"
+	"      --kernel-callchains only the kernel part of each callchain\n"
 	"  -a, --all-cpus          every online CPU\n"
 	"  -C, --cpu CPUS          these CPUs (\"0-1,3\")\n"
 	"  -p, --pid PID           the threads of a running process (ends when it exits)\n"
@@ -49,7 +55,10 @@ static const char record_usage[] =
 	"With no -e and no --ftrace, auxrec records this machine's AUX PMU if it has one, else\n"
 	"cpu-clock samples with side-band and ftrace sched:sched_switch and sched:sched_wakeup.\n";
 
-enum { OPT_FTRACE = 256, OPT_FTRACE_MODE, OPT_FTRACE_BUFFER, OPT_PER_THREAD, OPT_FILTER };
+enum {
+	OPT_FTRACE = 256, OPT_FTRACE_MODE, OPT_FTRACE_BUFFER, OPT_PER_THREAD, OPT_FILTER,
+	OPT_CALL_GRAPH, OPT_USER_CALLCHAINS, OPT_KERNEL_CALLCHAINS,
+};
 
 int record__add(char ***list, int *nr, char *item)
 {
@@ -96,6 +105,24 @@ static int record__parse_duration(struct record *rec, const char *arg)
 		return -EINVAL;
 	}
 	return 0;
+}
+
+static int record__parse_call_graph(struct record *rec, const char *arg)
+{
+	char why[256];
+
+	if (callchain_param__parse(&rec->callchain, arg, why, sizeof(why)) == 0) {
+		/*
+		 * As perf record: dwarf samples data addresses too, which records the data
+		 * mappings, the ELF headers' among them, that perf's unwinder places a
+		 * program's debug information by.
+		 */
+		if (rec->callchain.mode == CALLCHAIN_DWARF)
+			rec->sample_address = true;
+		return 0;
+	}
+	auxrec_error("--call-graph: %s", why);
+	return -EINVAL;
 }
 
 static int record__parse_ftrace_mode(struct record *rec, const char *arg)
@@ -203,6 +230,11 @@ static int record__check_target(struct record *rec)
 			     "one ring per thread and no CPUs; drop one", rec->system_wide ? "-a" : "-C");
 		return -EINVAL;
 	}
+	if (rec->user_callchains && rec->kernel_callchains) {
+		auxrec_error("--user-callchains and --kernel-callchains exclude each other: each "
+			     "keeps one half of the chain; give neither for both");
+		return -EINVAL;
+	}
 	if (rec->system_wide && rec->cpu_list) {
 		auxrec_error("-a and -C exclude each other: -a is every online CPU");
 		return -EINVAL;
@@ -254,6 +286,9 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 		{ "ftrace", required_argument, NULL, OPT_FTRACE },
 		{ "ftrace-mode", required_argument, NULL, OPT_FTRACE_MODE },
 		{ "ftrace-buffer-kb", required_argument, NULL, OPT_FTRACE_BUFFER },
+		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+		{ "user-callchains", no_argument, NULL, OPT_USER_CALLCHAINS },
+		{ "kernel-callchains", no_argument, NULL, OPT_KERNEL_CALLCHAINS },
 		{ "all-cpus", no_argument, NULL, 'a' },
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "pid", required_argument, NULL, 'p' },
@@ -271,7 +306,7 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 	rec->clockid = -1;
 	rec->trace_clock = "perf";	/* perf's own clock, as trace-cmd -C perf */
 	optind = 1;
-	while (!err && (c = getopt_long(argc, argv, "+e:aC:p:m:S::d:k:o:h", longopts, NULL)) != -1) {
+	while (!err && (c = getopt_long(argc, argv, "+e:gaC:p:m:S::d:k:o:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			err = record__add(&rec->events, &rec->nr_events, optarg);
@@ -287,6 +322,18 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 			break;
 		case OPT_FTRACE_BUFFER:
 			err = record__parse_buffer_kb(rec, optarg);
+			break;
+		case 'g':	/* perf's default record mode: frame pointers */
+			rec->callchain.mode = CALLCHAIN_FP;
+			break;
+		case OPT_CALL_GRAPH:
+			err = record__parse_call_graph(rec, optarg);
+			break;
+		case OPT_USER_CALLCHAINS:
+			rec->user_callchains = true;
+			break;
+		case OPT_KERNEL_CALLCHAINS:
+			rec->kernel_callchains = true;
 			break;
 		case 'a':
 			rec->system_wide = true;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <auxtrace/auxtrace.h>
 #include <auxtrace/auxtrace-record.h>
+#include <auxtrace/callchain.h>
 #include <auxtrace/evlist.h>
 #include <auxtrace/perf-data.h>
 #include <trace-dat.h>
@@ -35,6 +36,16 @@ struct record {
 	char **argv;		/* the workload, or NULL */
 	char *default_event;	/* the AUX PMU's event when none was given */
 	struct record_filters *filters;	/* --filter (record-filter.c) */
+	struct callchain_param callchain;	/* -g, --call-graph (mode NONE: none) */
+	bool user_callchains, kernel_callchains;	/* only that half of each chain */
+	bool sample_address;	/* -d, and --call-graph dwarf: data addresses and mappings */
+	/* events whose string has call-graph= or stack-size= terms: theirs win */
+	struct record_own_callchain {
+		struct evsel *evsel;
+		struct callchain_param param;
+		bool has_callchain;
+	} *own_callchains;
+	int nr_own_callchains;
 
 	/* what records (record-events.c, ftrace.c) */
 	struct evlist *evlist;
@@ -70,6 +81,8 @@ int record__parse_events(struct record *rec);
 int record__set_maps(struct record *rec);
 int record__setup_auxtrace(struct record *rec);
 void record__config_evsels(struct record *rec);
+/* -g/--call-graph and the events' own call-graph= terms on the attrs; 0 or -EINVAL (said). */
+int record__config_callchains(struct record *rec);
 int record__mmap(struct record *rec);
 
 /*
