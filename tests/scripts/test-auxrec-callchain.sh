@@ -13,16 +13,9 @@ auxrec=$PWD/$B/auxrec
 dump=$PWD/$B/tests/progs/sample-dump
 src=$PWD/tests/progs/call-chain.c
 . tests/scripts/check-lib.sh
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: needs root (kernel symbols in the chains perf shows)"
-	exit 77
-fi
-for tool in perf gcc; do
-	command -v $tool >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
-done
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-cd "$out" || exit 1
+needs_root "kernel symbols in the chains perf shows"
+needs_tools perf gcc
+in_tmpdir
 gcc -O0 -g -fno-omit-frame-pointer -o chain-fp "$src" || exit 1
 gcc -O1 -g -fomit-frame-pointer -o chain-nofp "$src" || exit 1
 known='leaf <- inner <- middle <- outer <- main'
@@ -33,11 +26,6 @@ chains() {
 		/^$/ { if (chain ~ /^leaf/) n[chain]++; chain = ""; next }
 		{ chain = chain (chain == "" ? "" : " <- ") $2 }
 		END { if (chain ~ /^leaf/) n[chain]++; for (c in n) print c }' | sort
-}
-# attr FILE FIELD: the value of one attr field of the first event, as perf evlist -v says
-attr() {
-	timeout 60 perf evlist -v -i "$1" 2>/dev/null | head -1 | tr ',' '\n' |
-		sed -n "s/^ *$2: //p"
 }
 
 for mode in fp dwarf; do

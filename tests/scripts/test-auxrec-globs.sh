@@ -10,16 +10,11 @@ cd "$(dirname "$0")/../.."
 B=${B:-build}
 auxrec=$PWD/$B/auxrec
 . tests/scripts/check-lib.sh
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: needs root (ftrace events)"
-	exit 77
-fi
-command -v perf >/dev/null || { echo "SKIP: perf is not installed"; exit 77; }
+needs_root "ftrace events"
+needs_tools perf
 tracing=/sys/kernel/tracing
 [ -r $tracing/available_events ] || { echo "SKIP: no tracefs at $tracing"; exit 77; }
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-cd "$out" || exit 1
+in_tmpdir
 
 # expected SYSGLOB EVENTGLOB: the events of available_events both globs match, sorted
 expected() {

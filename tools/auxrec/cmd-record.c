@@ -127,7 +127,7 @@ static int record__loop(struct record *rec)
 
 		if (deadline) {
 			if (t >= deadline) {
-				record__note_end(rec, "the duration (-d) ran out");
+				record__note_end(rec, "the duration (--duration) ran out");
 				return 0;
 			}
 			if ((deadline - t) * 1000 < timeout)

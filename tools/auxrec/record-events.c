@@ -83,13 +83,15 @@ static int record__default_events(struct record *rec)
 		free(pmu);
 		if (!rec->default_event)
 			return -ENOMEM;
-		fprintf(stderr, "auxrec: no -e or --ftrace given: recording %s, this machine's "
-			"hardware trace\n", rec->default_event);
+		if (!rec->quiet)
+			fprintf(stderr, "auxrec: no -e or --ftrace given: recording %s, this "
+				"machine's hardware trace\n", rec->default_event);
 		return record__add(&rec->events, &rec->nr_events, rec->default_event);
 	}
-	fprintf(stderr, "auxrec: no -e or --ftrace given: recording cpu-clock samples with "
-		"side-band and ftrace sched:sched_switch, sched:sched_wakeup (no AUX-capable PMU "
-		"here)\n");
+	if (!rec->quiet)
+		fprintf(stderr, "auxrec: no -e or --ftrace given: recording cpu-clock samples "
+			"with side-band and ftrace sched:sched_switch, sched:sched_wakeup (no "
+			"AUX-capable PMU here)\n");
 	if (record__add(&rec->events, &rec->nr_events, cpu_clock) ||
 	    record__add(&rec->ftrace_events, &rec->nr_ftrace_events, sched_events[0]) ||
 	    record__add(&rec->ftrace_events, &rec->nr_ftrace_events, sched_events[1]))
@@ -200,12 +202,17 @@ void record__config_evsels(struct record *rec)
 			record__track(rec, attr);
 			track = false;
 		}
+		/* on the event with the side-band, whoever put it there */
+		if (attr->comm && rec->switch_events)
+			attr->context_switch = 1;
 		if (!attr->sample_period && !attr->freq) {
 			if (attr->type == PERF_TYPE_TRACEPOINT || dummy) {
 				attr->sample_period = 1;
+			} else if (rec->count) {
+				attr->sample_period = rec->count;
 			} else {
 				attr->freq = 1;
-				attr->sample_freq = 4000;
+				attr->sample_freq = rec->freq ? rec->freq : 4000;
 			}
 		}
 		attr->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
@@ -219,7 +226,7 @@ void record__config_evsels(struct record *rec)
 		/* a tracepoint's fields, which perf script prints */
 		if (attr->type == PERF_TYPE_TRACEPOINT)
 			attr->sample_type |= PERF_SAMPLE_RAW;
-		if (!rec->per_thread)
+		if (!rec->per_thread || rec->sample_cpu)
 			attr->sample_type |= PERF_SAMPLE_CPU;
 		if (many)
 			attr->sample_type |= PERF_SAMPLE_IDENTIFIER;

@@ -44,9 +44,18 @@ static const char record_usage[] =
 	"      --per-thread        one ring per thread instead of one per CPU\n"
 	"  -m, --mmap-pages D[,A]  data ring and AUX area sizes: pages or 4K/2M sizes\n"
 	"  -S, --snapshot[=e][SIZE] AUX snapshot mode: copy the AUX area on SIGUSR2 (e: and at exit)\n"
-	"  -d, --duration SECONDS  stop after this long (default: when the command exits, or ^C)\n"
+	"      --duration SECONDS  stop after this long (default: when the command exits, or ^C)\n"
+	"                          (-d is perf's --data, as in perf record)\n"
+	"  -F, --freq HZ|max       sample at HZ (default 4000) events that set no period\n"
+	"  -c, --count N           sample every N events instead (events that set no period)\n"
+	"  -d, --data              sample data addresses (PERF_SAMPLE_ADDR), record data mmaps\n"
+	"      --switch-events     record context switches (PERF_RECORD_SWITCH)\n"
+	"      --sample-cpu        the CPU in every sample, --per-thread too (else it always is)\n"
+	"  -T, --timestamp         a time in every sample (auxrec always records it)\n"
 	"  -k, --clockid CLOCK     the events' clock (monotonic, monotonic_raw, boottime, tai,\n"
 	"                          realtime, or its number), and the ftrace instance's too\n"
+	"  -q, --quiet             errors only: no summary, notes or warnings\n"
+	"  -v, --verbose           the library's messages too (-vv: its debug messages)\n"
 	"  -o, --output DIR        where perf.data and trace.dat go (default auxrec.data; an\n"
 	"                          existing one is kept as DIR.old); -o - streams perf.data in\n"
 	"                          perf's pipe format to stdout\n"
@@ -57,7 +66,8 @@ static const char record_usage[] =
 
 enum {
 	OPT_FTRACE = 256, OPT_FTRACE_MODE, OPT_FTRACE_BUFFER, OPT_PER_THREAD, OPT_FILTER,
-	OPT_CALL_GRAPH, OPT_USER_CALLCHAINS, OPT_KERNEL_CALLCHAINS,
+	OPT_CALL_GRAPH, OPT_USER_CALLCHAINS, OPT_KERNEL_CALLCHAINS, OPT_DURATION,
+	OPT_SWITCH_EVENTS, OPT_SAMPLE_CPU,
 };
 
 int record__add(char ***list, int *nr, char *item)
@@ -100,8 +110,8 @@ static int record__parse_duration(struct record *rec, const char *arg)
 	/* nan, inf and 1e999 (inf with ERANGE) would record for ever */
 	if (errno || *end || end == arg || !isfinite(rec->duration) || rec->duration <= 0 ||
 	    rec->duration > 365.0 * 24 * 3600) {
-		auxrec_error("-d '%s': give a positive, finite number of seconds (e.g. 0.5 or 10)",
-			     arg);
+		auxrec_error("--duration '%s': give a positive, finite number of seconds (e.g. 0.5 "
+			     "or 10)", arg);
 		return -EINVAL;
 	}
 	return 0;
@@ -123,6 +133,71 @@ static int record__parse_call_graph(struct record *rec, const char *arg)
 	}
 	auxrec_error("--call-graph: %s", why);
 	return -EINVAL;
+}
+
+static bool record__is_number(const char *s)
+{
+	char *end;
+
+	strtod(s, &end);
+	return end != s && !*end;
+}
+
+/* kernel.perf_event_max_sample_rate: what -F max means, and the most -F can have */
+static unsigned int record__max_sample_rate(void)
+{
+	unsigned int rate = 0;
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
+
+	if (f && fscanf(f, "%u", &rate) != 1)
+		rate = 0;
+	if (f)
+		fclose(f);
+	return rate;
+}
+
+/* -F as perf takes it: a frequency in Hz or max; above the kernel's limit, throttled to it. */
+static int record__parse_freq(struct record *rec, const char *arg)
+{
+	unsigned int max = record__max_sample_rate();
+	unsigned long long hz;
+	char *end;
+
+	if (!strcmp(arg, "max")) {
+		if (!max) {
+			auxrec_error("-F max: kernel.perf_event_max_sample_rate cannot be read; "
+				     "give a frequency in Hz");
+			return -EINVAL;
+		}
+		rec->freq = max;
+		return 0;
+	}
+	errno = 0;
+	hz = strtoull(arg, &end, 10);
+	if (errno || *end || end == arg || *arg == '-' || !hz || hz > UINT_MAX) {
+		auxrec_error("-F '%s': give a sampling frequency in Hz (e.g. 999) or max", arg);
+		return -EINVAL;
+	}
+	if (max && hz > max) {
+		fprintf(stderr, "auxrec: -F %llu is above kernel.perf_event_max_sample_rate: "
+			"sampling at %u Hz\n", hz, max);
+		hz = max;
+	}
+	rec->freq = (unsigned int)hz;
+	return 0;
+}
+
+static int record__parse_count(struct record *rec, const char *arg)
+{
+	char *end;
+
+	errno = 0;
+	rec->count = strtoull(arg, &end, 0);
+	if (errno || *end || end == arg || *arg == '-' || !rec->count) {
+		auxrec_error("-c '%s': give the sampling period, a positive count of events", arg);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int record__parse_ftrace_mode(struct record *rec, const char *arg)
@@ -295,7 +370,15 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 		{ "per-thread", no_argument, NULL, OPT_PER_THREAD },
 		{ "mmap-pages", required_argument, NULL, 'm' },
 		{ "snapshot", optional_argument, NULL, 'S' },
-		{ "duration", required_argument, NULL, 'd' },
+		{ "duration", required_argument, NULL, OPT_DURATION },
+		{ "data", no_argument, NULL, 'd' },
+		{ "freq", required_argument, NULL, 'F' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "switch-events", no_argument, NULL, OPT_SWITCH_EVENTS },
+		{ "sample-cpu", no_argument, NULL, OPT_SAMPLE_CPU },
+		{ "timestamp", no_argument, NULL, 'T' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "clockid", required_argument, NULL, 'k' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
@@ -306,7 +389,7 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 	rec->clockid = -1;
 	rec->trace_clock = "perf";	/* perf's own clock, as trace-cmd -C perf */
 	optind = 1;
-	while (!err && (c = getopt_long(argc, argv, "+e:gaC:p:m:S::d:k:o:h", longopts, NULL)) != -1) {
+	while (!err && (c = getopt_long(argc, argv, "+e:gaC:p:m:S::dF:c:Tk:o:qvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			err = record__add(&rec->events, &rec->nr_events, optarg);
@@ -353,8 +436,33 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 		case 'S':
 			rec->snapshot = optarg ? optarg : "";
 			break;
-		case 'd':
+		case OPT_DURATION:
 			err = record__parse_duration(rec, optarg);
+			break;
+		case 'd':
+			rec->sample_address = true;
+			rec->data_letter = true;
+			break;
+		case 'F':
+			err = record__parse_freq(rec, optarg);
+			break;
+		case 'c':
+			err = record__parse_count(rec, optarg);
+			break;
+		case OPT_SWITCH_EVENTS:
+			rec->switch_events = true;
+			break;
+		case OPT_SAMPLE_CPU:
+			rec->sample_cpu = true;
+			break;
+		case 'T':	/* every sample has its time already: perf.data needs it to sort */
+			break;
+		case 'q':	/* below "auxrec -v": the library's warnings go too */
+			rec->quiet = true;
+			auxrec_verbose = -1;
+			break;
+		case 'v':	/* as auxrec -v record */
+			auxrec_verbose = auxrec_verbose < 0 ? 1 : auxrec_verbose + 1;
 			break;
 		case 'k':
 			err = record__parse_clockid(rec, optarg);
@@ -375,6 +483,17 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 		return err;
 	if (optind < argc)
 		rec->argv = argv + optind;
+	if (rec->freq && rec->count) {
+		auxrec_error("-F and -c exclude each other: -F samples at a frequency, -c every N "
+			     "events; give one");
+		return -EINVAL;
+	}
+	/* "-d 10" from auxrec before it followed perf: 10 is no command, say what -d is now */
+	if (rec->data_letter && rec->argv && record__is_number(rec->argv[0])) {
+		auxrec_error("-d is perf's --data (sample addresses), not a duration: give "
+			     "--duration %s", rec->argv[0]);
+		return -EINVAL;
+	}
 	err = record__check_target(rec);
 	return err ? err : record__check_output(rec);
 }

@@ -230,14 +230,14 @@ int record__open_trace_dat(struct record *rec)
 	return 0;
 }
 
-static void record__say_file(const char *path, int err)
+static void record__say_file(const char *path, int err, bool quiet)
 {
 	struct stat st;
 
 	if (err)
 		fprintf(stderr, "auxrec: %s is incomplete (%s): it holds what was written before "
 			"the error, the log above says how far\n", path, auxrec_strerror(-err));
-	else if (stat(path, &st) == 0)
+	else if (!quiet && stat(path, &st) == 0)
 		fprintf(stderr, "auxrec: wrote %s (%.1f KiB)\n", path, st.st_size / 1024.0);
 }
 
@@ -248,7 +248,7 @@ int record__finish_output(struct record *rec)
 	if (rec->perf_data) {
 		e = perf_data_writer__finish(rec->perf_data);
 		if (rec->perf_path)
-			record__say_file(rec->perf_path, e);
+			record__say_file(rec->perf_path, e, rec->quiet);
 		else if (e)
 			auxrec_error("the perf.data stream on stdout ended with an error: %s",
 				     auxrec_strerror(-e));
@@ -260,7 +260,7 @@ int record__finish_output(struct record *rec)
 			auxrec_error("%s was not written: %s (nothing half-written is left)",
 				     rec->trace_path, auxrec_strerror(-e));
 		else
-			record__say_file(rec->trace_path, 0);
+			record__say_file(rec->trace_path, 0, rec->quiet);
 		err = err ? err : e;
 	}
 	return err;

@@ -75,7 +75,8 @@ static void record__print_losses(struct record *rec, const struct record_row *to
 			(unsigned long long)a->aux_truncated, (unsigned long long)a->overruns);
 	if (rec->ftrace && (f->lost || f->lost_unknown))
 		fprintf(stderr, "auxrec: ftrace lost %llu events%s (%llu reports): the CPU buffers "
-			"were overwritten before they were read; trace-cmd report shows where\n",
+			"were overwritten before they were read (trace-cmd report shows where); "
+			"give them more room (--ftrace-buffer-kb)\n",
 			(unsigned long long)f->lost, f->lost_unknown ? " and more uncounted" : "",
 			(unsigned long long)f->lost_reports);
 }
@@ -93,6 +94,8 @@ void record__print_stats(struct record *rec)
 	char label[32];
 
 	record__clear_status();
+	if (rec->quiet)
+		return;
 	if (rec->end_reason)
 		fprintf(stderr, "auxrec: recorded %.2f s; ended because %s\n",
 			rec->ended - rec->started, rec->end_reason);

@@ -39,6 +39,12 @@ struct record {
 	struct callchain_param callchain;	/* -g, --call-graph (mode NONE: none) */
 	bool user_callchains, kernel_callchains;	/* only that half of each chain */
 	bool sample_address;	/* -d, and --call-graph dwarf: data addresses and mappings */
+	unsigned int freq;	/* -F: Hz for events that set no period or frequency; 0: 4000 */
+	unsigned long long count;	/* -c: their period instead; 0: none */
+	bool switch_events;	/* --switch-events: context switch records */
+	bool sample_cpu;	/* --sample-cpu: the CPU in samples even with --per-thread */
+	bool quiet;		/* -q: errors only, as perf record -q */
+	bool data_letter;	/* -d was given (a duration before auxrec followed perf) */
 	/* events whose string has call-graph= or stack-size= terms: theirs win */
 	struct record_own_callchain {
 		struct evsel *evsel;
