@@ -228,6 +228,11 @@ static int record__setup(struct record *rec)
 		if (!rec->ftrace)
 			err = -EINVAL;
 	}
+	/* -p or a command (not one that only times -a/-C): its events, as trace-cmd -P -F */
+	if (!err && rec->ftrace && !rec->ftrace_all_tasks && !rec->system_wide &&
+	    !rec->cpu_list && (rec->pid || rec->have_workload))
+		err = ftrace_session__follow(rec->ftrace, rec->have_workload ?
+					     rec->workload.pid : rec->pid);
 	/* the files last: a recording that cannot start leaves none */
 	if (!err && !record__stop_requested())
 		err = record__prepare_output(rec);

@@ -19,6 +19,7 @@ struct ftrace_session {
 	struct tracefs_instance *instance;
 	enum ftrace_mode mode;
 	bool all_mapped;
+	pid_t followed;		/* set_event_pid's process, 0: none */
 	int nr_cpus;
 	int *cpus;
 	struct tracefs_cpu **tcpus;
@@ -248,6 +249,56 @@ fail:
 	perf_cpu_map__put(online);
 	ftrace_session__delete(fs);
 	return NULL;
+}
+
+/* "tid tid ..." of pid's threads: set_event_pid takes tasks, and -p's process may have many. */
+static char *ftrace__thread_list(pid_t pid)
+{
+	char dir[64], *list = NULL;
+	size_t len = 0;
+	struct dirent *d;
+	FILE *f = open_memstream(&list, &len);
+	DIR *dp;
+
+	if (!f)
+		return NULL;
+	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
+	dp = opendir(dir);
+	while (dp && (d = readdir(dp)))
+		if (d->d_name[0] != '.')
+			fprintf(f, "%s ", d->d_name);
+	if (dp)
+		closedir(dp);
+	else
+		fprintf(f, "%d", (int)pid);	/* gone already: the kernel says so below */
+	fclose(f);
+	return list;
+}
+
+int ftrace_session__follow(struct ftrace_session *fs, pid_t pid)
+{
+	char *tids = ftrace__thread_list(pid);
+	int err;
+
+	if (!tids)
+		return -ENOMEM;
+	err = tracefs_instance_file_write(fs->instance, "set_event_pid", tids);
+	free(tids);
+	if (err >= 0)
+		err = tracefs_instance_file_write(fs->instance, "options/event-fork", "1");
+	if (err < 0) {
+		auxrec_error("cannot keep the ftrace events to pid %d (set_event_pid, "
+			     "options/event-fork): %s; --ftrace-all-tasks records every task's",
+			     (int)pid, auxrec_strerror(err));
+		return err;
+	}
+	fs->followed = pid;
+	return 0;
+}
+
+pid_t ftrace_session__followed(const struct ftrace_session *fs)
+{
+	return fs->followed;
 }
 
 int ftrace_session__enable(struct ftrace_session *fs, bool on)

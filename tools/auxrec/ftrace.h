@@ -4,6 +4,7 @@
 #define AUXREC_FTRACE_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <auxtrace/cpumap.h>
 #include <auxtrace/ring.h>
 #include <auxtrace/ring-set.h>
@@ -23,6 +24,14 @@ enum ftrace_mode { FTRACE_MAPPED, FTRACE_READ, FTRACE_SPLICE };
 struct ftrace_session *ftrace_session__new(char **events, int nr_events, enum ftrace_mode mode,
 					   const char *clock, int buffer_kb,
 					   struct perf_cpu_map *cpus);
+/*
+ * Keep only the events of pid's threads (set_event_pid) and of every task they fork from
+ * now on (options/event-fork), as trace-cmd -P with -F; sched_switch and sched_wakeup
+ * also when they name one of them. 0, or -errno (printed).
+ */
+int ftrace_session__follow(struct ftrace_session *fs, pid_t pid);
+/* The process whose events the instance keeps, 0: every task's. */
+pid_t ftrace_session__followed(const struct ftrace_session *fs);
 /* Start and stop tracing in the instance. */
 int ftrace_session__enable(struct ftrace_session *fs, bool on);
 /* Let set drain every CPU's reader, when ready, into its CPU's sink of w. 0 or -errno. */

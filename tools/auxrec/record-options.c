@@ -29,6 +29,8 @@ static const char record_usage[] =
 	"                          ('filter main @ ./prog', perf's syntax; repeatable)\n"
 	"      --ftrace SYS:EVENT  ftrace events, read from a tracefs instance of auxrec's own;\n"
 	"                          globs (sched:*, syscalls:sys_enter_*) or a whole SYSTEM\n"
+	"      --ftrace-all-tasks  with -p or a command, the ftrace events of every task (by\n"
+	"                          default only the process's and its children's)\n"
 	"      --ftrace-mode MODE  splice (default), mapped or read\n"
 	"      --ftrace-buffer-kb N  each CPU's ftrace buffer (trace-cmd's -b)\n"
 	"                          (--ftrace ftrace:print records the top level's trace_marker)\n"
@@ -67,7 +69,7 @@ static const char record_usage[] =
 enum {
 	OPT_FTRACE = 256, OPT_FTRACE_MODE, OPT_FTRACE_BUFFER, OPT_PER_THREAD, OPT_FILTER,
 	OPT_CALL_GRAPH, OPT_USER_CALLCHAINS, OPT_KERNEL_CALLCHAINS, OPT_DURATION,
-	OPT_SWITCH_EVENTS, OPT_SAMPLE_CPU,
+	OPT_SWITCH_EVENTS, OPT_SAMPLE_CPU, OPT_FTRACE_ALL_TASKS,
 };
 
 int record__add(char ***list, int *nr, char *item)
@@ -360,6 +362,7 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 		{ "filter", required_argument, NULL, OPT_FILTER },
 		{ "ftrace", required_argument, NULL, OPT_FTRACE },
 		{ "ftrace-mode", required_argument, NULL, OPT_FTRACE_MODE },
+		{ "ftrace-all-tasks", no_argument, NULL, OPT_FTRACE_ALL_TASKS },
 		{ "ftrace-buffer-kb", required_argument, NULL, OPT_FTRACE_BUFFER },
 		{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
 		{ "user-callchains", no_argument, NULL, OPT_USER_CALLCHAINS },
@@ -399,6 +402,9 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 			break;
 		case OPT_FTRACE:
 			err = record__add(&rec->ftrace_events, &rec->nr_ftrace_events, optarg);
+			break;
+		case OPT_FTRACE_ALL_TASKS:
+			rec->ftrace_all_tasks = true;
 			break;
 		case OPT_FTRACE_MODE:
 			err = record__parse_ftrace_mode(rec, optarg);

@@ -139,8 +139,13 @@ void record__print_stats(struct record *rec)
 		ring_set__stats(rec->set, RING_SOURCE_FTRACE, -1, &total.ftrace);
 	record__print_row(rec, "total", &total);
 	perf_cpu_map__put(cpus);
-	if (rec->ftrace)
-		fprintf(stderr, "ftrace rings read %s\n", ftrace_session__mode(rec->ftrace));
+	if (rec->ftrace && ftrace_session__followed(rec->ftrace))
+		fprintf(stderr, "ftrace rings read %s; events of pid %d and its children only "
+			"(--ftrace-all-tasks for every task's)\n", ftrace_session__mode(rec->ftrace),
+			(int)ftrace_session__followed(rec->ftrace));
+	else if (rec->ftrace)
+		fprintf(stderr, "ftrace rings read %s; events of every task\n",
+			ftrace_session__mode(rec->ftrace));
 	record__print_losses(rec, &total);
 }
 

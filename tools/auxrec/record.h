@@ -44,6 +44,7 @@ struct record {
 	bool switch_events;	/* --switch-events: context switch records */
 	bool sample_cpu;	/* --sample-cpu: the CPU in samples even with --per-thread */
 	bool quiet;		/* -q: errors only, as perf record -q */
+	bool ftrace_all_tasks;	/* --ftrace-all-tasks: no set_event_pid for -p or a command */
 	bool data_letter;	/* -d was given (a duration before auxrec followed perf) */
 	/* events whose string has call-graph= or stack-size= terms: theirs win */
 	struct record_own_callchain {
