@@ -79,8 +79,7 @@ check "the library parses the $(wc -l <perf.view) samples' callchains and user s
 check "... each with a user stack copy of 8192 bytes" \
 	[ "$(grep -c '| stack 8192 ' lib.txt)" = "$(wc -l <lib.txt)" ]
 check "... and the user registers perf asks for (mask 0xff0fff) where the sample has them" \
-	[ "$(grep -c '| regs 2 0xff0fff |' lib.txt)" -gt 0 ] &&
-	[ "$(grep -vc -e '| regs 2 0xff0fff |' -e '| regs 0 ' lib.txt)" = 0 ]
+	[ "$(grep -c '| regs 2 0xff0fff |' lib.txt)" -gt 0 -a "$(grep -vc -e '| regs 2 0xff0fff |' -e '| regs 0 ' lib.txt)" = 0 ]
 
 # sizes, event terms, and what cannot be had
 rec() {	# rec NAME ARGS...: record true with ARGS into NAME

@@ -70,8 +70,7 @@ for bit in ADDR DATA_SRC; do
 	check "-d: sample_type has $bit, as perf's" \
 		[ "$(attr d.data sample_type | grep -c $bit)/$(attr d/perf.data sample_type | grep -c $bit)" = 1/1 ]
 done
-check "-d: mmap_data, as perf's" [ "$(attr d/perf.data mmap_data)" = "$(attr d.data mmap_data)" ] &&
-	[ "$(attr d/perf.data mmap_data)" = 1 ]
+check "-d: mmap_data, as perf's" [ "$(attr d/perf.data mmap_data)" = "$(attr d.data mmap_data)" -a "$(attr d/perf.data mmap_data)" = 1 ]
 rec old -e cpu-clock -a -d 0.2
 check "-d 0.2 (the old duration) is refused naming --duration" \
 	grep -q "give --duration 0.2" old.log
@@ -81,7 +80,7 @@ check "--duration 0.2 records 0.2 s" grep -q "ended because the duration (--dura
 rec sw -e cpu-clock --switch-events
 perfrec sw -e cpu-clock --switch-events
 check "--switch-events: context_switch, as perf's" \
-	[ "$(attr sw/perf.data context_switch)" = 1 ] && [ "$(attr sw.data context_switch)" = 1 ]
+	[ "$(attr sw/perf.data context_switch)" = 1 -a "$(attr sw.data context_switch)" = 1 ]
 timeout 60 perf script -i sw/perf.data --show-switch-events 2>/dev/null | grep -c PERF_RECORD_SWITCH >sw.count
 check "... and perf script shows the switches ($(cat sw.count))" [ "$(cat sw.count)" -gt 0 ]
 rec cpu -e cpu-clock --per-thread --sample-cpu
@@ -93,7 +92,7 @@ rec t -e cpu-clock -T
 check "-T: accepted, the time in every sample" grep -q TIME <<<"$(attr t/perf.data sample_type)"
 
 timeout 60 "$auxrec" record -q -o q -- true >q.out 2>q.log
-check "-q with the default events: exit 0, nothing said" [ $? -eq 0 ] && [ ! -s q.log ]
+check "-q with the default events: exit 0, nothing said" [ $? -eq 0 -a ! -s q.log ]
 check "... and the recording is there" [ -s q/perf.data ]
 timeout 60 "$auxrec" record -v -e cpu-clock -o v -- true >v.log 2>&1
 check "-v is accepted, as perf record -v" [ $? -eq 0 ]

@@ -211,6 +211,7 @@ static int record__setup(struct record *rec)
 		err = record__setup_auxtrace(rec);
 	if (!err) {
 		record__config_evsels(rec);
+		record__exclude_kernel_if_denied(rec);
 		err = record__config_callchains(rec);
 	}
 	if (!err) {

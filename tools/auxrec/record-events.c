@@ -184,7 +184,8 @@ static void record__track(struct record *rec, struct perf_event_attr *attr)
 	attr->mmap = attr->mmap2 = 1;
 	attr->mmap_data = rec->sample_address;	/* data mappings too, as perf -d */
 	attr->task = 1;
-	attr->ksymbol = attr->bpf_event = 1;
+	attr->ksymbol = 1;
+	attr->bpf_event = !rec->no_bpf_event;
 }
 
 void record__config_evsels(struct record *rec)
@@ -287,6 +288,52 @@ int record__config_callchains(struct record *rec)
 			attr->exclude_callchain_user = 1;
 	}
 	return 0;
+}
+
+/* CAP_PERFMON (38) or CAP_SYS_ADMIN (21) in our effective set: kernel profiling allowed. */
+static bool record__perfmon_capable(void)
+{
+	unsigned long long caps = 0;
+	char line[128];
+	FILE *f = fopen("/proc/self/status", "re");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &caps) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return caps & (1ull << 38 | 1ull << 21);
+}
+
+/*
+ * The kernel's rule (perf_allow_kernel): above paranoid 1, only CAP_PERFMON or
+ * CAP_SYS_ADMIN may count the kernel. perf record then drops to user space on its own and
+ * says so; so does auxrec, rather than fail on a kernel error. Tracepoints are left alone:
+ * they are the kernel's, and need privileges that no exclusion gives.
+ */
+void record__exclude_kernel_if_denied(struct record *rec)
+{
+	long paranoid = record__sysctl("perf_event_paranoid", 2);
+	char names[256] = "";
+	struct evsel *evsel;
+	size_t len = 0;
+
+	if (paranoid <= 1 || record__perfmon_capable())
+		return;
+	evlist__for_each_entry(rec->evlist, evsel) {
+		struct perf_event_attr *attr = evsel__attr(evsel);
+
+		if (attr->exclude_kernel || attr->type == PERF_TYPE_TRACEPOINT)
+			continue;
+		attr->exclude_kernel = attr->exclude_hv = 1;
+		if (len < sizeof(names))
+			len += snprintf(names + len, sizeof(names) - len, "%s%s:u", len ? ", " : "",
+					evsel__name(evsel));
+	}
+	if (len && !rec->quiet)
+		fprintf(stderr, "auxrec: kernel.perf_event_paranoid is %ld and auxrec has neither "
+			"CAP_PERFMON nor CAP_SYS_ADMIN: the kernel is excluded, recording %s; as "
+			"root or with paranoid <= 1 the kernel is recorded too\n", paranoid, names);
 }
 
 int record__set_maps(struct record *rec)

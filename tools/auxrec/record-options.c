@@ -52,6 +52,7 @@ static const char record_usage[] =
 	"  -c, --count N           sample every N events instead (events that set no period)\n"
 	"  -d, --data              sample data addresses (PERF_SAMPLE_ADDR), record data mmaps\n"
 	"      --switch-events     record context switches (PERF_RECORD_SWITCH)\n"
+	"      --no-bpf-event      no BPF side-band (PERF_RECORD_BPF_EVENT, loaded programs)\n"
 	"      --sample-cpu        the CPU in every sample, --per-thread too (else it always is)\n"
 	"  -T, --timestamp         a time in every sample (auxrec always records it)\n"
 	"  -k, --clockid CLOCK     the events' clock (monotonic, monotonic_raw, boottime, tai,\n"
@@ -69,7 +70,7 @@ static const char record_usage[] =
 enum {
 	OPT_FTRACE = 256, OPT_FTRACE_MODE, OPT_FTRACE_BUFFER, OPT_PER_THREAD, OPT_FILTER,
 	OPT_CALL_GRAPH, OPT_USER_CALLCHAINS, OPT_KERNEL_CALLCHAINS, OPT_DURATION,
-	OPT_SWITCH_EVENTS, OPT_SAMPLE_CPU, OPT_FTRACE_ALL_TASKS,
+	OPT_SWITCH_EVENTS, OPT_SAMPLE_CPU, OPT_FTRACE_ALL_TASKS, OPT_NO_BPF_EVENT,
 };
 
 int record__add(char ***list, int *nr, char *item)
@@ -145,17 +146,27 @@ static bool record__is_number(const char *s)
 	return end != s && !*end;
 }
 
+long record__sysctl(const char *name, long dflt)
+{
+	char path[128];
+	long val = dflt;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", name);
+	f = fopen(path, "re");
+	if (f && fscanf(f, "%ld", &val) != 1)
+		val = dflt;
+	if (f)
+		fclose(f);
+	return val;
+}
+
 /* kernel.perf_event_max_sample_rate: what -F max means, and the most -F can have */
 static unsigned int record__max_sample_rate(void)
 {
-	unsigned int rate = 0;
-	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
+	long rate = record__sysctl("perf_event_max_sample_rate", 0);
 
-	if (f && fscanf(f, "%u", &rate) != 1)
-		rate = 0;
-	if (f)
-		fclose(f);
-	return rate;
+	return rate > 0 && rate <= UINT_MAX ? (unsigned int)rate : 0;
 }
 
 /* -F as perf takes it: a frequency in Hz or max; above the kernel's limit, throttled to it. */
@@ -378,6 +389,7 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 		{ "freq", required_argument, NULL, 'F' },
 		{ "count", required_argument, NULL, 'c' },
 		{ "switch-events", no_argument, NULL, OPT_SWITCH_EVENTS },
+		{ "no-bpf-event", no_argument, NULL, OPT_NO_BPF_EVENT },
 		{ "sample-cpu", no_argument, NULL, OPT_SAMPLE_CPU },
 		{ "timestamp", no_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -454,6 +466,9 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 			break;
 		case 'c':
 			err = record__parse_count(rec, optarg);
+			break;
+		case OPT_NO_BPF_EVENT:
+			rec->no_bpf_event = true;
 			break;
 		case OPT_SWITCH_EVENTS:
 			rec->switch_events = true;

@@ -143,12 +143,19 @@ int record__prepare_output(struct record *rec)
 static int record__synthesize(struct record *rec)
 {
 	struct ring_sink *sink = perf_data_writer__data_sink(rec->perf_data);
-	int err = perf_event__synthesize_threads(rec->evlist, NULL, sink);
+	/*
+	 * A command of our own is still a copy of auxrec, waiting to exec: its mappings are
+	 * ours, and perf would keep them beside the program's (a dwarf unwind then stops short).
+	 * Its exec brings COMM and every mapping live, as perf record's workload.
+	 */
+	bool own_command = rec->have_workload && !rec->system_wide && !rec->cpu_list;
+	int err = own_command ? 0 : perf_event__synthesize_threads(rec->evlist, NULL, sink);
 
 	if (!err && (err = perf_event__synthesize_kernel_mmap(rec->evlist, NULL, sink)) == -ENOENT)
-		err = 0;	/* kallsyms hides the kernel: its addresses stay unresolved */
-	if (!err && (err = perf_event__synthesize_bpf_events(rec->evlist, NULL, sink)) == -EPERM)
-		err = 0;	/* not root: no BPF side-band, said by the library */
+		err = 0;	/* kallsyms hides the kernel: skipped, the library warns */
+	if (!err && !rec->no_bpf_event &&
+	    (err = perf_event__synthesize_bpf_events(rec->evlist, NULL, sink)) == -EPERM)
+		err = 0;	/* not root: no BPF side-band, the library warns */
 	return err;
 }
 

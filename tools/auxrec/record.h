@@ -45,6 +45,7 @@ struct record {
 	bool sample_cpu;	/* --sample-cpu: the CPU in samples even with --per-thread */
 	bool quiet;		/* -q: errors only, as perf record -q */
 	bool ftrace_all_tasks;	/* --ftrace-all-tasks: no set_event_pid for -p or a command */
+	bool no_bpf_event;	/* --no-bpf-event: no BPF side-band, as perf */
 	bool data_letter;	/* -d was given (a duration before auxrec followed perf) */
 	/* events whose string has call-graph= or stack-size= terms: theirs win */
 	struct record_own_callchain {
@@ -77,6 +78,8 @@ struct record {
 
 /* The command line into rec, checked; 0 or -errno (the cause printed). */
 int record__parse_args(struct record *rec, int argc, char **argv);
+/* /proc/sys/kernel/<name> as a number; dflt when it cannot be read. */
+long record__sysctl(const char *name, long dflt);
 /* Append item to a growing list. 0 or -ENOMEM. */
 int record__add(char ***list, int *nr, char *item);
 
@@ -88,6 +91,11 @@ int record__parse_events(struct record *rec);
 int record__set_maps(struct record *rec);
 int record__setup_auxtrace(struct record *rec);
 void record__config_evsels(struct record *rec);
+/*
+ * perf's fallback for an unprivileged user where kernel.perf_event_paranoid > 1: the events
+ * that would profile the kernel exclude it, said in one line.
+ */
+void record__exclude_kernel_if_denied(struct record *rec);
 /* -g/--call-graph and the events' own call-graph= terms on the attrs; 0 or -EINVAL (said). */
 int record__config_callchains(struct record *rec);
 int record__mmap(struct record *rec);
