@@ -88,6 +88,15 @@ static int record__default_events(struct record *rec)
 				"machine's hardware trace\n", rec->default_event);
 		return record__add(&rec->events, &rec->nr_events, rec->default_event);
 	}
+	/* -o -: stdout takes perf.data only; the sched events would need a trace.dat */
+	if (rec->to_stdout) {
+		if (!rec->quiet)
+			fprintf(stderr, "auxrec: no -e or --ftrace given: recording cpu-clock "
+				"samples with side-band (no AUX-capable PMU here); the default ftrace "
+				"events are left out with -o -, which streams perf.data only: give "
+				"-o DIR for their trace.dat\n");
+		return record__add(&rec->events, &rec->nr_events, cpu_clock);
+	}
 	if (!rec->quiet)
 		fprintf(stderr, "auxrec: no -e or --ftrace given: recording cpu-clock samples "
 			"with side-band and ftrace sched:sched_switch, sched:sched_wakeup (no "

@@ -60,8 +60,10 @@ static const char record_usage[] =
 	"  -q, --quiet             errors only: no summary, notes or warnings\n"
 	"  -v, --verbose           the library's messages too (-vv: its debug messages)\n"
 	"  -o, --output DIR        where perf.data and trace.dat go (default auxrec.data; an\n"
-	"                          existing one is kept as DIR.old); -o - streams perf.data in\n"
-	"                          perf's pipe format to stdout\n"
+	"                          existing one is kept as DIR.old); -o FILE.data with perf\n"
+	"                          events only writes perf.data as FILE.data, as perf; -o -\n"
+	"                          streams perf.data in perf's pipe format to stdout (the\n"
+	"                          default events then leave their ftrace half out)\n"
 	"\n"
 	"With a command and neither -a nor -C, the command's threads are recorded on every CPU.\n"
 	"With no -e and no --ftrace, auxrec records this machine's AUX PMU if it has one, else\n"
@@ -346,6 +348,7 @@ static int record__check_target(struct record *rec)
 
 static int record__check_output(struct record *rec)
 {
+	rec->output_given = rec->output != NULL;
 	if (!rec->output)
 		rec->output = "auxrec.data";
 	rec->to_stdout = !strcmp(rec->output, "-");

@@ -7,6 +7,7 @@
  * trace-cmd read what was captured, and the summary says where they are.
  */
 #include <dirent.h>
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -100,8 +101,83 @@ static int record__keep_old(const char *dir)
 	return 0;
 }
 
+/* FILE exists: keep it as FILE.old, as perf record keeps perf.data.old. */
+static int record__keep_old_file(const char *file)
+{
+	char old[4096];
+
+	snprintf(old, sizeof(old), "%s.old", file);
+	if (rename(file, old) == 0)
+		return 0;
+	auxrec_error("cannot keep the previous recording %s as %s: %s", file, old,
+		     auxrec_strerror(errno));
+	return -errno;
+}
+
+static bool record__ends_with(const char *s, const char *end)
+{
+	size_t n = strlen(s), m = strlen(end);
+
+	return n > m && !strcmp(s + n - m, end);
+}
+
+/* mkdir's or open's ENOENT: which part of the path is missing, or that it takes no entries. */
+static const char *record__why_enoent(const char *path, char *buf, size_t size)
+{
+	char *copy = strdup(path), *slash = copy ? strrchr(copy, '/') : NULL;
+
+	if (!slash)
+		snprintf(buf, size, "%s", "");
+	else {
+		*slash = '\0';
+		if (!*copy)
+			strcpy(copy, "/");
+		if (access(copy, F_OK) < 0)
+			snprintf(buf, size, " (%s does not exist)", copy);
+		else
+			snprintf(buf, size, " (%s takes no new entries: choose a writable place "
+				 "with -o)", copy);
+	}
+	free(copy);
+	return buf;
+}
+
+/*
+ * -o FILE.data with perf events only: the file itself, as perf record -o writes it, so that
+ * perf report -i FILE.data opens what a perf user named.
+ */
+static int record__prepare_file(struct record *rec)
+{
+	struct stat st;
+	char why[PATH_MAX + 64];
+	int err;
+
+	if (stat(rec->output, &st) == 0) {
+		err = S_ISDIR(st.st_mode) ? record__keep_old(rec->output) :
+					    record__keep_old_file(rec->output);
+		if (err < 0)
+			return err;
+	}
+	rec->perf_path = strdup(rec->output);
+	if (!rec->perf_path)
+		return -ENOMEM;
+	rec->perf_fd = open(rec->perf_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (rec->perf_fd < 0) {
+		err = -errno;
+		auxrec_error("cannot create %s: %s%s", rec->perf_path, auxrec_strerror(-err),
+			     err == -ENOENT ? record__why_enoent(rec->perf_path, why, sizeof(why)) :
+			     "");
+		free(rec->perf_path);
+		rec->perf_path = NULL;
+		return err;
+	}
+	return 0;
+}
+
 int record__prepare_output(struct record *rec)
 {
+	bool data_name = rec->output_given && record__ends_with(rec->output, ".data");
+	char why[PATH_MAX + 64];
 	struct stat st;
 	int err;
 
@@ -114,16 +190,25 @@ int record__prepare_output(struct record *rec)
 		rec->perf_fd = STDOUT_FILENO;
 		return 0;
 	}
+	rec->output_file = data_name && !rec->nr_ftrace_events;
+	if (rec->output_file)
+		return record__prepare_file(rec);
 	if (stat(rec->output, &st) == 0 && (err = record__keep_old(rec->output)) < 0)
 		return err;
 	if (mkdir(rec->output, 0755) < 0) {
 		err = -errno;
 		auxrec_error("cannot create the output directory %s: %s%s", rec->output,
-			     auxrec_strerror(-err), err == -ENOENT ? " (its parent does not exist)" :
+			     auxrec_strerror(-err),
+			     err == -ENOENT ? record__why_enoent(rec->output, why, sizeof(why)) :
 			     err == -EACCES || err == -EROFS ? " (choose a writable place with -o DIR)" :
 			     "");
 		return err;
 	}
+	/* a perf user's FILE.data that must be a directory: say where perf's file is */
+	if (data_name && !rec->quiet)
+		fprintf(stderr, "auxrec: -o %s is a directory, for perf.data and trace.dat of the "
+			"ftrace events: perf report -i %s/perf.data, trace-cmd report %s/trace.dat\n",
+			rec->output, rec->output, rec->output);
 	if (asprintf(&rec->perf_path, "%s/perf.data", rec->output) < 0 ||
 	    (rec->nr_ftrace_events && asprintf(&rec->trace_path, "%s/trace.dat", rec->output) < 0))
 		return -ENOMEM;
@@ -280,7 +365,8 @@ void record__discard_output(struct record *rec)
 	if (rec->perf_fd >= 0)
 		close(rec->perf_fd);
 	rec->perf_fd = -1;
-	if (record__remove_recording(rec->output) == 0)
+	if (rec->output_file ? unlink(rec->perf_path) == 0 :
+			       record__remove_recording(rec->output) == 0)
 		return;
 	auxrec_error("could not remove the unfinished %s: %s", rec->output, auxrec_strerror(errno));
 }

@@ -32,6 +32,8 @@ struct record {
 	const char *trace_clock;	/* ... and the ftrace instance's: "perf" without -k */
 	const char *output;	/* the output directory, or "-": pipe format on stdout */
 	bool to_stdout;
+	bool output_given;	/* -o was given (not the default directory) */
+	bool output_file;	/* -o FILE.data with perf events only: perf.data is FILE.data */
 	bool help;		/* -h: usage printed, nothing to record */
 	char **argv;		/* the workload, or NULL */
 	char *default_event;	/* the AUX PMU's event when none was given */
