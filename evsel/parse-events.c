@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <auxtrace/parse-events.h>
+#include <auxtrace/tracepoints.h>
 #include <internal/evsel.h>
 #include <internal/lib.h>
 #include <internal/opts.h>

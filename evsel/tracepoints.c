@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <auxtrace/parse-events.h>
+#include <auxtrace/tracepoints.h>
 #include <internal/lib.h>
 
 /*

@@ -104,30 +104,6 @@ AUXTRACE_API int parse_events__attr(const char *str, const struct parse_events_o
 				    struct parse_events_event *event,
 				    struct parse_events_error *err);
 
-/*
- * tracepoints__for_each() calls cb (if not NULL) with each tracepoint of tracefs_root (NULL:
- * where tracefs is mounted; an instance's directory works too) whose system matches system
- * and whose name matches event, in sorted order: shell globs (fnmatch: *, ?, [...]);
- * when the globs match nothing, the same strings as POSIX basic regular expressions,
- * anchored, ignoring case (libtracefs' rule, so "sys_enter_.*" still means what it did).
- * A negative return of cb stops the walk and is returned. Returns how many matched (0:
- * none), or -errno: EINVAL (a NULL pattern), the tracefs directory's error, ENOMEM.
- */
-AUXTRACE_API int tracepoints__for_each(const char *tracefs_root, const char *system,
-				       const char *event,
-				       int (*cb)(const char *system, const char *event, void *ctx),
-				       void *ctx);
-
-/*
- * tracepoints__closest() writes into buf (size bytes, "" when none) up to three tracepoints
- * of tracefs_root closest by edit distance to system:event (glob characters ignored), as
- * "sys:event, sys:event"; when event is only wildcards ("*"), the closest systems, as
- * "sys:*". For a message when nothing matched. Returns how many were written, or -errno as
- * tracepoints__for_each().
- */
-AUXTRACE_API int tracepoints__closest(const char *tracefs_root, const char *system,
-				      const char *event, char *buf, size_t size);
-
 #ifdef __cplusplus
 }
 #endif

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include <auxtrace/cpumap.h>
-#include <auxtrace/parse-events.h>
+#include <auxtrace/tracepoints.h>
 #include <tracefs.h>
 #include <trace-dat.h>
 #include "error.h"
