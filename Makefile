@@ -215,6 +215,7 @@ $(B)/tests/progs/getppid-loop $(B)/tests/progs/marker-getppid: private SAN :=
 
 # The report page: its model's suite, and the program that writes pages for the browser test.
 $(B)/tests/test-report-model $(B)/tests/test-report-page: $(REPORT_SRCS)
+$(B)/tests/test-report-agg: tools/auxrec/report-agg.c tools/auxrec/report-agg.h
 $(B)/tests/progs/report-html-demo: $(REPORT_SRCS)
 # auxrec script's ftrace formatter, called one record at a time as the merged stream will.
 $(B)/tests/test-script-ftrace: tools/auxrec/script-ftrace.c tools/auxrec/script-ftrace-fmt.c \
@@ -235,8 +236,9 @@ $(B)/bench-%: tools/bench/bench-%.c $(BENCH_LIBS) $(wildcard tools/bench/*.h) $(
 		$(LDFLAGS) $(shell pkg-config --libs libbpf) $(DEP_LIBS)
 
 # bench-decode times auxrec script against perf script, bench-script-ftrace against trace-cmd
-# report on what auxrec record wrote of a workload.
-$(B)/bench-decode: $(AUXREC)
+# report on what auxrec record wrote of a workload; bench-read auxrec records, reports and
+# scripts a big recording against trace-cmd report and perf script.
+$(B)/bench-decode $(B)/bench-read: $(AUXREC)
 $(B)/bench-script-ftrace: $(AUXREC) $(B)/tests/progs/marker-getppid
 
 # One live tracefs_cpu loop on the libtracefs API, against ours and against the system's

@@ -438,6 +438,10 @@ static int perf_data_writer__copy_opts(struct perf_data_writer *w,
 {
 	w->pipe = o->pipe;
 	w->no_build_ids = o->no_build_ids;
+	if (o->clock_ref_ns && o->wall_ref_ns) {
+		w->clock_ref_ns = o->clock_ref_ns;
+		w->wall_ref_ns = o->wall_ref_ns;
+	}
 	if (o->compression_level &&
 	    !(w->compressor = perf_data_compressor__new(o->compression_level, &w->raw_sink,
 							&w->stats)))

@@ -181,8 +181,8 @@ int perf_event__synthesize_bpf_events(struct evlist *evlist, const struct perf_s
 		close(fd);
 	}
 	if (err == -EPERM)
-		pr_err("synthesize: listing the loaded BPF programs needs CAP_SYS_ADMIN: run as "
-		       "root, or record without BPF side-band\n");
+		pr_warn("synthesize: BPF programs skipped: listing the loaded ones needs "
+			"CAP_SYS_ADMIN; run as root, or record without BPF side-band\n");
 	synth__exit(&s);
 	return libauxtrace__err(err > 0 ? 0 : err);
 }

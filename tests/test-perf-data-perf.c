@@ -66,13 +66,6 @@ static const char *path_in_dir(const char *name)
 	return path;
 }
 
-#define REQUIRE_PERF()							\
-	do {								\
-		TEST_REQUIRE_ROOT();					\
-		if (!testlib_have_perf())				\
-			TEST_SKIP("perf is not installed (linux-perf)");	\
-	} while (0)
-
 /* The writers one recording goes into: the same records, each written its own way. */
 struct writers {
 	struct ring_sink sink;	/* takes every push into each writer's data sink */

@@ -9,7 +9,10 @@
 #include "commands.h"
 #include "error.h"
 
-/* The library's errors and warnings always reach the user; info and debug with -v / -vv. */
+/*
+ * The library's errors always reach the user, its warnings unless -q (auxrec_verbose -1);
+ * info and debug with -v / -vv.
+ */
 static int auxrec_print(enum libauxtrace_print_level level, const char *fmt, va_list ap)
 {
 	static const char *const prefix[] = {
@@ -18,7 +21,8 @@ static int auxrec_print(enum libauxtrace_print_level level, const char *fmt, va_
 	};
 	size_t len = strlen(fmt);
 
-	if ((level == LIBAUXTRACE_INFO && auxrec_verbose < 1) ||
+	if ((level == LIBAUXTRACE_WARN && auxrec_verbose < 0) ||
+	    (level == LIBAUXTRACE_INFO && auxrec_verbose < 1) ||
 	    (level == LIBAUXTRACE_DEBUG && auxrec_verbose < 2))
 		return 0;
 	fprintf(stderr, "libauxtrace %s: ", prefix[level]);
