@@ -801,7 +801,7 @@ START_TEST(test_header_damage_named)
 		{ offsetof(struct perf_file_header, magic), 0x454c494646524550ULL, "version 1" },
 		{ offsetof(struct perf_file_header, size), 96, "header size 96" },
 		{ offsetof(struct perf_file_header, attr_size), 7, "attr_size 7" },
-		{ offsetof(struct perf_file_header, attr_size), 144 + 8, "not whole" },
+		{ offsetof(struct perf_file_header, attr_size), 144 + 8, "not whole 152-byte entries" },
 		{ offsetof(struct perf_file_header, attrs.offset), 1 << 20, "the attrs section" },
 		{ offsetof(struct perf_file_header, data.size), 1 << 20, "ends past the end" },
 		{ offsetof(struct perf_file_header, data.offset), 8, "inside the header" },
