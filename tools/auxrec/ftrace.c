@@ -56,10 +56,8 @@ static int ftrace_session__enable_events(struct ftrace_session *fs, char **event
 		}
 		*event++ = '\0';
 		err = tracefs_event_enable(fs->instance, sys, event);
-		if (err < 0 && errno == ENOENT)
-			auxrec_error("--ftrace '%s': no such ftrace event (see %s/events)",
-				     events[i], tracefs_tracing_dir());
-		else if (err < 0)
+		/* no such event: the library said so, naming it (the error is printed once) */
+		if (err < 0 && errno != ENOENT)
 			auxrec_error("--ftrace '%s': %s", events[i], auxrec_strerror(errno));
 		free(sys);
 		if (err < 0)
@@ -152,12 +150,8 @@ static struct tracefs_instance *ftrace__create_instance(void)
 			auxrec_warning("tracefs instance %s exists and is not this recording's: "
 				       "recording in %s instead, and leaving %s as it is", first,
 				       name, first);
-		if (inst || errno != EEXIST) {
-			if (!inst)
-				auxrec_error("cannot create tracefs instance %s: %s", n ? name : first,
-					     auxrec_strerror(errno));
-			return inst;
-		}
+		if (inst || errno != EEXIST)
+			return inst;	/* any other failure: the library said why, naming it */
 	}
 	auxrec_error("tracefs instances %s to %s.99 all exist: remove those no recording uses "
 		     "(rmdir %s/instances/%s*)", first, first, tracefs_tracing_dir(), first);
@@ -181,11 +175,8 @@ struct ftrace_session *ftrace_session__new(char **events, int nr_events, enum ft
 
 	if (!fs || !online)
 		goto fail;
-	if (!tracefs_tracing_dir()) {
-		auxrec_error(errno == EACCES ? "tracefs: permission denied: ftrace events need root" :
-			     "tracefs is not mounted: as root, mount -t tracefs nodev /sys/kernel/tracing");
-		goto fail;
-	}
+	if (!tracefs_tracing_dir())
+		goto fail;	/* the library said why (not mounted, or not root), once */
 	ftrace__remove_stale_instances(tracefs_tracing_dir());
 	fs->instance = ftrace__create_instance();
 	if (!fs->instance)
