@@ -216,6 +216,9 @@ $(B)/tests/progs/getppid-loop $(B)/tests/progs/marker-getppid: private SAN :=
 # The report page: its model's suite, and the program that writes pages for the browser test.
 $(B)/tests/test-report-model $(B)/tests/test-report-page: $(REPORT_SRCS)
 $(B)/tests/progs/report-html-demo: $(REPORT_SRCS)
+# auxrec script's ftrace formatter, called one record at a time as the merged stream will.
+$(B)/tests/test-script-ftrace: tools/auxrec/script-ftrace.c tools/auxrec/script-ftrace-fmt.c \
+	tools/auxrec/script-line.c tools/auxrec/error.c $(wildcard tools/auxrec/*.h)
 $(B)/tests/progs/report-html-demo: BASE_CFLAGS += -Itools/auxrec
 
 # The recording the report tests read: the AUX test producer of the test-support library
@@ -231,8 +234,10 @@ $(B)/bench-%: tools/bench/bench-%.c $(BENCH_LIBS) $(wildcard tools/bench/*.h) $(
 	$(CC) $(BASE_CFLAGS) -I. $(CFLAGS) -o $@ $(filter %.c,$^) $(TESTSUPPORT) $(STATICS) \
 		$(LDFLAGS) $(shell pkg-config --libs libbpf) $(DEP_LIBS)
 
-# bench-decode times auxrec script against perf script.
+# bench-decode times auxrec script against perf script, bench-script-ftrace against trace-cmd
+# report on what auxrec record wrote of a workload.
 $(B)/bench-decode: $(AUXREC)
+$(B)/bench-script-ftrace: $(AUXREC) $(B)/tests/progs/marker-getppid
 
 # soak-aux drives the AUX test producer and reaches the backend's time conversion (-I.).
 $(B)/soak-aux: tools/soak/soak-aux.c tools/soak/soak-aux-check.c tools/soak/soak-aux.h \

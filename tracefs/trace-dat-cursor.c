@@ -7,6 +7,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
 
 #include <event-parse.h>
 #include <kbuffer.h>
@@ -23,7 +25,11 @@ struct td_walk {
 	unsigned long long ts;
 	struct trace_dat_record rec;	/* the head: handed out or about to be */
 	bool has_rec;
+	uint64_t released;		/* file offset below which its pages were let go */
 };
+
+/* Walked sub-buffers are let go in steps of this much: bounded memory, few system calls. */
+#define TD_RELEASE_STEP (4u << 20)
 
 struct trace_dat_cursor {
 	struct trace_dat_reader *r;
@@ -94,6 +100,25 @@ static void td_walk__take_event(struct td_walk *w, const struct trace_dat_reader
 }
 
 /*
+ * The mapping's pages of what w walked, before the sub-buffer it leaves now (no record of
+ * them is valid any more), leave the process's memory: what a walk holds is bounded by
+ * TD_RELEASE_STEP, not by the file. They are clean file pages: read again from the page
+ * cache should anyone touch them.
+ */
+static void td_walk__release(struct td_walk *w, const struct trace_dat_reader *r)
+{
+	uint64_t psize = (uint64_t)sysconf(_SC_PAGESIZE);
+	/* whole pages of this CPU's data only: a page it shares with the next is kept */
+	uint64_t from = w->released ? w->released : (w->data->offset + psize - 1) / psize * psize;
+	uint64_t to = w->next / psize * psize;
+
+	if (to < from + TD_RELEASE_STEP)
+		return;
+	madvise((char *)r->map + from, (size_t)(to - from), MADV_DONTNEED);
+	w->released = to;
+}
+
+/*
  * Load the next sub-buffer: checked first, since kbuffer trusts every length in it. A
  * lost-events mark becomes a record of its own, before the page's first event.
  */
@@ -105,6 +130,7 @@ static int td_walk__load(struct td_walk *w, const struct trace_dat_reader *r)
 	uint64_t page_ts;
 	int64_t lost;
 
+	td_walk__release(w, r);
 	w->page = w->next;
 	w->next += l->subbuf_size;
 	if (rb_page__check(page, l, commit))

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * A trace.dat reader: trace-cmd's file format, version 6, as trace_dat_writer and trace-cmd
- * record 3.1 write it. The file is mapped read-only; events are handed out in place.
+ * record 3.1 write it. The file is mapped read-only; events are handed out in place, and the
+ * pages a cursor has walked past leave the process's memory in steps of a few MiB, so that
+ * reading a file of any size takes bounded memory.
  *
  * struct trace_dat_reader *r = trace_dat_reader__open("trace.dat"); struct trace_dat_cursor *c
  * = trace_dat_cursor__new(r, -1);    // every CPU, by time const struct trace_dat_record *rec;

@@ -22,6 +22,7 @@
 #include <auxtrace/session.h>
 #include "cmd.h"
 #include "error.h"
+#include "script-ftrace.h"
 #include "script-line.h"
 
 static const char script_usage[] =
@@ -44,7 +45,11 @@ static const char script_usage[] =
 	"\n"
 	"Symbols come from the files the recording mapped (.symtab, else .dynsym, or their\n"
 	"separate debug files by build ID) and from /proc/kallsyms; [unknown] otherwise.\n"
-	"Tracepoint samples are shown without their fields.\n";
+	"Tracepoint samples are shown without their fields.\n"
+	"\n"
+	"A trace.dat (or a directory holding a trace.dat and no perf.data) prints its\n"
+	"ftrace events as trace-cmd report does: comm-pid [cpu] secs.usecs: name: fields,\n"
+	"and CPU:N [n EVENTS DROPPED] where the kernel lost events.\n";
 
 struct script {
 	struct perf_tool tool;
@@ -290,7 +295,7 @@ int cmd_script(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	AUXTRACE_OPTS(itrace_synth_opts, itrace, .default_no_sample = true);
-	const char *input = NULL;
+	const char *input = NULL, *trace_dat;
 	char path[4096];
 	bool decode = true;
 	int c;
@@ -326,5 +331,8 @@ int cmd_script(int argc, char **argv)
 			     argv[optind]);
 		return 2;
 	}
+	trace_dat = script_ftrace__input(input, path, sizeof(path));
+	if (trace_dat)
+		return script_ftrace__run(trace_dat) ? 1 : 0;
 	return script__run(script__input(input, path, sizeof(path)), &itrace, decode) ? 1 : 0;
 }

@@ -18,7 +18,7 @@ static void script_line__pad(struct script_line *l, size_t n)
 	l->len += n;
 }
 
-static void script_line__bytes(struct script_line *l, const char *s, size_t n)
+void script_line__bytes(struct script_line *l, const char *s, size_t n)
 {
 	n = n < script_line__room(l) ? n : script_line__room(l);
 	memcpy(l->buf + l->len, s, n);

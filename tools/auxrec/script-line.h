@@ -18,6 +18,8 @@ struct script_line {
 
 /* "%s", "%*s" (width > 0: right-aligned) */
 void script_line__str(struct script_line *l, const char *s, int width);
+/* n bytes of s */
+void script_line__bytes(struct script_line *l, const char *s, size_t n);
 void script_line__char(struct script_line *l, char c);
 /* "%*llu", "%*llx": right-aligned in width (0: as long as it is); zero_pad: "%0*llu" */
 void script_line__u64(struct script_line *l, uint64_t v, int width, bool hex, bool zero_pad);

@@ -16,16 +16,13 @@
  * BRANCHES (default 8M) per recording; a number as the first argument changes it.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include <intel-pt.h>
 
@@ -50,12 +47,6 @@ struct recording {
 	uint64_t branches;
 	uint64_t buffers;
 	off_t size;
-};
-
-struct run {
-	double seconds;
-	long max_rss_kib;
-	int status;
 };
 
 /* The branches of one call of f, as BTS records them. */
@@ -181,36 +172,13 @@ static int make_recording(struct recording *rec, const char *pmu, uint64_t branc
 	return err ? -1 : 0;
 }
 
-/* Run argv with stdout to /dev/null: wall time, the child's peak RSS. */
-static struct run run_child(char *const argv[])
-{
-	struct run r = { .status = -1 };
-	struct rusage ru;
-	uint64_t t0 = bench__now_ns();
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		dup2(null, 1);
-		dup2(null, 2);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	if (pid > 0 && wait4(pid, &r.status, 0, &ru) == pid) {
-		r.seconds = (bench__now_ns() - t0) / 1e9;
-		r.max_rss_kib = ru.ru_maxrss;
-	}
-	return r;
-}
-
 static void compare(const struct recording *rec, const char *auxrec)
 {
 	char *ours[] = { (char *)auxrec, "script", "--itrace=b", "-i", (char *)rec->path,
 			 NULL };
 	char *perf[] = { "timeout", "600", "perf", "script", "--itrace=b", "-i",
 			 (char *)rec->path, NULL };
-	struct run a = run_child(ours), p = run_child(perf);
+	struct bench_run a = bench__run(ours), p = bench__run(perf);
 
 	printf("%s: %" PRIu64 " branches in %" PRIu64 " AUX buffers, a %.1f MiB file\n",
 	       rec->name, rec->branches, rec->buffers, rec->size / 1048576.0);

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: LGPL-2.1
 /* Linked into every benchmark: measuring helpers and the plumbing every bench repeats. */
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 
 #include <auxtrace/core.h>
 
@@ -77,4 +80,28 @@ void bench__print_lib_warnings(const char *name)
 {
 	print_name = name;
 	libauxtrace_set_print(print_lib);
+}
+
+struct bench_run bench__run(char *const argv[])
+{
+	struct bench_run r = { .status = -1 };
+	struct rusage ru;
+	uint64_t t0 = bench__now_ns();
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		dup2(null, 1);
+		dup2(null, 2);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (pid > 0 && wait4(pid, &r.status, 0, &ru) == pid) {
+		r.seconds = (bench__now_ns() - t0) / 1e9;
+		r.cpu_seconds = ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+				(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+		r.max_rss_kib = ru.ru_maxrss;
+	}
+	return r;
 }

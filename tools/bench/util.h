@@ -13,6 +13,17 @@ double bench__thread_cpu_s(uint64_t *nivcsw);
 /* Median of v[0..n), n >= 1; sorts v. */
 double bench__median(double *v, int n);
 
+/* A child's run: wall time, CPU time (user + system), peak RSS, wait status (-1: none). */
+struct bench_run {
+	double seconds;
+	double cpu_seconds;
+	long max_rss_kib;
+	int status;
+};
+
+/* Run argv (searched in PATH) with stdout and stderr to /dev/null, and wait for it. */
+struct bench_run bench__run(char *const argv[]);
+
 /* Pin the calling thread to cpu. 0 or -errno. */
 int bench__pin_self(int cpu);
 

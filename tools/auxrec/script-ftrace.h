@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * auxrec script's ftrace lines: one trace.dat record (an event or a loss mark) as the line
+ * trace-cmd report 3.1.6 prints for it,
+ *
+ *             comm-pid   [cpu] secs.usecs: name:                field text
+ *     CPU:N [n EVENTS DROPPED]
+ *
+ * with the field text of libtraceevent's event plugins where trace-cmd uses them
+ * (sched_switch, sched_wakeup, kmalloc, hrtimer_start, ...) and comms from the file's saved
+ * cmdlines and the comms the sched_switch plugin learns, as trace-cmd resolves them.
+ *
+ * Among perf lines (SCRIPT_FTRACE_MARK), each ftrace line starts with "ftrace: " and goes on
+ * with trace-cmd's text unchanged: `grep '^ftrace: ' | cut -c9-` gives trace-cmd report's lines
+ * back, `grep -v '^ftrace: '` perf script's. Alone, the lines carry no mark.
+ */
+#ifndef AUXREC_SCRIPT_FTRACE_H
+#define AUXREC_SCRIPT_FTRACE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct script_line;
+struct trace_dat_reader;
+struct trace_dat_record;
+struct script_ftrace;
+
+enum script_ftrace_flags {
+	SCRIPT_FTRACE_MARK = 1 << 0,	/* start each line with SCRIPT_FTRACE_PREFIX */
+};
+
+#define SCRIPT_FTRACE_PREFIX "ftrace: "
+
+/*
+ * script_ftrace__new() makes the formatter of r's records and loads libtraceevent's plugins
+ * into r's tep handle (unloaded by script_ftrace__delete). NULL + errno on failure.
+ */
+struct script_ftrace *script_ftrace__new(struct trace_dat_reader *r, unsigned int flags);
+void script_ftrace__delete(struct script_ftrace *f);
+
+/* script_ftrace__line() appends rec's line to l, without its newline. */
+void script_ftrace__line(struct script_ftrace *f, const struct trace_dat_record *rec,
+			 struct script_line *l);
+
+/*
+ * script_ftrace__print_file() prints every record of f's reader to out as trace-cmd report
+ * does (its "cpus=N" line first), in time order over the CPUs. 0, or -errno: a damaged file
+ * (what was read before is printed; the reader logged where) or a failed write.
+ */
+int script_ftrace__print_file(struct script_ftrace *f, FILE *out);
+
+/*
+ * script_ftrace__input() returns the trace.dat that auxrec script reads alone for input (a
+ * path, or NULL for the default): a trace.dat file by its first bytes, or a directory with a
+ * trace.dat and no perf.data (written to buf); NULL when input is something else.
+ */
+const char *script_ftrace__input(const char *input, char *buf, size_t size);
+/*
+ * script_ftrace__run() prints the trace.dat at path to stdout (script_ftrace__print_file);
+ * errors go to stderr, naming the file. 0, or -errno.
+ */
+int script_ftrace__run(const char *path);
+
+#endif
