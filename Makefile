@@ -215,6 +215,7 @@ $(B)/tests/progs/getppid-loop $(B)/tests/progs/marker-getppid: private SAN :=
 
 # The report page: its model's suite, and the program that writes pages for the browser test.
 $(B)/tests/test-report-model $(B)/tests/test-report-page: $(REPORT_SRCS)
+$(B)/tests/test-report-agg: tools/auxrec/report-agg.c tools/auxrec/report-agg.h
 $(B)/tests/progs/report-html-demo: $(REPORT_SRCS)
 # auxrec script's ftrace formatter, called one record at a time as the merged stream will.
 $(B)/tests/test-script-ftrace: tools/auxrec/script-ftrace.c tools/auxrec/script-ftrace-fmt.c \
@@ -235,9 +236,23 @@ $(B)/bench-%: tools/bench/bench-%.c $(BENCH_LIBS) $(wildcard tools/bench/*.h) $(
 		$(LDFLAGS) $(shell pkg-config --libs libbpf) $(DEP_LIBS)
 
 # bench-decode times auxrec script against perf script, bench-script-ftrace against trace-cmd
-# report on what auxrec record wrote of a workload.
-$(B)/bench-decode: $(AUXREC)
+# report on what auxrec record wrote of a workload; bench-read auxrec records, reports and
+# scripts a big recording against trace-cmd report and perf script.
+$(B)/bench-decode $(B)/bench-read: $(AUXREC)
 $(B)/bench-script-ftrace: $(AUXREC) $(B)/tests/progs/marker-getppid
+
+# One live tracefs_cpu loop on the libtracefs API, against ours and against the system's
+# libtracefs: the two export the same names, so each gets a binary; bench-tracefs runs both.
+TRACEFS_LOOP := tools/bench/tracefs-loop/tracefs-loop.c tools/bench/bpf-getppid.c \
+		tools/bench/util.c tools/bench/bpf-getppid.h tools/bench/util.h
+$(B)/tracefs-loop-ours: $(TRACEFS_LOOP) $(STATICS)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -o $@ $(filter %.c,$^) $(STATICS) $(LDFLAGS) $(DEP_LIBS)
+$(B)/tracefs-loop-sys: $(TRACEFS_LOOP) $(STATIC)
+	$(CC) -std=gnu11 $(WARN) -D_GNU_SOURCE -Iinclude $(shell pkg-config --cflags libtracefs) \
+		$(DEP_CFLAGS) $(CFLAGS) -o $@ $(filter %.c,$^) $(STATIC) $(LDFLAGS) \
+		$(shell pkg-config --libs libtracefs) $(DEP_LIBS)
+$(B)/bench-tracefs: $(B)/tracefs-loop-ours $(B)/tracefs-loop-sys
+$(B)/bench-tracefs: private CFLAGS += -DSYS_LIBTRACEFS='"$(shell pkg-config --modversion libtracefs)"'
 
 # soak-aux drives the AUX test producer and reaches the backend's time conversion (-I.).
 $(B)/soak-aux: tools/soak/soak-aux.c tools/soak/soak-aux-check.c tools/soak/soak-aux.h \
@@ -283,9 +298,13 @@ fuzz:
 	@scripts/install-deps clang
 	@$(MAKE) --no-print-directory FUZZ=1 fuzz-targets
 
+# The loaded variants (BENCH_LOAD=1, tools/bench/util.c): a CPU-bound process on each CPU
+# beside the benchmark, with fewer rounds.
+BENCH_LOADED := "bench-aux" "bench-perf-ring -n 3" "bench-tracefs -t live -r 2 -d 1"
 bench: deps
 	@$(MAKE) --no-print-directory $(BENCHES)
 	@for b in $(BENCHES); do echo "== $$b"; $$b || exit 1; done
+	@for b in $(BENCH_LOADED); do echo "== $(B)/$$b, loaded"; BENCH_LOAD=1 $(B)/$$b || exit 1; done
 
 soak: deps
 	@$(MAKE) --no-print-directory tools $(SOAKS)

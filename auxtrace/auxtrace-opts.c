@@ -103,7 +103,8 @@ int auxtrace__parse_pages(const char *str, unsigned int *pages)
 	if (!rounded)
 		return auxtrace__invalid_pages(str, "is too large");
 	if (rounded != count)
-		pr_info("-m %s: %llu pages is not a power of 2, rounding up to %u pages "
+		/* a warning, so that it is seen: the ring is not the size that was asked for */
+		pr_warn("-m %s: %llu pages is not a power of 2, rounding up to %u pages "
 			"(%zu KiB)\n", str, count, rounded, (size_t)rounded * (page >> 10));
 	*pages = rounded;
 	return 0;

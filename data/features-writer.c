@@ -250,7 +250,8 @@ static const struct perf_event_attr *perf_data_writer__clockid_attr(struct perf_
 /*
  * CLOCKID: u64 resolution of the events' clock in ns. CLOCK_DATA: u32 version 1, u32
  * clockid, u64 wall-clock and u64 clockid time of one moment, so perf can print
- * sample times as dates (--clock-data / -F +tod).
+ * sample times as dates (--clock-data / -F +tod). Events on perf's default clock: the
+ * moment the writer's user measured (perf_data_writer_opts.clock_ref_ns), no CLOCKID.
  */
 static int feature__clock(struct perf_data_writer *w, enum perf_header_feature feat,
 			  struct perf_data_buf *buf)
@@ -258,6 +259,13 @@ static int feature__clock(struct perf_data_writer *w, enum perf_header_feature f
 	const struct perf_event_attr *attr = perf_data_writer__clockid_attr(w);
 	struct timespec res, tod, ref;
 
+	if (!attr && feat == HEADER_CLOCK_DATA && w->clock_ref_ns) {
+		perf_data_buf__add_u32(buf, 1);
+		perf_data_buf__add_u32(buf, PERF_CLOCK_DEFAULT_ID);
+		perf_data_buf__add_u64(buf, w->wall_ref_ns);
+		perf_data_buf__add_u64(buf, w->clock_ref_ns);
+		return 0;
+	}
 	if (!attr)
 		return -ENOENT;
 	if (feat == HEADER_CLOCKID) {

@@ -45,6 +45,7 @@ struct perf_data_writer {
 	struct build_id_set *build_ids;	/* the files MMAP records named; NULL: none wanted */
 	void *tracing_data;		/* HEADER_TRACING_DATA, written by finish (file format) */
 	size_t tracing_data_size;
+	uint64_t clock_ref_ns, wall_ref_ns;	/* CLOCK_DATA for the default clock; 0: none */
 	struct perf_data_writer_stats stats;
 };
 

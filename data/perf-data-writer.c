@@ -424,6 +424,10 @@ static int perf_data_writer__copy_opts(struct perf_data_writer *w,
 {
 	w->pipe = o->pipe;
 	w->no_build_ids = o->no_build_ids;
+	if (o->clock_ref_ns && o->wall_ref_ns) {
+		w->clock_ref_ns = o->clock_ref_ns;
+		w->wall_ref_ns = o->wall_ref_ns;
+	}
 	if (o->sysfs_root && !(w->sysfs_root = strdup(o->sysfs_root)))
 		return -ENOMEM;
 	if (!o->argv)

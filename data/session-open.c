@@ -221,10 +221,11 @@ static int perf_session__open_source(struct perf_session *s)
 	return perf_session__open_file_format(s);
 }
 
-struct perf_session *perf_session__new_fd(int fd, const struct perf_session_opts *opts)
+/* A session on fd, named in its messages by name (the path, "pipe", or "perf.data fd N"). */
+static struct perf_session *perf_session__new_named(int fd, const struct perf_session_opts *opts,
+						    const char *name)
 {
 	struct perf_session *s = calloc(1, sizeof(*s));
-	char name[32];
 	int err;
 
 	if (!s)
@@ -238,7 +239,6 @@ struct perf_session *perf_session__new_fd(int fd, const struct perf_session_opts
 	s->stream.fd = -1;
 	if (s->opts.cpus)
 		perf_cpu_map__get(s->opts.cpus);
-	snprintf(name, sizeof(name), "perf.data fd %d", fd);
 	s->path = strdup(name);
 	s->evlist = evlist__new();
 	s->scratch = malloc(64 * 1024 + 8);
@@ -249,6 +249,14 @@ struct perf_session *perf_session__new_fd(int fd, const struct perf_session_opts
 		return libauxtrace__ptr_err(err);
 	}
 	return s;
+}
+
+struct perf_session *perf_session__new_fd(int fd, const struct perf_session_opts *opts)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "perf.data fd %d", fd);
+	return perf_session__new_named(fd, opts, name);
 }
 
 struct perf_session *perf_session__new(const char *path, const struct perf_session_opts *opts)
@@ -266,7 +274,8 @@ struct perf_session *perf_session__new(const char *path, const struct perf_sessi
 		pr_err("%s: cannot open it (%s)\n", path, strerror(errno));
 		return libauxtrace__ptr_err(err);
 	}
-	s = perf_session__new_fd(fd, opts);
+	/* named by its path from the start: the header's checks already say where */
+	s = perf_session__new_named(fd, opts, is_stdin ? "pipe" : path);
 	if (!s) {
 		err = errno;
 		if (!is_stdin)
@@ -274,12 +283,6 @@ struct perf_session *perf_session__new(const char *path, const struct perf_sessi
 		return libauxtrace__ptr_err(err);
 	}
 	s->owns_fd = !is_stdin;
-	free(s->path);
-	s->path = strdup(is_stdin ? "pipe" : path);
-	if (!s->path) {
-		perf_session__delete(s);
-		return libauxtrace__ptr_err(-ENOMEM);
-	}
 	return s;
 }
 

@@ -13,7 +13,7 @@
 
 /* Give back the pages of the mapping that were read, in steps this large: the mapping
  * then costs memory for what is in flight, not for the file's size. */
-#define PERF_SESSION_DROP_STEP (32ull * 1024 * 1024)
+#define PERF_SESSION_DROP_STEP (8ull * 1024 * 1024)
 
 /* A caller's struct of sz bytes into this build's (missing fields zero): callbacks a
  * caller built against an older header lacks are NULL, not garbage. */
@@ -113,6 +113,23 @@ static int perf_session__header_feature(struct perf_session *s, union perf_event
 	return err;
 }
 
+/* The pipe format's tracing data, kept as the file format's HEADER_TRACING_DATA section. */
+static int perf_session__tracing_data(struct perf_session *s, uint64_t offset)
+{
+	void *copy;
+
+	if (s->feat_data[HEADER_TRACING_DATA])
+		return 0;	/* perf sends it once; a second one would describe the same events */
+	copy = perf_session__take_payload(s);
+	if (!copy)
+		return -ENOMEM;
+	s->feat_data[HEADER_TRACING_DATA] = copy;
+	s->feat_owned[HEADER_TRACING_DATA] = true;
+	s->feat_sec[HEADER_TRACING_DATA] = (struct perf_file_section){
+		offset + sizeof(struct perf_record_header_tracing_data), s->payload_size };
+	return 0;
+}
+
 static int perf_session__header_attr(struct perf_session *s, union perf_event *event,
 				     uint64_t offset)
 {
@@ -194,6 +211,9 @@ int perf_session__process_user_event(struct perf_session *s, union perf_event *e
 		break;
 	case PERF_RECORD_EVENT_UPDATE:
 		err = perf_session__event_update(s, event, offset);
+		break;
+	case PERF_RECORD_HEADER_TRACING_DATA:
+		err = perf_session__tracing_data(s, offset);
 		break;
 	case PERF_RECORD_COMPRESSED:
 		pr_err("%s: a COMPRESSED record at 0x%llx: this reader does not decompress perf's "
@@ -293,8 +313,14 @@ static void perf_session__drop_passed(struct perf_session *s)
 {
 	uint64_t queued;
 
-	if (!s->map || s->pos < s->dropped_to + PERF_SESSION_DROP_STEP)
+	if (!s->map || s->pos < s->dropped_to + PERF_SESSION_DROP_STEP || s->pos < s->drop_check_at)
 		return;
+	/*
+	 * Finding the oldest queued record walks the queue: once per quarter step read, not
+	 * after every record while a long round holds the pages (that made a 2 M record file
+	 * quadratic: 35 s).
+	 */
+	s->drop_check_at = s->pos + PERF_SESSION_DROP_STEP / 4;
 	queued = ordered_events__min_offset(s->oe);
 	perf_session__drop_behind(s, queued < s->pos ? queued : s->pos);
 }
@@ -338,7 +364,7 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 {
 	union perf_event *event;
 	uint64_t offset;
-	int err;
+	int err, stop = 0;	/* stop: a callback's or the decoder's error */
 
 	if (!tool || tool->sz <= offsetof(struct perf_tool, ordered_events)) {
 		pr_err("perf_session__process_events: set tool->sz to sizeof(struct perf_tool)\n");
@@ -353,22 +379,23 @@ int perf_session__process_events(struct perf_session *s, struct perf_tool *tool)
 	COPY_SIZED(s->tool_ops, tool);
 	while ((err = perf_session__read_event(s, &event, &offset)) > 0) {
 		if (event->header.type >= PERF_RECORD_USER_TYPE_START)
-			err = perf_session__process_user_event(s, event, offset);
+			stop = perf_session__process_user_event(s, event, offset);
 		else
-			err = perf_session__process_kernel_event(s, event, offset);
+			stop = perf_session__process_kernel_event(s, event, offset);
 		perf_session__release_payload(s);
-		if (err)
+		if (stop)
 			break;
 		perf_session__drop_passed(s);
 	}
-	if (!err)
-		err = ordered_events__flush_all(s->oe, perf_session__deliver_queued, s);
-	if (!err && s->auxtrace && s->aux_ops.flush_events)
-		err = s->aux_ops.flush_events(s->auxtrace, s);
+	/* at the end, or at a damaged record (err < 0): what was read before it still goes out */
+	if (!stop)
+		stop = ordered_events__flush_all(s->oe, perf_session__deliver_queued, s);
+	if (!stop && s->auxtrace && s->aux_ops.flush_events)
+		stop = s->aux_ops.flush_events(s->auxtrace, s);
 	if (s->auxtrace && s->aux_ops.free_events)
 		s->aux_ops.free_events(s->auxtrace, s);
 	s->tool = NULL;
-	return libauxtrace__err(err);
+	return libauxtrace__err(stop ? stop : err);
 }
 
 int perf_session__read_pipe_header(struct perf_session *s)

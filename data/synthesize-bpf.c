@@ -180,9 +180,9 @@ int perf_event__synthesize_bpf_events(struct evlist *evlist, const struct perf_s
 		err = synth__bpf_prog(&s, fd);
 		close(fd);
 	}
-	if (err == -EPERM)	/* a warning: a recording goes on without BPF side-band */
-		pr_warn("synthesize: listing the loaded BPF programs needs CAP_SYS_ADMIN: run as "
-		       "root, or record without BPF side-band\n");
+	if (err == -EPERM)
+		pr_warn("synthesize: BPF programs skipped: listing the loaded ones needs "
+			"CAP_SYS_ADMIN; run as root, or record without BPF side-band\n");
 	synth__exit(&s);
 	return libauxtrace__err(err > 0 ? 0 : err);
 }

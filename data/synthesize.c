@@ -372,10 +372,10 @@ int perf_event__synthesize_kernel_mmap(struct evlist *evlist, const struct perf_
 		return libauxtrace__err(err);
 	}
 	if (!text) {
-		/* a warning: a recording goes on without it, its kernel addresses unresolved */
-		pr_warn("synthesize: /proc/kallsyms shows no address for _text "
-		       "(kernel.kptr_restrict hides it): run as root, or set "
-		       "kernel.kptr_restrict to 0\n");
+		/* a warning: the recording goes on, only kernel addresses stay unresolved */
+		pr_warn("synthesize: kernel map skipped: /proc/kallsyms shows no address for "
+			"_text (kernel.kptr_restrict hides it); run as root, or set "
+			"kernel.kptr_restrict to 0\n");
 		return libauxtrace__err(-ENOENT);
 	}
 	err = synth__init(&s, evlist, opts, sink);

@@ -64,12 +64,14 @@ static void intel_bts_record__load(struct intel_bts_record *r, const unsigned ch
  */
 static int intel_bts_decoder__flags(struct intel_bts_decoder *dec,
 				    const struct decode_where *where,
-				    const struct intel_bts_record *r, uint32_t *flags)
+				    const struct intel_bts_record *r, uint32_t *flags,
+				    uint8_t *insn_len)
 {
 	struct decode_synth *synth = &dec->synth;
 	uint8_t insn[X86_MAX_INSN];
 	ssize_t n = -ENOENT;
 
+	*insn_len = 0;
 	if (!r->from) {
 		*flags = AUXTRACE_IP_FLAG_BRANCH | AUXTRACE_IP_FLAG_TRACE_BEGIN;
 		return 0;
@@ -86,6 +88,8 @@ static int intel_bts_decoder__flags(struct intel_bts_decoder *dec,
 					   "Failed to get instruction");
 	}
 	*flags = x86_branch__flags(insn, (size_t)n, true);
+	/* a call's: where it returns to, for the thread stacks of perf script's callindent */
+	*insn_len = (uint8_t)x86_branch__call_len(insn, (size_t)n, true);
 	if (!decode_synth__is_kernel(synth, r->from) && decode_synth__is_kernel(synth, r->to) &&
 	    *flags != (AUXTRACE_IP_FLAG_BRANCH | AUXTRACE_IP_FLAG_CALL |
 		       AUXTRACE_IP_FLAG_SYSCALLRET))
@@ -102,6 +106,7 @@ int intel_bts_decoder__decode(struct intel_bts_decoder *dec,
 	struct intel_bts_record r;
 	size_t left = data->size;
 	uint32_t flags;
+	uint8_t insn_len;
 	int err = 0;
 
 	dec->synth.stats.bytes += data->size;
@@ -113,9 +118,10 @@ int intel_bts_decoder__decode(struct intel_bts_decoder *dec,
 		if (!r.from && !r.to)
 			continue;
 		where.offset = data->size - left;
-		err = intel_bts_decoder__flags(dec, &where, &r, &flags);
+		err = intel_bts_decoder__flags(dec, &where, &r, &flags, &insn_len);
 		if (err >= 0)
-			err = decode_synth__branch(&dec->synth, &where, r.from, r.to, flags, 0);
+			err = decode_synth__branch(&dec->synth, &where, r.from, r.to, flags,
+						   insn_len);
 	}
 	return err < 0 ? libauxtrace__err(err) : 0;
 }

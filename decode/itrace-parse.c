@@ -68,16 +68,19 @@ static void itrace_parse__finish(struct itrace_parse *ip)
 		ip->opts.period = PERF_ITRACE_DEFAULT_PERIOD;
 }
 
-/* What the first len bytes of the string mean on their own, when they are good. */
+/*
+ * When the first len bytes are good on their own, say so: what to keep and where to cut
+ * (the canonical form would reorder the letters, which tells a user nothing to do).
+ */
 static void itrace_parse__explain_prefix(const struct itrace_parse *ip, size_t len)
 {
 	struct itrace_parse sub = { .orig = ip->orig, .opts = *ip->orig, .quiet = true };
-	char *prefix = strndup(ip->str, len), canon[128];
+	char *prefix = strndup(ip->str, len);
 
 	sub.str = sub.p = prefix;
-	if (prefix && !itrace_parse(&sub) &&
-	    itrace_synth_opts__snprint(&sub.opts, canon, sizeof(canon)) > 0)
-		pr_err("The part before byte %zu, '%s', reads as '%s'\n", len, prefix, canon);
+	if (prefix && !itrace_parse(&sub))
+		pr_err("The part before byte %zu, '%s', is valid on its own: keep it and fix or "
+		       "drop what follows\n", len, prefix);
 	free(prefix);
 }
 

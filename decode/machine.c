@@ -26,6 +26,7 @@ struct perf_dso {
 	const char *name;		/* as perf prints it */
 	char *module;			/* a kernel module's name, for kallsyms: "[xfs]" */
 	bool kernel;
+	bool ksym;			/* a KSYMBOL's code (BPF): named and sized by the record */
 	bool symtab_tried;
 	bool image_failed;		/* its file could not be added to an image: said once */
 	struct symtab symtab;
@@ -149,7 +150,11 @@ static struct perf_thread *machine__findnew_thread(struct perf_machine *m, pid_t
 		return NULL;
 	t->tid = tid;
 	t->pid = -1;
-	snprintf(t->comm, sizeof(t->comm), ":%d", tid);
+	/* the idle task has no COMM record: perf names it swapper */
+	if (tid)
+		snprintf(t->comm, sizeof(t->comm), ":%d", tid);
+	else
+		snprintf(t->comm, sizeof(t->comm), "swapper");
 	t->next = m->threads[h];
 	m->threads[h] = t;
 	return t;
@@ -203,12 +208,12 @@ static char *dso__module_name(const char *filename)
 }
 
 static struct perf_dso *machine__findnew_dso(struct perf_machine *m, const char *filename,
-					     bool kernel)
+					     bool kernel, bool ksym)
 {
 	unsigned int h = machine__hash_str(filename);
 	struct perf_dso *d = m->dsos[h];
 
-	while (d && (strcmp(d->filename, filename) || d->kernel != kernel))
+	while (d && (strcmp(d->filename, filename) || d->kernel != kernel || d->ksym != ksym))
 		d = d->next;
 	if (d)
 		return d;
@@ -216,8 +221,11 @@ static struct perf_dso *machine__findnew_dso(struct perf_machine *m, const char 
 	if (!d || !(d->filename = strdup(filename)))
 		goto fail;
 	d->kernel = kernel;
+	d->ksym = ksym;
 	d->name = d->filename;
-	if (kernel && !strncmp(filename, "[kernel.kallsyms]", 17)) {
+	if (ksym) {
+		d->symtab_tried = true;	/* its one symbol comes with its record */
+	} else if (kernel && !strncmp(filename, "[kernel.kallsyms]", 17)) {
 		d->name = "[kernel.kallsyms]";
 	} else if (kernel) {
 		d->module = dso__module_name(filename);
@@ -303,10 +311,21 @@ static int perf_proc__insert(struct perf_proc *p, const struct perf_map *map)
 	return 0;
 }
 
+static int machine__insert_map(struct perf_machine *m, pid_t pid, bool kernel,
+			       struct perf_map *map)
+{
+	struct perf_proc *p = machine__findnew_proc(m, kernel ? KERNEL_PID : pid);
+
+	if (!p)
+		return libauxtrace__err(-ENOMEM);
+	if (kernel && (!m->kernel_start || map->start < m->kernel_start))
+		m->kernel_start = map->start;
+	return libauxtrace__err(perf_proc__insert(p, map));
+}
+
 static int machine__add_map(struct perf_machine *m, pid_t pid, bool kernel, uint64_t start,
 			    uint64_t len, uint64_t pgoff, const char *filename, bool exec)
 {
-	struct perf_proc *p = machine__findnew_proc(m, kernel ? KERNEL_PID : pid);
 	struct perf_map map = { .start = start, .end = start + len, .pgoff = pgoff,
 				.exec = exec };
 
@@ -314,12 +333,30 @@ static int machine__add_map(struct perf_machine *m, pid_t pid, bool kernel, uint
 		return 0;
 	if (map.end < start)
 		map.end = UINT64_MAX;	/* the kernel's text runs to the end of the space */
-	map.dso = p ? machine__findnew_dso(m, filename, kernel) : NULL;
+	map.dso = machine__findnew_dso(m, filename, kernel, false);
 	if (!map.dso)
 		return libauxtrace__err(-ENOMEM);
-	if (kernel && (!m->kernel_start || start < m->kernel_start))
-		m->kernel_start = start;
-	return libauxtrace__err(perf_proc__insert(p, &map));
+	return machine__insert_map(m, pid, kernel, &map);
+}
+
+/*
+ * A BPF program's (or trampoline's) code, as perf shows it: its own dso and symbol, both of
+ * the record's name ("bpf_prog_<tag>_<name>"). Unregistering is not followed: what ran there
+ * while it was loaded keeps its name.
+ */
+static int machine__ksymbol(struct perf_machine *m, const struct perf_record_ksymbol *ev)
+{
+	char name[PERF_RECORD_KSYMBOL_NAME_LEN + 1];
+	struct perf_map map = { .start = ev->addr, .end = ev->addr + ev->len, .exec = true };
+
+	if ((ev->flags & PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER) || !ev->len ||
+	    map.end < map.start)
+		return 0;
+	snprintf(name, sizeof(name), "%.*s", PERF_RECORD_KSYMBOL_NAME_LEN, ev->name);
+	map.dso = machine__findnew_dso(m, name, true, true);
+	if (!map.dso || symtab__load_one(&map.dso->symtab, name, ev->addr, ev->len))
+		return libauxtrace__err(-ENOMEM);
+	return machine__insert_map(m, -1, true, &map);
 }
 
 static bool perf_event__is_kernel(const union perf_event *event)
@@ -386,6 +423,8 @@ int perf_machine__process_event(struct perf_machine *m, const union perf_event *
 		return 0;
 	case PERF_RECORD_FORK:
 		return libauxtrace__err(machine__fork(m, &event->fork));
+	case PERF_RECORD_KSYMBOL:
+		return machine__ksymbol(m, &event->ksymbol);
 	default:
 		return 0;
 	}

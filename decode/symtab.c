@@ -159,6 +159,20 @@ bool symtab__offset_to_vaddr(const struct symtab *st, uint64_t off, uint64_t *va
 	return false;
 }
 
+int symtab__load_one(struct symtab *st, const char *name, uint64_t start, uint64_t size)
+{
+	symtab__exit(st);
+	st->strings = strdup(name);
+	st->syms = calloc(1, sizeof(*st->syms));
+	if (!st->strings || !st->syms) {
+		symtab__exit(st);
+		return -ENOMEM;
+	}
+	st->syms[0] = (struct symtab_sym){ start, start + size, st->strings };
+	st->nr = 1;
+	return 0;
+}
+
 void symtab__exit(struct symtab *st)
 {
 	free(st->syms);

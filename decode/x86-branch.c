@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * Just enough of the x86 encoding to name a branch: prefixes, then the opcode and, for the
- * groups that need it, the ModRM reg field. Lengths are not needed, so nothing past that is
- * decoded.
+ * groups that need it, the ModRM reg field; and the length of a call, where its return
+ * address is (ModRM, SIB and displacement), which a thread's call stack needs.
  */
 #include <auxtrace/decode.h>
 
@@ -64,14 +64,20 @@ static uint32_t x86_branch__group5(const uint8_t *p, const uint8_t *end)
 	}
 }
 
-uint32_t x86_branch__flags(const uint8_t *insn, size_t len, bool x86_64)
+/* Past the legacy prefixes and a REX prefix. */
+static const uint8_t *x86_skip_prefixes(const uint8_t *p, const uint8_t *end, bool x86_64)
 {
-	const uint8_t *p = insn, *end = insn + len;
-
 	while (p < end && x86_is_legacy_prefix(*p))
 		p++;
 	if (x86_64 && p < end && (*p & 0xf0) == 0x40)	/* REX */
 		p++;
+	return p;
+}
+
+uint32_t x86_branch__flags(const uint8_t *insn, size_t len, bool x86_64)
+{
+	const uint8_t *end = insn + len, *p = x86_skip_prefixes(insn, end, x86_64);
+
 	if (p >= end)
 		return 0;
 	if ((*p >= 0x70 && *p <= 0x7f) || (*p >= 0xe0 && *p <= 0xe3))	/* jcc, loop, jcxz */
@@ -100,4 +106,60 @@ uint32_t x86_branch__flags(const uint8_t *insn, size_t len, bool x86_64)
 	default:
 		return 0;
 	}
+}
+
+/* Bytes of a ModRM operand (32- or 64-bit addressing): ModRM, SIB, displacement. */
+static unsigned int x86_modrm__len(const uint8_t *p, const uint8_t *end)
+{
+	unsigned int mod, rm, n = 1;
+
+	if (p >= end)
+		return 0;
+	mod = *p >> 6;
+	rm = *p & 7;
+	if (mod == 3)
+		return n;
+	if (rm == 4) {				/* a SIB byte */
+		if (p + 1 >= end)
+			return 0;
+		n++;
+		if (mod == 0 && (p[1] & 7) == 5)
+			return n + 4;		/* no base: disp32 */
+	}
+	if (mod == 1)
+		return n + 1;
+	if (mod == 2 || (mod == 0 && rm == 5))	/* disp32, or RIP-relative */
+		return n + 4;
+	return n;
+}
+
+unsigned int x86_branch__call_len(const uint8_t *insn, size_t len, bool x86_64)
+{
+	const uint8_t *end = insn + len, *p = x86_skip_prefixes(insn, end, x86_64);
+	unsigned int op = 0, m;
+
+	if (!(x86_branch__flags(insn, len, x86_64) & AUXTRACE_IP_FLAG_CALL))
+		return 0;
+	switch (*p) {
+	case 0xe8:				/* rel32 */
+		op = 5;
+		break;
+	case 0x9a:				/* ptr16:32 */
+		op = 7;
+		break;
+	case 0xcc: case 0xce:
+		op = 1;
+		break;
+	case 0xcd:
+		op = 2;
+		break;
+	case 0xff:
+		m = x86_modrm__len(p + 1, end);
+		op = m ? 1 + m : 0;
+		break;
+	case 0x0f:				/* syscall, sysenter: 2; vmlaunch, vmresume: 3 */
+		op = p[1] == 0x01 ? 3 : 2;
+		break;
+	}
+	return op && (size_t)(p - insn) + op <= len ? (unsigned int)(p - insn) + op : 0;
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <auxtrace/parse-events.h>
+#include <auxtrace/tracepoints.h>
 #include <internal/evsel.h>
 #include <internal/lib.h>
 #include <internal/opts.h>
@@ -175,6 +176,8 @@ static void attr_term_list(char *buf, size_t size, bool pmu)
 	for (size_t i = 0; i < ARRAY_SIZE(attr_terms); i++)
 		if (pmu || !attr_terms[i].pmu_only)
 			list_append(buf, size, attr_terms[i].name);
+	list_append(buf, size, "call-graph");
+	list_append(buf, size, "stack-size");
 }
 
 static int term__not_a_number(struct parser *p, const struct term *t)
@@ -258,6 +261,43 @@ static int term__apply_alias(struct parser *p, const struct term *t, const struc
 	return 0;
 }
 
+/*
+ * call-graph=fp|dwarf|lbr|no and stack-size=BYTES, perf's per-event callchain: kept in ev
+ * and set on the attr once the term list is read, so that the two come in either order.
+ */
+static int term__apply_callchain(struct parser *p, const struct term *t, bool stack_size,
+				 struct parse_events_event *ev)
+{
+	char value[64], why[sizeof(p->err->msg) - 64];
+	struct callchain_param param;
+	uint32_t given_size = ev->callchain.dump_size;
+
+	if (!t->has_value || t->text_len >= sizeof(value))
+		return parser__error(p, t->at, "term '%.*s' needs a value: %s", (int)t->name_len,
+				     t->name, stack_size ? "stack-size=BYTES" :
+				     "call-graph=fp, dwarf, lbr or no");
+	copy_name(value, sizeof(value), t->text, t->text_len);
+	if (stack_size) {
+		if (callchain_param__set_dump_size(&ev->callchain, value, why, sizeof(why)))
+			return parser__error(p, t->text, "%s", why);
+		return 0;
+	}
+	if (callchain_param__parse(&param, value, why, sizeof(why)))
+		return parser__error(p, t->text, "%s", why);
+	if (given_size && !strchr(value, ','))
+		param.dump_size = given_size;	/* stack-size= came first */
+	ev->callchain = param;
+	ev->has_callchain = true;
+	return 0;
+}
+
+/* After a term list: what its terms set that depends on more than one of them. */
+static void event__finish_terms(struct parse_events_event *ev)
+{
+	if (ev->has_callchain)
+		callchain_param__config(&ev->callchain, &ev->attr);
+}
+
 static int term__apply(struct parser *p, const struct term *t, const struct perf_pmu *pmu,
 		       struct parse_events_event *ev, bool user, int depth)
 {
@@ -267,6 +307,8 @@ static int term__apply(struct parser *p, const struct term *t, const struct perf
 	__u64 *word;
 
 	copy_name(name, sizeof(name), t->name, t->name_len);
+	if (!strcmp(name, "call-graph") || !strcmp(name, "stack-size"))
+		return term__apply_callchain(p, t, name[0] == 's', ev);
 	for (size_t i = 0; i < ARRAY_SIZE(attr_terms); i++) {
 		if (strcmp(attr_terms[i].name, name))
 			continue;
@@ -529,6 +571,8 @@ static int parse_slash_event(struct parser *p, const char *name, size_t len,
 		ev->attr.type = named->type;
 		ev->attr.config = named->config;
 		err = parse_term_list(p, NULL, ev, '/', true, 0);
+		if (!err)
+			event__finish_terms(ev);
 		return err ? err : parse_trailing_modifiers(p, pe);
 	}
 	copy_name(pmu_name, sizeof(pmu_name), name, len);
@@ -543,6 +587,8 @@ static int parse_slash_event(struct parser *p, const char *name, size_t len,
 	err = apply_default_terms(p, pmu, ev, name);
 	if (!err)
 		err = parse_term_list(p, pmu, ev, '/', true, 0);
+	if (!err)
+		event__finish_terms(ev);
 	if (!err)
 		pe->cpus = perf_cpu_map__get(perf_pmu__cpus(pmu));
 	perf_pmu__delete(pmu);
@@ -655,14 +701,127 @@ static int unexpected_after(struct parser *p, const struct parsed_event *pe)
 			     *p->pos, (int)(p->pos - pe->text), pe->text);
 }
 
-/* Parse one event and append it to l, led by l->ev[leader]. */
+/* A tracepoint pattern's part: names with the glob characters * ? [ ]. */
+static size_t glob_len(const char *s)
+{
+	size_t n = 0;
+
+	while (name_len(s + n) || (s[n] && strchr("*?[]", s[n])))
+		n += name_len(s + n) ? name_len(s + n) : 1;
+	return n;
+}
+
+/* Whether the event at s is "sys:event" with a glob character in either part. */
+static bool tracepoint_glob__at(const char *s, size_t *sys_len, size_t *event_len)
+{
+	*sys_len = glob_len(s);
+	if (s[*sys_len] != ':')
+		return false;
+	*event_len = glob_len(s + *sys_len + 1);
+	return strpbrk(s, "*?[") && strpbrk(s, "*?[") < s + *sys_len + 1 + *event_len;
+}
+
+/* What tracepoints__for_each hands each match: where to put it. */
+struct glob_expansion {
+	struct parser *p;
+	struct parsed_list *l;
+	const char *root, *text, *mods;
+	size_t text_len, mods_len;
+	int leader;		/* -1: each its own */
+	int nr;			/* events made */
+};
+
+static int glob_expansion__add(const char *sys, const char *event, void *ctx)
+{
+	struct glob_expansion *x = ctx;
+	struct parsed_event *pe = parsed_list__next(x->l);
+	char id[PATH_MAX];
+	int err;
+
+	if (!pe)
+		return -ENOMEM;
+	/* ftrace:context_switch and its kind have no id: no perf event, not asked for */
+	snprintf(id, sizeof(id), "%s/events/%s/%s/id", x->root, sys, event);
+	if (access(id, F_OK))
+		return 0;
+	memset(pe, 0, sizeof(*pe));
+	pe->ev.attr.size = sizeof(pe->ev.attr);
+	pe->text = x->text;
+	pe->text_len = x->text_len;
+	err = parse_tracepoint(x->p, sys, strlen(sys), event, strlen(event), &pe->ev);
+	if (!err && x->mods_len)
+		err = apply_modifiers(x->p, x->mods, x->mods_len, &pe->ev.attr);
+	if (err && x->p->err)	/* at the pattern, not at the name the walk handed us */
+		x->p->err->idx = (int)(x->text - x->p->str);
+	if (err)
+		return err;
+	pe->had_mods = x->mods_len;
+	/* its own name, so that a report tells the events of one pattern apart */
+	snprintf(pe->ev.name, sizeof(pe->ev.name), "%s:%s%s%.*s", sys, event,
+		 x->mods_len ? ":" : "", (int)x->mods_len, x->mods);
+	pe->leader = x->leader < 0 ? x->l->nr : x->leader;
+	x->l->nr++;
+	x->nr++;
+	return 0;
+}
+
+/*
+ * "sched:*", "*:*switch*" (with modifiers after a ':'): one event per tracepoint that
+ * matches, in sorted order; none is an error that names the closest.
+ */
+static int parse_tracepoint_glob(struct parser *p, struct parsed_list *l, int leader,
+				 size_t sys_len, size_t event_len)
+{
+	const char *root = p->opts->tracefs_root ? p->opts->tracefs_root : libauxtrace__tracing_dir();
+	struct glob_expansion x = { .p = p, .l = l, .root = root, .text = p->pos,
+				    .leader = leader == l->nr ? -1 : leader };
+	char sys[NAME_MAX + 1], event[NAME_MAX + 1], closest[256];
+	int ret;
+
+	if (!root)
+		return parser__error(p, p->pos, "tracepoints %.*s: %s", (int)(sys_len + 1 + event_len),
+				     p->pos, libauxtrace__no_tracing_dir_why(errno));
+	copy_name(sys, sizeof(sys), p->pos, sys_len);
+	copy_name(event, sizeof(event), p->pos + sys_len + 1, event_len);
+	p->pos += sys_len + 1 + event_len;
+	if (*p->pos == ':') {
+		x.mods = ++p->pos;
+		while (isalpha((unsigned char)p->pos[x.mods_len]))
+			x.mods_len++;
+		if (!x.mods_len)
+			return parser__error(p, p->pos, "expected modifiers such as u or k");
+		p->pos += x.mods_len;
+	}
+	x.text_len = p->pos - x.text;
+	ret = tracepoints__for_each(root, sys, event, glob_expansion__add, &x);
+	if (ret > 0 && x.nr)
+		return 0;
+	if (ret < 0)
+		return ret == -EINVAL || ret == -ENOMEM ? ret :
+		       parser__error(p, x.text, "tracepoints %s:%s: %s/events: %s", sys, event,
+				     root, strerror(-ret));
+	if (tracepoints__closest(root, sys, event, closest, sizeof(closest)) <= 0)
+		closest[0] = '\0';
+	return parser__error(p, x.text, "no tracepoint matches '%s:%s'%s%s (see %s/available_events)",
+			     sys, event, closest[0] ? "; closest: " : "", closest, root);
+}
+
+/* Parse one event (or every tracepoint of a pattern) and append it to l, led by l->ev[leader]. */
 static int parse_member(struct parser *p, struct parsed_list *l, int leader)
 {
 	struct parsed_event *pe = parsed_list__next(l);
+	size_t sys_len, event_len;
 	int err;
 
 	if (!pe)
 		return libauxtrace__err(-ENOMEM);
+	if (tracepoint_glob__at(p->pos, &sys_len, &event_len)) {
+		err = parse_tracepoint_glob(p, l, leader, sys_len, event_len);
+		if (!err && !at_item_end(p->pos))
+			err = parser__error(p, p->pos, "unexpected '%c' after a tracepoint pattern: separate events with ','",
+					    *p->pos);
+		return err;
+	}
 	err = parse_event(p, pe);
 	if (!err && !at_item_end(p->pos))
 		err = unexpected_after(p, pe);

@@ -76,6 +76,7 @@ struct perf_session {
 	const unsigned char *map;
 	uint64_t file_size;
 	uint64_t dropped_to;	/* pages before it were given back (MADV_DONTNEED) */
+	uint64_t drop_check_at;	/* where to look at the ordered queue for that again */
 	/* Stream source. */
 	struct perf_stream stream;
 

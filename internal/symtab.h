@@ -51,6 +51,11 @@ int symtab__load_elf(struct symtab *st, const char *path, const char *debug_dir)
  * module's ("[xfs]", as kallsyms writes it). 0 or -errno (logged).
  */
 int symtab__load_kallsyms(struct symtab *st, const char *path, const char *module);
+/*
+ * A table of one symbol, name over [start, start + size): what a PERF_RECORD_KSYMBOL says of
+ * a BPF program or trampoline, whose code no file describes. 0 or -ENOMEM.
+ */
+int symtab__load_one(struct symtab *st, const char *name, uint64_t start, uint64_t size);
 void symtab__exit(struct symtab *st);
 
 /* The symbol holding addr, NULL when none does. */

@@ -16,5 +16,10 @@
  * (REX prefixes; no far direct forms).
  */
 uint32_t x86_branch__flags(const uint8_t *insn, size_t len, bool x86_64);
+/*
+ * The length in bytes of the call instruction (by x86_branch__flags) in insn[0..len), where its
+ * return address is; 0 when it is no call or does not fit in len.
+ */
+unsigned int x86_branch__call_len(const uint8_t *insn, size_t len, bool x86_64);
 
 #endif

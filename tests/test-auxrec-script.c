@@ -24,78 +24,10 @@
 #include "lib/aux-payload.h"
 #include "lib/aux-session.h"
 #include "lib/perf-data-testlib.h"
+#include "lib/script-testlib.h"
 #include "lib/testlib.h"
 
 #define MAX_LINES 64
-
-static char dir[64];
-
-static void tmpdir_setup(void)
-{
-	snprintf(dir, sizeof(dir), "/tmp/auxtrace-script-XXXXXX");
-	ck_assert_ptr_nonnull(mkdtemp(dir));
-}
-
-static void tmpdir_teardown(void)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), getenv("KEEP") ? "echo %s" : "rm -rf %s", dir);
-	ck_assert_int_eq(system(cmd), 0);
-}
-
-static const char *path_in_dir(const char *name)
-{
-	static char path[128];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return path;
-}
-
-#define REQUIRE_PERF()							\
-	do {								\
-		TEST_REQUIRE_ROOT();					\
-		if (!testlib_have_perf())				\
-			TEST_SKIP("perf is not installed (linux-perf)");	\
-	} while (0)
-
-/* "timeout 60 $B/auxrec ARGS" with stderr merged; the exit status in *rc. */
-static char *auxrec(int *rc, const char *fmt, ...)
-{
-	static char path[PATH_MAX];
-	const char *b = getenv("B");
-	char args[1024], cmd[PATH_MAX + 1100], *out = NULL;
-	size_t cap = 0, len = 0;
-	va_list ap;
-	FILE *p;
-
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof(args), fmt, ap);
-	va_end(ap);
-	/* found once, before a test leaves the source directory */
-	if (!path[0]) {
-		snprintf(cmd, sizeof(cmd), "%s/auxrec", b && *b ? b : "build");
-		ck_assert_ptr_nonnull(realpath(cmd, path));
-	}
-	snprintf(cmd, sizeof(cmd), "timeout 60 %s %s 2>&1", path, args);
-	p = popen(cmd, "r");
-	ck_assert_ptr_nonnull(p);
-	for (;;) {
-		if (len + 4096 > cap) {
-			cap = cap ? cap * 2 : 65536;
-			out = realloc(out, cap);
-			ck_assert_ptr_nonnull(out);
-		}
-		size_t n = fread(out + len, 1, cap - len - 1, p);
-
-		if (!n)
-			break;
-		len += n;
-	}
-	out[len] = '\0';
-	*rc = pclose(p);
-	return out;
-}
 
 /* The lines of text holding needle, in order (pointers into text, which is cut up). */
 static int lines_with(char *text, const char *needle, char **lines, int max)
@@ -132,20 +64,6 @@ static void squeeze_spaces(char *line)
 		if (*in != ' ' || out == line || out[-1] != ' ')
 			*out++ = *in;
 	*out = '\0';
-}
-
-/* Every line the same; on a difference, the first line that differs. */
-static void assert_same_text(const char *ours, const char *theirs)
-{
-	int line = 1;
-
-	while (*ours && *ours == *theirs) {
-		line += *ours == '\n';
-		ours++;
-		theirs++;
-	}
-	ck_assert_msg(!*ours && !*theirs, "line %d differs:\n auxrec: %.200s\n perf:   %.200s",
-		      line, ours, theirs);
 }
 
 /* What a branch line says after the event name: "from => to" with symbols. */
@@ -268,16 +186,16 @@ START_TEST(test_cli)
 	TEST_REQUIRE_ROOT();
 	if (traced_prog__start(&t))
 		TEST_SKIP("gcc cannot build the traced program");
-	snprintf(dirs, sizeof(dirs), "%s/auxrec.data", dir);
+	snprintf(dirs, sizeof(dirs), "%s/auxrec.data", script_dir);
 	ck_assert_int_eq(mkdir(dirs, 0700), 0);
 	record_bts(path_in_dir("auxrec.data/perf.data"), &t, 0);
-	out = auxrec(&rc, "script --itrace=b -i %s/auxrec.data", dir);
+	out = auxrec(&rc, "script --itrace=b -i %s/auxrec.data", script_dir);
 	ck_assert_msg(rc == 0 && testlib_count_lines(out, " branches:uh: ") == 11, "%s", out);
 	free(out);
-	out = auxrec(&rc, "script --itrace=b -i %s/auxrec.data/perf.data", dir);
+	out = auxrec(&rc, "script --itrace=b -i %s/auxrec.data/perf.data", script_dir);
 	ck_assert_msg(rc == 0 && testlib_count_lines(out, " branches:uh: ") == 11, "%s", out);
 	free(out);
-	ck_assert_int_eq(chdir(dir), 0);
+	ck_assert_int_eq(chdir(script_dir), 0);
 	out = auxrec(&rc, "script --itrace=be");	/* auxrec.data/perf.data */
 	ck_assert_msg(rc == 0 && testlib_count_lines(out, " branches:uh: ") == 11, "%s", out);
 	ck_assert_int_eq(testlib_count_lines(out, " instruction trace error "), 0);
@@ -292,7 +210,7 @@ START_TEST(test_cli)
 	out = auxrec(&rc, "script --itrace=i100,b");
 	ck_assert_msg(WEXITSTATUS(rc) == 2 && strstr(out, "Bad Instruction Tracing options "
 						      "'i100,b'") &&
-		      strstr(out, "reads as 'i100ns'") && strstr(out, "--itrace=i100,b"), "%s",
+		      strstr(out, "'i100,', is valid on its own") && strstr(out, "--itrace=i100,b"), "%s",
 		      out);
 	free(out);
 	out = auxrec(&rc, "script --itrace=b auxrec.data");	/* the input, without -i */
@@ -544,6 +462,144 @@ START_TEST(test_bts_time_period_ignored_as_perf)
 END_TEST
 
 /*
+ * Selection and fields on the synthesized samples, with perf script's arguments: -F lists,
+ * +field and -field (a branch's target then only with addr), --ns, --pid, --tid, --comm; a
+ * field the samples do not have refused. (--time is the perf samples' test: the producer's
+ * per-thread traces carry no time.)
+ */
+START_TEST(test_aux_selection_matches_perf)
+{
+	const char *bts = path_in_dir("bts.data"), *pt = path_in_dir("pt.data");
+	char cmd[PATH_MAX + 128], *text;
+	struct traced_prog t;
+	int rc, tid;
+
+	REQUIRE_PERF();
+	if (traced_prog__start(&t))
+		TEST_SKIP("gcc cannot build the traced program");
+	record_bts(bts, &t, 0);
+	ck_assert_int_eq(script_same_as_perf("--itrace=b -F comm,tid,ip,sym,dso,addr -i %s", bts),
+			 11);
+	text = auxrec(&rc, "script --itrace=b -F comm,tid,ip,sym,dso -i %s", bts);
+	ck_assert_msg(!strstr(text, " => ") && testlib_count_lines(text, " f_jnz (") == 2,
+		      "%s", text);
+	free(text);
+	script_same_as_perf("--itrace=b -F +pid --ns -i %s", bts);
+	script_same_as_perf("--itrace=b -F -period,-dso -i %s", bts);
+	/* the program's thread as the samples name it */
+	snprintf(cmd, sizeof(cmd), "timeout 60 perf script --itrace=b -F tid -i %s 2>/dev/null",
+		 bts);
+	text = command_output(&rc, cmd);
+	tid = atoi(text);
+	free(text);
+	ck_assert_int_gt(tid, 0);
+	script_same_as_perf("--itrace=b --pid %d -i %s", tid, bts);
+	ck_assert_int_eq(script_same_as_perf("--itrace=b --tid 1,%d -i %s", tid, bts), 11);
+	ck_assert_int_eq(script_same_as_perf("--itrace=b --tid 1 -i %s", bts), 0);
+	ck_assert_int_eq(script_same_as_perf("--itrace=b --comm prog -i %s", bts), 11);
+	ck_assert_int_eq(script_same_as_perf("--itrace=b --comm sh,ls -i %s", bts), 0);
+	/* a field the samples do not have: both refuse */
+	text = auxrec(&rc, "script --itrace=b -F tid,time -i %s", bts);
+	ck_assert_msg(WEXITSTATUS(rc) == 1 && strstr(text, "'time'"), "%s", text);
+	free(text);
+	traced_prog__remove(&t);
+
+	if (traced_prog__start(&t))
+		TEST_SKIP("gcc cannot build the traced program");
+	record_pt_call(pt, &t, NULL, 0);
+	ck_assert_int_eq(script_same_as_perf("--itrace=i1t --ns -i %s", pt), 23);
+	ck_assert_int_eq(script_same_as_perf("--itrace=b -F -event,+addr -i %s", pt), 7);
+	script_same_as_perf("--itrace=b -F comm,tid,event,ip,sym,symoff,addr -i %s", pt);
+	traced_prog__remove(&t);
+}
+END_TEST
+
+/* text without its lines holding needle, in place. */
+static void drop_lines(char *text, const char *needle)
+{
+	char *out = text;
+
+	for (char *line = text; *line;) {
+		char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) + 1 : strlen(line);
+
+		if (!memmem(line, len, needle, strlen(needle))) {
+			memmove(out, line, len);
+			out += len;
+		}
+		line += len;
+	}
+	*out = '\0';
+}
+
+/*
+ * perf script OPTION and ours on file: the same lines, but for perf's power events (PSB and
+ * CBR), which our decoders do not synthesize; ours, with n lines holding needle.
+ */
+static void assert_trace_matches_perf(const char *file, const char *option, const char *needle,
+				      int n)
+{
+	char cmd[PATH_MAX + 128], *ours, *theirs;
+	int rc;
+
+	ours = auxrec(&rc, "script %s -i %s", option, file);
+	ck_assert_msg(rc == 0, "auxrec script %s: status %d\n%s", option, rc, ours);
+	snprintf(cmd, sizeof(cmd), "timeout 60 perf script %s -i %s 2>/dev/null", option, file);
+	theirs = command_output(&rc, cmd);
+	ck_assert_int_eq(rc, 0);
+	drop_lines(theirs, "  psb offs: ");
+	drop_lines(theirs, "  cbr: ");
+	assert_same_text(ours, theirs);
+	ck_assert_msg(testlib_count_lines(ours, needle) == n, "%s: %d lines with '%s', want %d\n%s",
+		      option, testlib_count_lines(ours, needle), needle, n, ours);
+	free(ours);
+	free(theirs);
+}
+
+/*
+ * --call-trace and --call-ret-trace: each call (and return) with the function it enters (or
+ * leaves) indented by the thread's call depth, the dso padded (call-trace) or the branch's
+ * kind (call-ret-trace), times to the ns; on f's call of g traced by PT, whole and cut into
+ * buffers between packets, and by BTS in two buffers (perf starts a BTS thread's depth over
+ * with each buffer: g's return is shown at depth 1, not 2).
+ */
+START_TEST(test_call_trace_matches_perf)
+{
+	const char *pt = path_in_dir("pt.data"), *bts = path_in_dir("bts.data");
+	struct pt_stream layout = { .len = 0 };
+	struct traced_prog t;
+	size_t cuts[2];
+	char *text;
+	int rc;
+
+	REQUIRE_PERF();
+	/* where the packets are does not depend on the addresses in them */
+	ck_assert_int_eq(pt_stream__f_unit(&layout, 1, 2, 3), 0);
+	cuts[0] = layout.pge_end;
+	cuts[1] = layout.ret_tnt;
+	for (int i = 0; i < 2; i++) {
+		if (traced_prog__start(&t))
+			TEST_SKIP("gcc cannot build the traced program");
+		record_pt_call(pt, &t, cuts, i ? 2 : 0);
+		assert_trace_matches_perf(pt, "--call-trace", " g_nop ", 1);
+		assert_trace_matches_perf(pt, "--call-ret-trace", "   return     ", 1);
+		text = auxrec(&rc, "script --call-ret-trace -i %s", pt);
+		ck_assert_msg(strstr(text, "   call                  (") &&
+			      strstr(text, ")\t    g_nop ") && strstr(text, ")\t    g_ret "),
+			      "%s", text);
+		free(text);
+		traced_prog__remove(&t);
+	}
+	if (traced_prog__start(&t))
+		TEST_SKIP("gcc cannot build the traced program");
+	record_bts(bts, &t, 0);
+	assert_trace_matches_perf(bts, "--call-trace", " g_nop ", 1);
+	assert_trace_matches_perf(bts, "--call-ret-trace", ")\t    g_ret ", 1);
+	traced_prog__remove(&t);
+}
+END_TEST
+
+/*
  * What perf record writes itself, read by both: the same samples, line for line (comm,
  * tid, time, period, event, ip, symbol and offset in the workload, libc, ld.so or the
  * kernel), from the file and through a pipe.
@@ -588,7 +644,7 @@ int main(void)
 	Suite *s = suite_create("auxrec-script");
 	TCase *tc = tcase_create("perf");
 
-	tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
+	tcase_add_checked_fixture(tc, script_tmpdir_setup, script_tmpdir_teardown);
 	tcase_set_timeout(tc, 180);
 	tcase_add_test(tc, test_bts_branches_match_perf);
 	tcase_add_test(tc, test_pt_function_matches_perf);
@@ -597,9 +653,11 @@ int main(void)
 	tcase_add_test(tc, test_pt_default_itrace_matches_perf);
 	tcase_add_test(tc, test_bts_time_period_ignored_as_perf);
 	tcase_add_test(tc, test_perf_recording_matches_perf);
+	tcase_add_test(tc, test_aux_selection_matches_perf);
+	tcase_add_test(tc, test_call_trace_matches_perf);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("cli");
-	tcase_add_checked_fixture(tc, tmpdir_setup, tmpdir_teardown);
+	tcase_add_checked_fixture(tc, script_tmpdir_setup, script_tmpdir_teardown);
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_cli);
 	suite_add_tcase(s, tc);

@@ -19,6 +19,7 @@
 #include <auxtrace/evsel.h>
 #include <auxtrace/itrace.h>
 #include <auxtrace/session.h>
+#include <auxtrace/timeline.h>
 #include <internal/auxtrace-info.h>
 
 #include "lib/asm-elf.h"
@@ -422,14 +423,15 @@ END_TEST
  * everything reaches the tool in time order, CPU 0's trace finds no code (what was mapped
  * later cannot have run then), CPU 1's is decoded, with the thread ITRACE_START named.
  */
-START_TEST(test_pt_time_order)
+/*
+ * Intel PT on two CPUs: CPU 0's trace begins at 1000 in code not mapped yet (an error), the
+ * mapping at 1300, samples at 1400 and 1700, CPU 1's trace of f at 1500.
+ */
+static void pt_two_cpus_recording(void)
 {
 	struct pt_stream unit0 = { .len = 0 }, unit1 = { .len = 0 };
-	struct collector *c = calloc(1, sizeof(*c));
-	static const char order[] = "BEMSBBBBBBBS";
 	struct pd_file *f;
 
-	REQUIRE_CODE();
 	ck_assert_int_eq(pt_stream__f_unit(&unit0, sym("f"), CALLER, 1000), 0);
 	ck_assert_int_eq(pt_stream__f_unit(&unit1, sym("f"), CALLER, 1500), 0);
 	f = recording_start(true, true, true, false);
@@ -446,6 +448,15 @@ START_TEST(test_pt_time_order)
 	pd_file__auxtrace(f, 0, 0, PID, 0, 0, unit0.buf, unit0.len);
 	pd_file__auxtrace(f, 1, 1, PID, 0, 0, unit1.buf, unit1.len);
 	recording_finish(f);
+}
+
+START_TEST(test_pt_time_order)
+{
+	struct collector *c = calloc(1, sizeof(*c));
+	static const char order[] = "BEMSBBBBBBBS";
+
+	REQUIRE_CODE();
+	pt_two_cpus_recording();
 	c->mmaps = true;
 	ck_assert_int_eq(collect(fx.path, -1, "be", c), 0);
 
@@ -475,6 +486,96 @@ START_TEST(test_pt_time_order)
 						 PERF_SAMPLE_ADDR),
 			  PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_ADDR);
 	free(c);
+}
+END_TEST
+
+/* A stream beside the session: records at the times in times[], on perf's clock. */
+struct times_stream {
+	const uint64_t *times;
+	int nr, at;
+};
+
+static int times_stream__next(void *ctx, struct timeline_record *rec)
+{
+	struct times_stream *ts = ctx;
+
+	if (ts->at == ts->nr)
+		return 0;
+	rec->time = ts->times[ts->at++];
+	return 1;
+}
+
+struct kinds {
+	char s[64];
+	int n;
+};
+
+static int kinds__record(void *ctx, const struct timeline_record *rec)
+{
+	struct kinds *k = ctx;
+	char kind = 0;
+
+	switch (rec->kind) {
+	case TIMELINE_AUX_SAMPLE:
+		kind = rec->aux.sample->kind == AUXTRACE_SAMPLE_BRANCH ? 'B' : 'I';
+		ck_assert_uint_eq(rec->time, rec->aux.sample->time);
+		ck_assert_int_eq(rec->tid, rec->aux.sample->tid);
+		ck_assert_str_eq(evsel__name(rec->aux.evsel), "branches:u");
+		break;
+	case TIMELINE_AUX_ERROR:
+		kind = 'E';
+		ck_assert_int_eq(rec->cpu, rec->aux_error.err->cpu);
+		break;
+	case TIMELINE_PERF_SAMPLE:
+		kind = 'S';
+		break;
+	case TIMELINE_PERF_EVENT:
+		kind = rec->perf.event->header.type == PERF_RECORD_MMAP2 ? 'M' : 0;
+		break;
+	case TIMELINE_STREAM:
+		kind = 'F';
+		break;
+	default:
+		ck_abort_msg("kind %d", rec->kind);
+	}
+	if (kind && k->n < (int)sizeof(k->s) - 1)
+		k->s[k->n++] = kind;
+	return 0;
+}
+
+/*
+ * The same recording through a timeline, with a stream of records at 1200 and 1600: the
+ * AUX samples and errors come out as the session's tool gets them, the stream's records
+ * between them by time.
+ */
+START_TEST(test_pt_timeline)
+{
+	static const uint64_t times[] = { 1200, 1600 };
+	struct times_stream ts = { .times = times, .nr = 2 };
+	AUXTRACE_OPTS(itrace_synth_opts, synth, .default_no_sample = true);
+	AUXTRACE_OPTS(perf_session_opts, opts, .decoders = auxtrace_decoders__builtin(),
+		      .itrace_synth_opts = &synth);
+	AUXTRACE_OPTS(timeline_stream, st, .name = "times", .clock = "perf",
+		      .next = times_stream__next, .ctx = &ts);
+	struct perf_session *s;
+	struct timeline *tl;
+	struct kinds k = { 0 };
+
+	REQUIRE_CODE();
+	pt_two_cpus_recording();
+	ck_assert_int_eq(itrace_do_parse_synth_opts(&synth, "be", 0), 0);
+	s = perf_session__new(fx.path, &opts);
+	ck_assert_ptr_nonnull(s);
+	tl = timeline__new(s, NULL);
+	ck_assert_ptr_nonnull(tl);
+	ck_assert_int_eq(timeline__add_stream(tl, &st), 0);
+	ck_assert_int_eq(timeline__process(tl, kinds__record, &k), 0);
+	ck_assert_str_eq(k.s, "BEFMSBBBBBBBFS");
+	ck_assert_uint_eq(timeline__stats(tl)->nr[TIMELINE_AUX_SAMPLE], 8);
+	ck_assert_uint_eq(timeline__stats(tl)->nr[TIMELINE_AUX_ERROR], 1);
+	ck_assert_uint_eq(timeline__stats(tl)->nr_unordered, 0);
+	timeline__delete(tl);
+	perf_session__delete(s);
 }
 END_TEST
 
@@ -871,6 +972,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_pt_cut_anywhere);
 	tcase_add_test(tc, test_pt_time_order);
+	tcase_add_test(tc, test_pt_timeline);
 	tcase_add_test(tc, test_pt_instruction_samples);
 	tcase_add_test(tc, test_pt_tick_periods);
 	tcase_add_test(tc, test_pt_psb_mid_trace);

@@ -155,59 +155,71 @@ static const struct refused {
 	  "period 100 of 'i' (instructions): a period's unit (i instructions, t ticks, ns, us, "
 	  "ms) comes right after its number, e.g. i100us, and a bare number (nanoseconds) must "
 	  "end the string\n"
-	  "EThe part before byte 5, 'i100,', reads as 'i100ns'\n" },
+	  "EThe part before byte 5, 'i100,', is valid on its own: keep it and fix or "
+	  "drop what follows\n" },
 	{ "i100 b",
 	  "EBad Instruction Tracing options 'i100 b': at byte 5 ('b'): 'b' cannot follow the "
 	  "period 100 of 'i' (instructions): a period's unit (i instructions, t ticks, ns, us, "
 	  "ms) comes right after its number, e.g. i100us, and a bare number (nanoseconds) must "
 	  "end the string\n"
-	  "EThe part before byte 5, 'i100 ', reads as 'i100ns'\n" },
+	  "EThe part before byte 5, 'i100 ', is valid on its own: keep it and fix or "
+	  "drop what follows\n" },
 	{ "bi100m",
 	  "EBad Instruction Tracing options 'bi100m': at byte 5 ('m'): the unit 'm' of the "
 	  "period 100 of 'i' (instructions) must be ms\n"
-	  "EThe part before byte 5, 'bi100', reads as 'i100nsb'\n" },
+	  "EThe part before byte 5, 'bi100', is valid on its own: keep it and fix or "
+	  "drop what follows\n" },
 	{ "y5n",
 	  "EBad Instruction Tracing options 'y5n': at byte 2 ('n'): the unit 'n' of the period "
 	  "5 of 'y' (cycles) must be ns\n"
-	  "EThe part before byte 2, 'y5', reads as 'y5ns'\n" },
+	  "EThe part before byte 2, 'y5', is valid on its own: keep it and fix or "
+	  "drop what follows\n" },
 	{ "i99999999999999999999",
 	  "EBad Instruction Tracing options 'i99999999999999999999': at byte 1 ('9'): the period "
 	  "99999999999999999999 of 'i' (instructions) does not fit in 64 bits\n"
-	  "EThe part before byte 1, 'i', reads as 'i'\n" },
+	  "EThe part before byte 1, 'i', is valid on its own: keep it and fix or "
+	  "drop what follows\n" },
 	{ "i18446744073709552ms",
 	  "EBad Instruction Tracing options 'i18446744073709552ms': at byte 1 ('1'): the period "
 	  "18446744073709552ms of 'i' (instructions) does not fit in 64 bits of nanoseconds\n"
-	  "EThe part before byte 1, 'i', reads as 'i'\n" },
+	  "EThe part before byte 1, 'i', is valid on its own: keep it and fix or "
+	  "drop what follows\n" },
 	{ "V",
 	  "EBad Instruction Tracing options 'V': at byte 0 ('V'): not an itrace option; the "
 	  "options are iybcrxwpoIedfmtaMgGlLsqAZT\n" },
 	{ "b;",
 	  "EBad Instruction Tracing options 'b;': at byte 1 (';'): not an itrace option; the "
 	  "options are iybcrxwpoIedfmtaMgGlLsqAZT\n"
-	  "EThe part before byte 1, 'b', reads as 'b'\n" },
+	  "EThe part before byte 1, 'b', is valid on its own: keep it and fix or "
+	  "drop what follows\n" },
 	{ "b\x01",
 	  "EBad Instruction Tracing options 'b\x01': at byte 1 (byte 0x01): not an itrace "
 	  "option; the options are iybcrxwpoIedfmtaMgGlLsqAZT\n"
-	  "EThe part before byte 1, 'b', reads as 'b'\n" },
+	  "EThe part before byte 1, 'b', is valid on its own: keep it and fix or "
+	  "drop what follows\n" },
 	{ "g0",
 	  "EBad Instruction Tracing options 'g0': at byte 1 ('0'): the size 0 of 'g' (callchain) "
 	  "is out of range: give 1 to 1024\n"
-	  "EThe part before byte 1, 'g', reads as 'g'\n" },
+	  "EThe part before byte 1, 'g', is valid on its own: keep it and fix or "
+	  "drop what follows\n" },
 	{ "G1025",
 	  "EBad Instruction Tracing options 'G1025': at byte 1 ('1'): the size 1025 of 'G' "
 	  "(callchain on events) is out of range: give 1 to 1024\n"
-	  "EThe part before byte 1, 'G', reads as 'G'\n" },
+	  "EThe part before byte 1, 'G', is valid on its own: keep it and fix or "
+	  "drop what follows\n" },
 	{ "l4294967360",	/* 2^32 + 64: perf's unsigned int would make it 64 */
 	  "EBad Instruction Tracing options 'l4294967360': at byte 1 ('4'): the size 4294967360 "
 	  "of 'l' (last branch) is out of range: give 1 to 1024\n"
-	  "EThe part before byte 1, 'l', reads as 'l'\n" },
+	  "EThe part before byte 1, 'l', is valid on its own: keep it and fix or "
+	  "drop what follows\n" },
 	{ "s",
 	  "EBad Instruction Tracing options 's': at byte 0 ('s'): 's' needs the number of events "
 	  "to skip, e.g. s1000\n" },
 	{ "bs-1",
 	  "EBad Instruction Tracing options 'bs-1': at byte 1 ('s'): 's' needs the number of "
 	  "events to skip, e.g. s1000\n"
-	  "EThe part before byte 1, 'b', reads as 'b'\n" },
+	  "EThe part before byte 1, 'b', is valid on its own: keep it and fix or "
+	  "drop what follows\n" },
 	{ "s99999999999999999999",
 	  "EBad Instruction Tracing options 's99999999999999999999': at byte 1 ('9'): the skip "
 	  "count 99999999999999999999 does not fit in 64 bits\n" },
@@ -250,8 +262,8 @@ START_TEST(test_cumulative_and_all_or_nothing)
 	log_capture_stop();
 	ck_assert_ptr_null(opts_diff(&opts, &before));
 	ck_assert(!opts.transactions && !opts.callchain);
-	/* The message reads the good part against what the caller had. */
-	ck_assert_msg(log_captured("reads as 'i5nsbxg32'"), "%s", log_text);
+	/* The message names the good part, as written, to keep. */
+	ck_assert_msg(log_captured("'xg32i5,', is valid on its own: keep it"), "%s", log_text);
 }
 END_TEST
 

@@ -210,6 +210,24 @@ END_TEST
  * kallsyms: of aliases the last has a size and wins (as perf fixes up ends before it
  * chooses), module symbols belong to the module's mapping.
  */
+/* A machine reading kallsyms from text (in file, a mkstemp template), the kernel mapped. */
+static struct perf_machine *machine_with_kallsyms(const char *text, char *file)
+{
+	AUXTRACE_OPTS(perf_machine_opts, opts);
+	struct perf_machine *m;
+	int fd = mkstemp(file);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	opts.kallsyms = file;	/* read on first use: the caller unlinks it at the end */
+	m = perf_machine__new(&opts);
+	ck_assert_ptr_nonnull(m);
+	kernel_mmap(m, 0xffffffff81000000ULL, 0 - 0xffffffff81000000ULL,
+		    "[kernel.kallsyms]_text");
+	return m;
+}
+
 START_TEST(test_kallsyms)
 {
 	static const char kallsyms[] =
@@ -223,18 +241,9 @@ START_TEST(test_kallsyms)
 		"ffffffff81003000 D some_data\n"
 		"ffffffffc0001000 t mod_fn\t[my_mod]\n"
 		"ffffffffc0001100 t mod_fn2\t[my_mod]\n";
-	AUXTRACE_OPTS(perf_machine_opts, opts);
 	char file[] = "/tmp/auxtrace-kallsyms-XXXXXX";
-	struct perf_machine *m;
-	int fd = mkstemp(file);
+	struct perf_machine *m = machine_with_kallsyms(kallsyms, file);
 
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, kallsyms, sizeof(kallsyms) - 1), sizeof(kallsyms) - 1);
-	close(fd);
-	opts.kallsyms = file;
-	m = perf_machine__new(&opts);
-	kernel_mmap(m, 0xffffffff81000000ULL, 0 - 0xffffffff81000000ULL,
-		    "[kernel.kallsyms]_text");
 	kernel_mmap(m, 0xffffffffc0001000ULL, 0x2000, "/lib/modules/6.1.0/kernel/my-mod.ko");
 	assert_where(m, PID, 0xffffffff81000010ULL, "_text+0x10", "[kernel.kallsyms]");
 	assert_where(m, PID, 0xffffffff81001008ULL, "__x64_sys_getx+0x8", "[kernel.kallsyms]");
@@ -242,6 +251,33 @@ START_TEST(test_kallsyms)
 	assert_where(m, PID, 0xffffffffc0001104ULL, "mod_fn2+0x4", "[my_mod]");
 	ck_assert(perf_machine__kernel_ip(m, 0xffffffff81000000ULL));
 	ck_assert(!perf_machine__kernel_ip(m, 0xffffffff80ffffffULL));
+	perf_machine__delete(m);
+	unlink(file);
+}
+END_TEST
+
+/*
+ * A BPF program's KSYMBOL, inside the kernel's mapping: its own dso and symbol, named by the
+ * record, as perf shows them; the kernel around it stays the kernel's.
+ */
+START_TEST(test_ksymbol)
+{
+	static const char kallsyms[] = "ffffffff81000000 T _text\n";
+	union perf_event ev = { .ksymbol = {
+		.header = { PERF_RECORD_KSYMBOL, 0, sizeof(ev.ksymbol) },
+		.addr = 0xffffffffc0023800ULL, .len = 0x100,
+		.name = "bpf_prog_a5b0b9c259490c9f_bench_getppid" } };
+	char file[] = "/tmp/auxtrace-kallsyms-XXXXXX";
+	struct perf_machine *m = machine_with_kallsyms(kallsyms, file);
+
+	ck_assert_int_eq(perf_machine__process_event(m, &ev, NULL), 0);
+	assert_where(m, PID, 0xffffffffc002381cULL, "bpf_prog_a5b0b9c259490c9f_bench_getppid+0x1c",
+		     "bpf_prog_a5b0b9c259490c9f_bench_getppid");
+	assert_where(m, PID, 0xffffffff81000010ULL, "_text+0x10", "[kernel.kallsyms]");
+	ev.ksymbol.flags = PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER;	/* not followed */
+	ck_assert_int_eq(perf_machine__process_event(m, &ev, NULL), 0);
+	assert_where(m, PID, 0xffffffffc002381cULL, "bpf_prog_a5b0b9c259490c9f_bench_getppid+0x1c",
+		     "bpf_prog_a5b0b9c259490c9f_bench_getppid");
 	perf_machine__delete(m);
 	unlink(file);
 }
@@ -289,6 +325,7 @@ START_TEST(test_threads)
 	struct perf_addr_location al = { .sz = sizeof(al) };
 
 	ck_assert_str_eq(perf_machine__comm(m, 99), ":99");
+	ck_assert_str_eq(perf_machine__comm(m, 0), "swapper");	/* the idle task, as perf */
 	ck_assert_int_eq(perf_machine__pid(m, 99), -1);
 	ck_assert_int_eq(perf_machine__process_event(m, &comm, NULL), 0);
 	mmap2(m, PID, 0x10000, 0x1000, 0, "/parent");
@@ -343,6 +380,7 @@ int main(void)
 	tcase_add_test(tc, test_plt_entries);
 	tcase_add_test(tc, test_debug_file);
 	tcase_add_test(tc, test_kallsyms);
+	tcase_add_test(tc, test_ksymbol);
 	tcase_add_test(tc, test_mapping_hides);
 	tcase_add_test(tc, test_threads);
 	tcase_add_test(tc, test_image);

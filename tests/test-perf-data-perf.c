@@ -65,13 +65,6 @@ static const char *path_in_dir(const char *name)
 	return path;
 }
 
-#define REQUIRE_PERF()							\
-	do {								\
-		TEST_REQUIRE_ROOT();					\
-		if (!testlib_have_perf())				\
-			TEST_SKIP("perf is not installed (linux-perf)");	\
-	} while (0)
-
 /* A round of the ring set ends: perf sorts the records before it. */
 static void finished_round(void *ctx, size_t bytes)
 {

@@ -532,16 +532,18 @@ static void patch(unsigned char *buf, size_t len, const char *from, const char *
 
 /*
  * Formats that crash libtraceevent 1.7's parser (an unclosed bracket in a field; a print
- * fmt that divides by a string, which it folds to a division by 0) or that it leaks on (a
- * declaration with a ':' or '>' outside brackets, or of one name: a token of it is never
- * freed, and a tool under LeakSanitizer exits 1) are left out with a warning, by our check,
- * before libtraceevent sees them: the file reads, its events without those formats.
+ * fmt that divides by a string or a bare "sizeof", which it folds to a division by 0) or
+ * that it leaks on (a declaration with a ':' or '>' outside brackets, or of one name: a token
+ * of it is never freed, and a tool under LeakSanitizer exits 1) are left out with a warning,
+ * by our check, before libtraceevent sees them: the file reads, its events without those
+ * formats.
  */
 START_TEST(test_hostile_formats_left_out)
 {
 	static const char *const cases[][2] = {
 		{ "args[];", "args[\xa2;" },
 		{ "(void *)REC->ip, REC->buf", "1%\"\"           , REC->buf" },
+		{ "(void *)REC->ip, REC->buf", "REC->ip/sizeof , REC->buf" },
 		{ "unsigned short common_type;", "unsign:d short common_type;" },
 		{ "unsigned char common_flags;", "un>igned char common_flags;" },
 		{ "int common_pid;", "intxcommon_pid;" },

@@ -68,19 +68,28 @@ static bool fmt_text__field(struct fmt_text *t)
 	       fmt_text__skip(t, ";") && (fmt_text__skip(t, "\n") || t->p == t->end);
 }
 
+static const char *fmt_text__blanks(const char *p, const char *end, bool parens)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || (parens && *p == '(')))
+		p++;
+	return p;
+}
+
 /*
  * Whether the operand after a '/' or '%' at p is one the kernel's formats divide by: a
- * number other than 0, or a sizeof(). libtraceevent folds the arguments it can and divides
- * by whatever it made of the rest, 0 for a string or a name it does not know.
+ * number other than 0, or a sizeof(...). libtraceevent folds the arguments it can and
+ * divides by whatever it made of the rest, 0 for a string, a name it does not know, or a
+ * "sizeof" without its parenthesis.
  */
 static bool fmt_text__divisor_ok(const char *p, const char *end)
 {
 	bool nonzero = false;
 
-	while (p < end && (*p == ' ' || *p == '(' || *p == '\t' || *p == '\n'))
-		p++;
-	if ((size_t)(end - p) >= 6 && !memcmp(p, "sizeof", 6))
-		return true;
+	p = fmt_text__blanks(p, end, true);
+	if ((size_t)(end - p) >= 6 && !memcmp(p, "sizeof", 6)) {
+		p = fmt_text__blanks(p + 6, end, false);
+		return p < end && *p == '(';
+	}
 	if (p == end || *p < '0' || *p > '9')
 		return false;
 	if (end - p > 1 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))

@@ -14,6 +14,8 @@
 struct trace_dat_reader {
 	char *path;
 	const unsigned char *map;	/* the whole file, read-only */
+	/* perf.data's tracing data (borrowed while it is read): the description, no CPU data */
+	bool tracing_data;
 	uint64_t size;
 	struct tep_handle *tep;
 	struct rb_layout layout;	/* of the file's header_page, sub-buffers of page size */

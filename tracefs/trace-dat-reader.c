@@ -157,7 +157,8 @@ static int td_reader__head(struct trace_dat_reader *r, struct td_in *in)
 	version = td_in__str(in, "the version");
 	if (!version)
 		return -EINVAL;
-	if (strcmp(version, "6")) {
+	/* perf writes its tracing data as "0.6", the same layout as a version 6 file's front */
+	if (strcmp(version, "6") && !(r->tracing_data && !strcmp(version, "0.6"))) {
 		pr_err("%s: trace.dat version '%.16s': this reader reads version 6 (trace-cmd record writes it unless asked for -v7 or compression)\n",
 		       r->path, version);
 		return libauxtrace__err(strcmp(version, "7") ? -EINVAL : -EOPNOTSUPP);
@@ -319,6 +320,21 @@ static int td_reader__event_systems(struct trace_dat_reader *r, struct td_in *in
 }
 
 /*
+ * Give back the file's pages in [from, to) once read: what they held went into the tep
+ * handle and strings of our own, and a page read again comes back from the file. A hint: a
+ * failure costs memory, not data.
+ */
+static void td_reader__drop(const struct trace_dat_reader *r, uint64_t from, uint64_t to)
+{
+	uint64_t page = libauxtrace__page_size();
+
+	from = (from + page - 1) & ~(page - 1);
+	to &= ~(page - 1);
+	if (from < to)
+		madvise((void *)(r->map + from), to - from, MADV_DONTNEED);
+}
+
+/*
  * kallsyms, printk formats, saved cmdlines: text that names addresses and pids. A parser
  * that refuses it costs names in printed events, not events: a warning.
  */
@@ -343,6 +359,8 @@ static int td_reader__symbols(struct trace_dat_reader *r, struct td_in *in)
 
 		if (err)
 			return libauxtrace__err(err);
+		/* copied: kallsyms are megabytes, mapped and copied would count twice */
+		td_reader__drop(r, at, in->pos);
 		why = sections[i].check ? sections[i].check(text, (size_t)len) : NULL;
 		if (!why && len && sections[i].parse(r->tep, text))
 			why = "text libtraceevent cannot parse";
@@ -544,7 +562,7 @@ static int td_reader__read(struct trace_dat_reader *r)
 		err = td_reader__event_systems(r, &in);
 	if (!err)
 		err = td_reader__symbols(r, &in);
-	if (!err)
+	if (!err && !r->tracing_data)
 		err = td_reader__data_sections(r, &in);
 	return err;
 }
@@ -583,6 +601,17 @@ static int td_reader__map(struct trace_dat_reader *r)
 	return libauxtrace__err(err);
 }
 
+/* The whole description, once read; the CPU data's pages come and go as cursors walk. */
+static void td_reader__drop_description(struct trace_dat_reader *r)
+{
+	uint64_t end = r->size;
+
+	for (int cpu = 0; cpu < r->nr_cpus; cpu++)
+		if (r->cpus[cpu].size && r->cpus[cpu].offset < end)
+			end = r->cpus[cpu].offset;
+	td_reader__drop(r, 0, end);
+}
+
 struct trace_dat_reader *trace_dat_reader__open(const char *path)
 {
 	struct trace_dat_reader *r;
@@ -601,6 +630,32 @@ struct trace_dat_reader *trace_dat_reader__open(const char *path)
 		err = td_reader__map(r);
 	if (!err)
 		err = td_reader__read(r);
+	if (err) {
+		trace_dat_reader__close(r);
+		return libauxtrace__ptr_err(err);
+	}
+	td_reader__drop_description(r);
+	return r;
+}
+
+struct trace_dat_reader *trace_dat_reader__open_tracing_data(const void *data, size_t size,
+							      const char *name)
+{
+	struct trace_dat_reader *r;
+	int err;
+
+	if (!data || !name)
+		return libauxtrace__ptr_err(EINVAL);
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return NULL;
+	r->path = strdup(name);
+	r->tep = tep_alloc();
+	r->tracing_data = true;
+	r->map = data;
+	r->size = size;
+	err = r->path && r->tep ? td_reader__read(r) : -ENOMEM;
+	r->map = NULL;	/* the caller's: what the handle needs was copied out of it */
 	if (err) {
 		trace_dat_reader__close(r);
 		return libauxtrace__ptr_err(err);

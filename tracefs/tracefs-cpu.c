@@ -364,18 +364,24 @@ static bool tcpu__may_block(struct tracefs_cpu *tcpu, bool nonblock)
 	       !__atomic_load_n(&tcpu->stopped, __ATOMIC_ACQUIRE);
 }
 
-/* Sleep until the kernel's buffer_percent watermark or tracefs_cpu_stop(). 0 or -errno. */
+/*
+ * Sleep until the kernel's buffer_percent watermark or tracefs_cpu_stop(); with the writer's
+ * page left to the next look, until a round has passed instead (the kernel counts that page
+ * as read: its watermark might not come for a long time, or, at buffer_percent 0, come with
+ * every event). 0 or -errno.
+ */
 static int tcpu__wait(struct tracefs_cpu *tcpu)
 {
 	struct pollfd pfd[2] = {
-		{ .fd = tcpu->fd, .events = POLLIN },
 		{ .fd = tcpu->stop_fd, .events = POLLIN },
+		{ .fd = tcpu->fd, .events = POLLIN },
 	};
+	bool left = trace_map__left_open(tcpu->map);
 
 	tcpu->sys.waits++;
-	if (poll(pfd, 2, -1) < 0)
+	if (poll(pfd, left ? 1 : 2, left ? TCPU_ROUND_MS : -1) < 0)
 		return -errno;		/* EINTR: a signal is the caller's business */
-	if (pfd[0].revents & POLLIN)
+	if (pfd[1].revents & POLLIN)
 		tcpu->sys.wakeups++;
 	return 0;
 }
@@ -451,7 +457,7 @@ static int tcpu__next_window(struct tracefs_cpu *tcpu, const struct tracefs_cpu_
 	if (!tcpu->map)
 		return rd->splice ? tracefs_cpu__peek_splice(tcpu, rd, win)
 				  : tracefs_cpu__peek_read(tcpu, rd, win);
-	ret = trace_map__peek(tcpu, win, &reset);
+	ret = trace_map__peek(tcpu, rd->leave_open, win, &reset);
 	if (reset.resets)
 		tcpu__buffer_reset(tcpu, reset.events);
 	return ret;
@@ -515,8 +521,11 @@ struct move {
 	void *target;		/* read(2) may land here: only for a sink that cannot refuse it */
 };
 
-/* One window, or a batch, from the ring into the sink. Bytes, 0 for none, or -errno. */
-static ssize_t tcpu__step(struct tracefs_cpu *tcpu, const struct move *mv,
+/*
+ * One window, or a batch, from the ring into the sink. Bytes, 0 for none, or -errno. A call
+ * that may sleep leaves the writer's page (mapped) to its next look, a round later.
+ */
+static ssize_t tcpu__step(struct tracefs_cpu *tcpu, const struct move *mv, bool block,
 			  struct ring_sink *sink)
 {
 	struct tracefs_cpu_request rd = {
@@ -525,6 +534,7 @@ static ssize_t tcpu__step(struct tracefs_cpu *tcpu, const struct move *mv,
 		/* splice never hands out the page the writer is on: a flush reads */
 		.splice = mv->buffered && !mv->flush,
 		.check = mv->check,
+		.leave_open = block,
 		.target = mv->target ? mv->target : tcpu->buffer,
 	};
 	ssize_t n = ring__drain(&tcpu->ring, &rd.req, sink);
@@ -548,7 +558,7 @@ static ssize_t tcpu__move(struct tracefs_cpu *tcpu, const struct move *mv, struc
 		ssize_t n;
 
 		if (!block || !tcpu->need_wait) {
-			n = tcpu__step(tcpu, mv, sink);
+			n = tcpu__step(tcpu, mv, block, sink);
 			if (n != 0)
 				return n < 0 ? libauxtrace__err((int)n) : n;
 			tcpu->need_wait = true;

@@ -144,6 +144,12 @@ void rb_piece__window(struct rb_piece *p, const struct rb_layout *l, const void 
 
 struct trace_map;
 
+/*
+ * The longest a blocking call leaves events on the page the writer is on (mapped) before it
+ * takes them: auxrec's round.
+ */
+#define TCPU_ROUND_MS 10
+
 struct tracefs_cpu {
 	struct ring ring;		/* one adapter: held, then mapped, read(2) or splice */
 	int fd;				/* trace_pipe_raw, always O_NONBLOCK: waiting is poll's job */
@@ -195,6 +201,7 @@ struct tracefs_cpu_request {
 	struct ring_request req;
 	bool splice;			/* unmapped: through our pipe rather than read(2) */
 	bool check;			/* drop what rb_page__check refuses: -EBADMSG */
+	bool leave_open;		/* mapped: leave the writer's page to the next call */
 	char *target;			/* where read(2) lands: tcpu->buffer or the caller's */
 };
 
@@ -264,9 +271,14 @@ struct trace_map_reset {
 	uint64_t events;
 };
 
-/* The next piece of the reader page, or 0 when the kernel has nothing new. -errno. */
-int trace_map__peek(struct tracefs_cpu *tcpu, struct ring_window *win,
+/*
+ * The next piece of the reader page, or 0 when the kernel has nothing new, or when
+ * leave_open and the piece is on the page the writer is on, which is then left once: the
+ * next call takes it (trace_map__left_open() says so meanwhile). -errno.
+ */
+int trace_map__peek(struct tracefs_cpu *tcpu, bool leave_open, struct ring_window *win,
 		    struct trace_map_reset *reset);
+bool trace_map__left_open(const struct trace_map *m);
 /* The sink took the piece peek offered: count its lost-events mark into ring's stats. */
 void trace_map__commit(struct trace_map *m, struct ring *ring, const struct rb_layout *l);
 

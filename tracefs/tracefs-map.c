@@ -29,7 +29,7 @@ struct trace_map {
 	uint32_t off;			/* data bytes of it handed out */
 	uint32_t read;			/* data bytes of it the kernel counted as read */
 	bool first;			/* nothing of it handed out: its lost-events mark is ours */
-	bool grew;			/* the last GET_READER found the writer appending to it */
+	bool left;			/* a blocking call left [off, read) of it to the writer */
 	uint64_t events;		/* meta->read at the last snapshot */
 	uint64_t overrun;		/* meta->overrun at the last snapshot */
 	uint64_t lost;			/* overwritten since the last lost-events mark we reported */
@@ -82,11 +82,11 @@ static void map__sync(struct trace_map *m, const struct meta_snap *s,
 
 	if (s->events < m->events || s->overrun < m->overrun || (same && s->read < m->off))
 		map__reset(m, reset);
-	m->grew = same && s->read > m->read;
 	if (!same) {
 		m->id = s->id;
 		m->off = 0;
 		m->first = true;
+		m->left = false;
 	}
 	m->read = s->read;
 	m->lost += s->overrun - m->overrun;
@@ -120,29 +120,57 @@ static void map__piece(struct trace_map *m, const char *page, uint32_t commit)
 	m->piece.page_size = rb_commit__size(commit);
 }
 
-int trace_map__peek(struct tracefs_cpu *tcpu, struct ring_window *win,
+/*
+ * Whether the writer may still be on a page whose commit is `commit`: one it left is closed
+ * by a padding record that its commit counts, or has no room for the smallest record (8
+ * bytes). A page with a lost-events mark was swapped in behind the writer.
+ */
+static bool map__page_is_open(const struct rb_layout *l, uint32_t commit)
+{
+	return !(commit & RB_MISSED_EVENTS) && rb_commit__size(commit) + 8 <= rb_layout__capacity(l);
+}
+
+int trace_map__peek(struct tracefs_cpu *tcpu, bool leave_open, struct ring_window *win,
 		    struct trace_map_reset *reset)
 {
 	const struct rb_layout *l = &tcpu->layout;
 	struct trace_map *m = tcpu->map;
+	bool asked = false;
 	uint32_t id, read;
 	int ret;
 
 	for (;;) {
 		const char *page = map__page(m, l, m->id);
 		uint32_t commit = rb_page__commit(page, l);
+		bool open = map__page_is_open(l, commit);
 
 		/* a page only grows while we hold it: less than the kernel counted is a reset */
 		if (rb_commit__size(commit) < m->read) {
 			map__reset(m, reset);
 			continue;
 		}
-		if (m->off < m->read) {
+		/*
+		 * What we hold goes out at once, unless the writer appended since the last
+		 * GET_READER: then the kernel's read is behind its commit, so GET_READER advances
+		 * on this page (it cannot give the page back to the writer yet), and the growth
+		 * comes out with the rest instead of as a piece of its own.
+		 */
+		if (m->off < m->read && (asked || rb_commit__size(commit) == m->read)) {
+			/*
+			 * The writer's page, for a caller that may sleep: leave it once (a
+			 * GET_READER for every few events would chase the writer, the kernel
+			 * advancing event by event); the next look takes what is there.
+			 */
+			if (open && leave_open && !m->left) {
+				m->left = true;
+				return 0;
+			}
 			map__piece(m, page, commit);
 			rb_piece__window(&m->piece, l, tcpu->zeros, win);
 			/* the writer is on this page: asking again would only catch it event by event */
-			win->edge = m->grew;
+			win->edge = open;
 			win->priv = m;
+			tcpu->sys.edge += open;
 			return 1;
 		}
 		id = m->id;
@@ -150,9 +178,15 @@ int trace_map__peek(struct tracefs_cpu *tcpu, struct ring_window *win,
 		ret = map__get_reader(tcpu, m, reset);
 		if (ret)
 			return ret;
-		if (m->id == id && m->read == read)
+		asked = true;
+		if (m->off == m->read && m->id == id && m->read == read)
 			return 0;	/* nothing new: wait (poll) before asking again */
 	}
+}
+
+bool trace_map__left_open(const struct trace_map *m)
+{
+	return m && m->left && m->off < m->read;
 }
 
 void trace_map__commit(struct trace_map *m, struct ring *ring, const struct rb_layout *l)
@@ -170,6 +204,7 @@ void trace_map__commit(struct trace_map *m, struct ring *ring, const struct rb_l
 	}
 	m->off = p->to;
 	m->first = false;
+	m->left = false;
 }
 
 int trace_map__check(const struct trace_map *m, const struct rb_layout *l)

@@ -115,6 +115,7 @@ int tracefs_cpu__peek_read(struct tracefs_cpu *tcpu, const struct tracefs_cpu_re
 	tcpu->held = rd->target;
 	tcpu->held_live = rb_page__maybe_live(tcpu->held, &tcpu->layout,
 					      rb_page__commit(tcpu->held, &tcpu->layout));
+	tcpu->sys.edge += tcpu->held_live;
 	return tracefs_cpu__peek_held(tcpu, rd, win);
 }
 

@@ -58,7 +58,9 @@ AUXTRACE_API void perf_machine__delete(struct perf_machine *m);
  * perf_machine__process_event() follows one record (native byte order, as a perf_session hands
  * it out): MMAP and MMAP2 add a mapping to the process (to the kernel's when the record's
  * cpumode is kernel), a later one hiding what it overlaps; COMM names a thread; FORK starts a
- * thread, and a process with a copy of its parent's mappings. Other records are ignored.
+ * thread, and a process with a copy of its parent's mappings; KSYMBOL maps a BPF program's code
+ * in the kernel, a dso and a symbol of its name (its unregistering is not followed). Other
+ * records are ignored.
  * sample may be NULL. Returns 0, or -ENOMEM.
  */
 AUXTRACE_API int perf_machine__process_event(struct perf_machine *m,
@@ -66,8 +68,8 @@ AUXTRACE_API int perf_machine__process_event(struct perf_machine *m,
 					     const struct perf_sample *sample);
 
 /*
- * perf_machine__comm() returns tid's comm as the last COMM said; ":<tid>" when none did, as
- * perf prints it. Borrowed: valid while the machine lives.
+ * perf_machine__comm() returns tid's comm as the last COMM said; ":<tid>" when none did
+ * ("swapper" for the idle task, tid 0), as perf prints it. Borrowed: valid while the machine lives.
  */
 AUXTRACE_API const char *perf_machine__comm(struct perf_machine *m, pid_t tid);
 /* perf_machine__pid() returns tid's process, -1 when no record said. */

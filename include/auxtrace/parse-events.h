@@ -7,6 +7,7 @@
  *   event    := pmu '/' [term (',' term)*] '/' [[':'] modifiers]
  *             | named ['/' [term (',' term)*] '/'] [':' modifiers]     cpu-clock, dummy, cycles
  *             | sys ':' event [':' modifiers]                          a tracepoint
+ *             | sysglob ':' eventglob [':' modifiers]      every tracepoint that matches
  *   term     := name ['=' number]        a flag term alone means 1; numbers as strtoull base 0
  *   modifiers: u k h (count only these privilege levels: "u" sets exclude_kernel and
  *              exclude_hv), G H (guest / host only), p (precise_ip, up to 3), D (pinned),
@@ -16,8 +17,12 @@
  * bits "config:0-7,32-35" names; a value wider than those bits is an error), its sysfs
  * event aliases (events/<alias>, itself a term list), and these attr terms: config,
  * config1, config2, config3 (the whole word), period / sample_period, freq, name,
- * aux-sample-size, aux-output. Named events and tracepoints take the attr terms only.
+ * aux-sample-size, aux-output, call-graph=fp|dwarf|lbr|no and stack-size=BYTES (perf's
+ * per-event callchain). Named events and tracepoints take the attr terms only.
  * A group's leader is its first event; a group modifier applies to every member.
+ * A tracepoint whose system or event has a glob character (* ? [) is every tracepoint that
+ * tracepoints__for_each() matches, each an event of its own named "sys:event" (in a group,
+ * each a member); none matching is an error naming the closest (tracepoints__closest()).
  *
  * The attr gets only what the string says, plus: type/config of the event, size, and for
  * a tracepoint sample_period 1 with PERF_SAMPLE_RAW (every hit is a sample with its
@@ -29,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
+#include <auxtrace/callchain.h>
 #include <auxtrace/core.h>
 #include <auxtrace/evlist.h>
 #include <auxtrace/evsel.h>
@@ -50,6 +56,14 @@ struct parse_events_event {
 	char name[256];		/* the name= term, else the event as written (with modifiers) */
 	char pmu[64];		/* its PMU; "" for named events and tracepoints */
 	uint64_t user_config[4];	/* bits of config..config3 the string set itself */
+	/*
+	 * call-graph= and stack-size= terms: the callchain of this event, whatever a global
+	 * one says; with has_callchain the attr is already configured for it
+	 * (callchain_param__config, auxtrace/callchain.h). A stack-size= alone sets only
+	 * callchain.dump_size, for a global dwarf callchain to use.
+	 */
+	struct callchain_param callchain;
+	bool has_callchain;
 };
 
 struct parse_events_opts {

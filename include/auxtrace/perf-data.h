@@ -78,8 +78,22 @@ struct perf_data_writer_opts {
 	/* Leave out HEADER_BUILD_ID (it reads the data section back and every ELF file the
 	 * MMAP and MMAP2 records name). */
 	bool no_build_ids;
+	/*
+	 * HEADER_CLOCK_DATA for events on perf's default clock (no use_clockid), which no
+	 * clock_gettime() reads: one moment read on it (clock_ref_ns, e.g. the time of a record
+	 * the recorder caused) and on CLOCK_REALTIME (wall_ref_ns), so that readers print sample
+	 * times as dates (perf script -F+tod). Written with clockid PERF_CLOCK_DEFAULT_ID.
+	 * 0: none (then CLOCK_DATA is written only for events with a clockid, read by finish).
+	 */
+	uint64_t clock_ref_ns, wall_ref_ns;
 	size_t :0;
 };
+
+/*
+ * CLOCK_DATA's clockid for perf's default clock: no POSIX clock's number (perf prints the
+ * dates from the two reference times alone).
+ */
+#define PERF_CLOCK_DEFAULT_ID	0xffffffffu
 
 /*
  * perf_data_writer__new() returns a writer of evlist's session into fd, which it does not
@@ -173,7 +187,8 @@ AUXTRACE_API int perf_data_writer__write_finished_round(struct perf_data_writer 
 /*
  * perf_data_writer__finish() ends the file: the feature sections (hostname, osrelease, version,
  * arch, nrcpus, cpudesc, cpuid, total_mem, cmdline, event_desc, pmu_mappings, clockid and
- * clock_data when the events use a clockid, the AUXTRACE index, build IDs), then the header
+ * clock_data when the events use a clockid, clock_data from opts' reference when they do not,
+ * the AUXTRACE index, build IDs), then the header
  * with the data size and feature bits (file format). A feature whose source cannot be read (no
  * cpuid on this architecture, an unreadable ELF file) is left out, logged at debug level. Pipe
  * format: nothing left to write. Returns 0, or the first write error of the session (see above;

@@ -138,6 +138,7 @@ AUXTRACE_API bool perf_session__has_feat(const struct perf_session *session, int
 /*
  * perf_session__feature() returns a feature's payload as stored (in the writer's byte
  * order), *size bytes, borrowed: valid while the session lives; NULL, *size 0 when absent.
+ * The pipe format's PERF_RECORD_HEADER_TRACING_DATA payload is HEADER_TRACING_DATA's.
  */
 AUXTRACE_API const void *perf_session__feature(const struct perf_session *session, int feat,
 					       size_t *size);
@@ -330,9 +331,10 @@ struct perf_tool {
  * stream) and deliver it: user records to the session (and the decoder) first, then to
  * tool->user_event; kernel records, ordered or not, to the decoder's process_event, then to
  * tool->sample or tool->event. At the end the decoder's flush_events, then free_events. Call it
- * once; tool is borrowed for the call. Returns 0 or -errno: EINVAL (tool->sz not set, a damaged
- * record: logged), EBUSY on a second call, the read's, or the first error a callback or the
- * decoder returned.
+ * once; tool is borrowed for the call. At a damaged record the records read before it still
+ * go out (the ordered queue and the decoder are flushed), then it fails; a callback's error
+ * stops at once. Returns 0 or -errno: EINVAL (tool->sz not set, a damaged record: logged),
+ * EBUSY on a second call, the read's, or the first error a callback or the decoder returned.
  */
 AUXTRACE_API int perf_session__process_events(struct perf_session *session,
 					      struct perf_tool *tool);

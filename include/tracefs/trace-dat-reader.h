@@ -47,6 +47,19 @@ struct trace_dat_cursor;
  */
 AUXTRACE_API struct trace_dat_reader *trace_dat_reader__open(const char *path);
 /*
+ * trace_dat_reader__open_tracing_data() reads the tracing data of a perf.data (its
+ * HEADER_TRACING_DATA section, or the payload of the pipe format's
+ * PERF_RECORD_HEADER_TRACING_DATA; perf_session__feature() gives both): the front of a
+ * trace.dat, version "0.6" as perf writes it or "6", up to the saved cmdlines, with the checks
+ * and messages of trace_dat_reader__open (name stands for the path in them). data is borrowed
+ * for the call only. The reader has the events' formats in trace_dat_reader__tep(), for
+ * tep_print_event() on a tracepoint sample's raw data, and no CPU data. Returns it (the
+ * caller's: trace_dat_reader__close), or NULL + errno as trace_dat_reader__open.
+ */
+AUXTRACE_API struct trace_dat_reader *trace_dat_reader__open_tracing_data(const void *data,
+									  size_t size,
+									  const char *name);
+/*
  * trace_dat_reader__close() unmaps and frees r. Records, strings and the tep handle it
  * handed out are gone with it. NULL is a no-op.
  */
@@ -149,6 +162,20 @@ AUXTRACE_API struct trace_dat_cursor *trace_dat_cursor__new(struct trace_dat_rea
 AUXTRACE_API const struct trace_dat_record *trace_dat_cursor__next(struct trace_dat_cursor *c);
 /* trace_dat_cursor__delete() frees c (NULL: nothing). */
 AUXTRACE_API void trace_dat_cursor__delete(struct trace_dat_cursor *c);
+
+struct timeline;
+
+/*
+ * trace_dat_reader__add_to_timeline() adds r's events to tl (auxtrace/timeline.h) as the
+ * stream "ftrace", on the file's trace clock: a cursor over every CPU (r must outlive tl).
+ * Each record's stream.data is its const struct trace_dat_record * (stream.type its kind:
+ * an event or a loss), with cpu, time, and for an event pid and tid both the payload's
+ * common_pid: ftrace records the thread only, as trace-cmd report shows it. Returns 0 or
+ * -errno: timeline__add_stream's (EXDEV: the file's clock is not the timeline's, logged),
+ * ENOMEM.
+ */
+AUXTRACE_API int trace_dat_reader__add_to_timeline(struct trace_dat_reader *r,
+						   struct timeline *tl);
 
 #ifdef __cplusplus
 }

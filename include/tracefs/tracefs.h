@@ -445,6 +445,7 @@ struct tracefs_cpu_syscalls {
 	uint64_t get_reader;	/* TRACE_MMAP_IOCTL_GET_READER calls */
 	uint64_t reads;		/* read(2) of trace_pipe_raw */
 	uint64_t splices;	/* splice(2) out of trace_pipe_raw */
+	uint64_t edge;		/* sub-buffers (or pieces) taken from the page the writer is on */
 };
 /*
  * tracefs_cpu_syscall_stats() returns what reading this tcpu cost in system calls

@@ -14,35 +14,25 @@
 #include <auxtrace/auxtrace-decoder.h>
 #include <auxtrace/auxtrace-queues.h>
 #include <auxtrace/session.h>
+#include "fuzz.h"
 
 #define FUZZ_PIPE_MAX (1 << 20)
-
-static volatile uint64_t sink;
-
-static void touch(const void *p, size_t len)
-{
-	const unsigned char *b = p;
-	size_t i;
-
-	for (i = 0; p && i < len; i++)
-		sink += b[i];
-}
 
 static int fuzz_kernel(struct perf_tool *tool, struct perf_session *s, union perf_event *event,
 		       struct perf_sample *sample, struct evsel *evsel)
 {
 	(void)tool; (void)s;
-	touch(event, event->header.size);
-	touch(evsel__name(evsel), strlen(evsel__name(evsel)));
+	fuzz__touch(event, event->header.size);
+	fuzz__touch_str(evsel__name(evsel));
 	if (sample->callchain)
-		touch(sample->callchain->ips, sample->callchain->nr * 8);
-	touch(sample->raw_data, sample->raw_size);
-	touch(sample->branch_entries, sample->branch_nr * sizeof(*sample->branch_entries));
-	touch(sample->read.values, sample->read.nr * sample->read.entry_words * 8);
-	touch(sample->user_stack.data, sample->user_stack.size);
-	touch(sample->aux_sample.data, sample->aux_sample.size);
+		fuzz__touch(sample->callchain->ips, sample->callchain->nr * 8);
+	fuzz__touch(sample->raw_data, sample->raw_size);
+	fuzz__touch(sample->branch_entries, sample->branch_nr * sizeof(*sample->branch_entries));
+	fuzz__touch(sample->read.values, sample->read.nr * sample->read.entry_words * 8);
+	fuzz__touch(sample->user_stack.data, sample->user_stack.size);
+	fuzz__touch(sample->aux_sample.data, sample->aux_sample.size);
 	if (sample->user_regs.regs)
-		touch(sample->user_regs.regs, __builtin_popcountll(sample->user_regs.mask) * 8);
+		fuzz__touch(sample->user_regs.regs, __builtin_popcountll(sample->user_regs.mask) * 8);
 	return 0;
 }
 
@@ -50,7 +40,7 @@ static int fuzz_user(struct perf_tool *tool, struct perf_session *s, union perf_
 		     uint64_t offset)
 {
 	(void)tool; (void)s; (void)offset;
-	touch(event, event->header.size);
+	fuzz__touch(event, event->header.size);
 	return 0;
 }
 
@@ -58,7 +48,7 @@ static int fuzz_auxtrace(struct perf_tool *tool, struct perf_session *s, union p
 			 uint64_t data_offset, const void *data)
 {
 	(void)tool; (void)s; (void)data_offset;
-	touch(data, event->auxtrace.size);
+	fuzz__touch(data, event->auxtrace.size);
 	return 0;
 }
 
@@ -89,7 +79,7 @@ static int fuzz_dec__flush(struct auxtrace *aux, struct perf_session *s)
 		struct auxtrace_buffer *b = NULL;
 
 		while (q && (b = auxtrace_buffer__next(q, b))) {
-			touch(auxtrace_buffer__get_data(b), b->size);
+			fuzz__touch(auxtrace_buffer__get_data(b), b->size);
 			auxtrace_buffer__put_data(b);
 		}
 	}
@@ -106,7 +96,7 @@ static void fuzz_dec__free(struct auxtrace *aux, struct perf_session *s)
 static struct auxtrace *fuzz_dec__new(struct perf_session *s,
 				      const struct perf_record_auxtrace_info *info)
 {
-	touch(info, info->header.size);
+	fuzz__touch(info, info->header.size);
 	fuzz_dec.aux = (struct auxtrace){ .sz = sizeof(fuzz_dec.aux),
 					  .process_auxtrace_event = fuzz_dec__auxtrace,
 					  .flush_events = fuzz_dec__flush, .free = fuzz_dec__free };
@@ -135,14 +125,13 @@ static void fuzz_session(int fd, uint32_t type)
 	if (!s)
 		return;
 	env = perf_session__env(s);
-	if (env->hostname)
-		touch(env->hostname, strlen(env->hostname));
+	fuzz__touch_str(env->hostname);
 	for (i = 0; i < env->nr_cmdline; i++)
-		touch(env->cmdline[i], strlen(env->cmdline[i]));
+		fuzz__touch_str(env->cmdline[i]);
 	for (i = 0; i < env->nr_pmu_mappings; i++)
-		touch(env->pmu_mappings[i].name, strlen(env->pmu_mappings[i].name));
+		fuzz__touch_str(env->pmu_mappings[i].name);
 	for (i = 0; i < env->nr_build_ids; i++)
-		touch(env->build_ids[i].filename, strlen(env->build_ids[i].filename));
+		fuzz__touch_str(env->build_ids[i].filename);
 	perf_session__process_events(s, &tool);
 	perf_session__delete(s);
 }

@@ -14,32 +14,9 @@
 
 #include <event-parse.h>
 #include <tracefs/trace-dat-reader.h>
+#include "fuzz.h"
 
-static volatile uint64_t sink;
-
-/*
- * libtraceevent 1.7 leaks what its format parser allocated when it gives up on a print fmt
- * (an error path of its own): LeakSanitizer is told to look past allocations made inside it.
- */
-const char *__lsan_default_suppressions(void);
-const char *__lsan_default_suppressions(void)
-{
-	return "leak:libtraceevent.so\n";
-}
-
-static void touch(const void *p, size_t len)
-{
-	const unsigned char *b = p;
-
-	for (size_t i = 0; p && i < len; i++)
-		sink += b[i];
-}
-
-static void touch_str(const char *s)
-{
-	if (s)
-		touch(s, strlen(s));
-}
+FUZZ_LSAN_IGNORE_LIBTRACEEVENT()
 
 static void read_all(struct trace_dat_reader *r)
 {
@@ -48,21 +25,21 @@ static void read_all(struct trace_dat_reader *r)
 	const char *const *events;
 	size_t nr;
 
-	touch_str(trace_dat_reader__clock(r));
-	touch_str(trace_dat_reader__uname(r));
-	touch_str(trace_dat_reader__version(r));
+	fuzz__touch_str(trace_dat_reader__clock(r));
+	fuzz__touch_str(trace_dat_reader__uname(r));
+	fuzz__touch_str(trace_dat_reader__version(r));
 	events = trace_dat_reader__events(r, &nr);
 	for (size_t i = 0; i < nr; i++)
-		touch_str(events[i]);
+		fuzz__touch_str(events[i]);
 	for (int cpu = 0; cpu < trace_dat_reader__nr_cpus(r); cpu++)
-		touch_str(trace_dat_reader__cpustat(r, cpu));
+		fuzz__touch_str(trace_dat_reader__cpustat(r, cpu));
 	c = trace_dat_cursor__new(r, -1);
 	if (!c)
 		return;
 	while ((rec = trace_dat_cursor__next(c))) {
-		touch(rec->data, rec->size);
+		fuzz__touch(rec->data, rec->size);
 		if (rec->event)
-			touch_str(rec->event->name);
+			fuzz__touch_str(rec->event->name);
 	}
 	trace_dat_cursor__delete(c);
 }

@@ -55,6 +55,13 @@ int testlib_walk_records(const void *data, uint64_t size,
 int testlib_perf(char **out, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* perf is installed and runs. */
 bool testlib_have_perf(void);
+/* perf is the oracle: root and perf, or the test is skipped (testlib.h's TEST_SKIP). */
+#define REQUIRE_PERF()							\
+	do {								\
+		TEST_REQUIRE_ROOT();					\
+		if (!testlib_have_perf())				\
+			TEST_SKIP("perf is not installed (linux-perf)");	\
+	} while (0)
 /* Lines of text containing needle. */
 int testlib_count_lines(const char *text, const char *needle);
 

@@ -32,7 +32,7 @@ left=0 survived=0
 for run in $(seq 1 100); do
 	sig=${signals[$((RANDOM % ${#signals[@]}))]}
 	delay=$((RANDOM % 100))
-	"$auxrec" record -a -e cpu-clock --ftrace sched:sched_switch -d 5 -o "$tmp/out" \
+	"$auxrec" record -a -e cpu-clock --ftrace sched:sched_switch --duration 5 -o "$tmp/out" \
 		>/dev/null 2>"$tmp/err" &
 	pid=$!
 	# once it is auxrec (a signal to the shell's child before its exec is the shell's)
@@ -62,7 +62,7 @@ check "100 random signals: no instance left behind ($left left)" [ "$left" -eq 0
 check "100 random signals: each stopped auxrec promptly ($survived did not)" [ "$survived" -eq 0 ]
 
 # A signal ignored when auxrec starts (nohup ignores SIGHUP) stays ignored.
-nohup "$auxrec" record -a -e cpu-clock -d 0.5 -o "$tmp/n" >"$tmp/n.log" 2>&1 &
+nohup "$auxrec" record -a -e cpu-clock --duration 0.5 -o "$tmp/n" >"$tmp/n.log" 2>&1 &
 pid=$!
 until [ "$(readlink /proc/"$pid"/exe 2>/dev/null)" = "$(readlink -f "$auxrec")" ]; do
 	kill -0 "$pid" 2>/dev/null || break
@@ -76,7 +76,7 @@ check "under nohup, SIGHUP does not stop the recording (exit $?)" \
 # SIGINT is caught even when auxrec starts with it ignored, as perf record does: a script's
 # background job (no job control) starts so, and scripts stop such a recording with kill -INT.
 set +m
-"$auxrec" record -a -e cpu-clock -d 10 -o "$tmp/bg" >"$tmp/bg.log" 2>&1 &
+"$auxrec" record -a -e cpu-clock --duration 10 -o "$tmp/bg" >"$tmp/bg.log" 2>&1 &
 pid=$!
 set -m
 until [ "$(readlink /proc/"$pid"/exe 2>/dev/null)" = "$(readlink -f "$auxrec")" ]; do
@@ -94,7 +94,7 @@ check "kill -INT stops a background job that started with SIGINT ignored (exit $
 	grep -q "ended because.*Interrupt" "$tmp/bg.log"
 
 # A second ^C aborts the final drain, and the files are still whole: perf and trace-cmd read them.
-"$auxrec" record -a -e cpu-clock --ftrace sched:sched_switch -d 10 -o "$tmp/ab" \
+"$auxrec" record -a -e cpu-clock --ftrace sched:sched_switch --duration 10 -o "$tmp/ab" \
 	>"$tmp/ab.log" 2>&1 &
 pid=$!
 for _ in $(seq 1 200); do
@@ -132,7 +132,7 @@ check "a workload that ignores SIGTERM is killed, auxrec ends (${elapsed_ms} ms)
 check "... and says so" grep -q "ignored SIGTERM" "$tmp/w.log"
 
 # An instance whose auxrec died by SIGKILL is removed, with a message, by the next run.
-"$auxrec" record -a --ftrace sched:sched_switch -d 10 -o "$tmp/k" >/dev/null 2>&1 &
+"$auxrec" record -a --ftrace sched:sched_switch --duration 10 -o "$tmp/k" >/dev/null 2>&1 &
 pid=$!
 for _ in $(seq 1 200); do
 	[ -d "$tracefs/instances/auxrec-$pid" ] && break
@@ -142,7 +142,7 @@ kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 check "SIGKILL leaves the instance (nothing can prevent that)" \
 	[ -d "$tracefs/instances/auxrec-$pid" ]
-timeout 20 "$auxrec" record -a --ftrace sched:sched_switch -d 0.1 -o "$tmp/k2" \
+timeout 20 "$auxrec" record -a --ftrace sched:sched_switch --duration 0.1 -o "$tmp/k2" \
 	>"$tmp/k2.log" 2>&1
 check "the next run removes it" [ ! -d "$tracefs/instances/auxrec-$pid" ]
 check "... and says so" grep -q "removed tracefs instance auxrec-$pid" "$tmp/k2.log"

@@ -16,7 +16,7 @@ if [ "$(id -u)" -ne 0 ]; then
 	exit 77
 fi
 tracefs=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
-instances_before=$(ls -d "$tracefs"/instances/auxrec-* 2>/dev/null)
+instances_before=$(ls --duration "$tracefs"/instances/auxrec-* 2>/dev/null)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -51,7 +51,7 @@ wait
 sw=$(awk '$1 == "total" { print $2 }' "$out/sysw")
 check "-a with a command sees another process's 500 calls (got '$sw')" [ "${sw:-0}" -ge 500 ]
 
-timeout 60 "$auxrec" record -o "$out/d3" -a -e cpu-clock -d 0.3 >"$out/sys" 2>&1
+timeout 60 "$auxrec" record -o "$out/d3" -a -e cpu-clock --duration 0.3 >"$out/sys" 2>&1
 check "system-wide recording for 0.3 s exits 0" [ $? -eq 0 ]
 check "system-wide cpu-clock delivered samples" awk '$1 == "total" && $2 > 0 { ok = 1 } END { exit !ok }' "$out/sys"
 
@@ -74,7 +74,7 @@ check "an AUX area on cpu-clock exits non-zero" [ $? -ne 0 ]
 check "... naming the PMU and that it cannot produce AUX data" \
 	grep -qE "cpu-clock \(PMU software\) cannot produce AUX (area )?data" "$out/aux"
 
-timeout 30 "$auxrec" record -o "$out/d7" -C 3-1 -e cpu-clock -d 0.1 >"$out/cpus" 2>&1
+timeout 30 "$auxrec" record -o "$out/d7" -C 3-1 -e cpu-clock --duration 0.1 >"$out/cpus" 2>&1
 check "a reversed CPU range is refused" [ $? -ne 0 ]
 timeout 30 "$auxrec" record -o "$out/d8" -e no-such-event -- true >"$out/ev" 2>&1
 check "an unknown event is refused, by name" grep -q "no-such-event" "$out/ev"
@@ -92,22 +92,22 @@ bad() {	# bad PATTERN ARGS...: auxrec record ARGS exits non-zero, says PATTERN, 
 		eval "[ $rc -ne 0 ] && [ $rc -ne 124 ] && $said"
 	check "... and leaves no output directory" [ ! -e "$out/bad" ]
 }
-bad "-d 'nan': give a positive, finite number of seconds" -e cpu-clock -a -d nan
-bad "-d 'inf': give a positive, finite number" -e cpu-clock -a -d inf
-bad "-d '1e999': give a positive, finite number" -e cpu-clock -a -d 1e999
+bad "--duration 'nan': give a positive, finite number of seconds" -e cpu-clock -a --duration nan
+bad "--duration 'inf': give a positive, finite number" -e cpu-clock -a --duration inf
+bad "--duration '1e999': give a positive, finite number" -e cpu-clock -a --duration 1e999
 bad "-p '4294967297': not a process id" -e cpu-clock -p 4294967297
 bad "-p and -a exclude each other" -e cpu-clock -a -p 1
 bad "-p and -C exclude each other" -e cpu-clock -C 0 -p 1
 bad "--per-thread and -a exclude each other" -e cpu-clock --per-thread -a -- true
 bad "--per-thread and -C exclude each other" -e cpu-clock --per-thread -C 0 -- true
-bad "-C '': the CPU list is empty" -e cpu-clock -C '' -d 0.1
-bad "-C '$online': not every CPU in it is online \(online CPUs: " -e cpu-clock -C "$online" -d 0.1
-bad "refused: system and event are names" -a -d 0.1 --ftrace '../../../events/syscalls:sys_enter_getppid'
-bad "refused: system and event are names" -a -d 0.1 --ftrace 'syscalls:../../../events/syscalls/sys_enter_getppid'
+bad "-C '': the CPU list is empty" -e cpu-clock -C '' --duration 0.1
+bad "-C '$online': not every CPU in it is online \(online CPUs: " -e cpu-clock -C "$online" --duration 0.1
+bad "refused: system and event are names" -a --duration 0.1 --ftrace '../../../events/syscalls:sys_enter_getppid'
+bad "refused: system and event are names" -a --duration 0.1 --ftrace 'syscalls:../../../events/syscalls/sys_enter_getppid'
 check "... and the top level's sys_enter_getppid stays off" \
 	[ "$(cat "$tracefs/events/syscalls/sys_enter_getppid/enable")" = 0 ]
-bad "-k 'sundial': not a clock perf records with" -e cpu-clock -a -d 0.1 -k sundial
-bad "-k realtime: ftrace has no such clock" -a -d 0.1 -k realtime --ftrace sched:sched_switch
+bad "-k 'sundial': not a clock perf records with" -e cpu-clock -a --duration 0.1 -k sundial
+bad "-k realtime: ftrace has no such clock" -a --duration 0.1 -k realtime --ftrace sched:sched_switch
 # -k: the events on that clock, said in perf.data's header, and the ftrace instance on it too
 timeout 60 "$auxrec" record -o "$out/k" -k monotonic -e cpu-clock --ftrace sched:sched_switch \
 	-- "$loop" 200000 >"$out/k.log" 2>&1
@@ -135,7 +135,7 @@ check "... and trace-cmd report shows the 100 matched events by name (got $n)" [
 # Left behind: an instance that was not there before and whose auxrec is gone (other runs
 # of auxrec on this machine may hold live ones).
 left=""
-for inst in $(ls -d "$tracefs"/instances/auxrec-* 2>/dev/null); do
+for inst in $(ls --duration "$tracefs"/instances/auxrec-* 2>/dev/null); do
 	grep -qxF "$inst" <<<"$instances_before" && continue
 	pid=${inst##*/auxrec-}
 	pid=${pid%%.*}	# auxrec-PID.N: the name was taken

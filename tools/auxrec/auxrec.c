@@ -10,9 +10,8 @@
 #include "error.h"
 
 /*
- * The library's errors and warnings always reach the user; info and debug with -v / -vv. A
- * warning is the tool's own ("auxrec: warning:", as auxrec_warning prints): the command goes
- * on, and nothing about it is an error.
+ * The library's errors always reach the user, its warnings unless -q (auxrec_verbose -1);
+ * info and debug with -v / -vv.
  */
 static int auxrec_print(enum libauxtrace_print_level level, const char *fmt, va_list ap)
 {
@@ -22,7 +21,8 @@ static int auxrec_print(enum libauxtrace_print_level level, const char *fmt, va_
 	};
 	size_t len = strlen(fmt);
 
-	if ((level == LIBAUXTRACE_INFO && auxrec_verbose < 1) ||
+	if ((level == LIBAUXTRACE_WARN && auxrec_verbose < 0) ||
+	    (level == LIBAUXTRACE_INFO && auxrec_verbose < 1) ||
 	    (level == LIBAUXTRACE_DEBUG && auxrec_verbose < 2))
 		return 0;
 	fprintf(stderr, "%s: ", prefix[level]);

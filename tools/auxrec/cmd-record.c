@@ -127,7 +127,7 @@ static int record__loop(struct record *rec)
 
 		if (deadline) {
 			if (t >= deadline) {
-				record__note_end(rec, "the duration (-d) ran out");
+				record__note_end(rec, "the duration (--duration) ran out");
 				return 0;
 			}
 			if ((deadline - t) * 1000 < timeout)
@@ -211,6 +211,10 @@ static int record__setup(struct record *rec)
 		err = record__setup_auxtrace(rec);
 	if (!err) {
 		record__config_evsels(rec);
+		record__exclude_kernel_if_denied(rec);
+		err = record__config_callchains(rec);
+	}
+	if (!err) {
 		err = evlist__open(rec->evlist);
 	}
 	if (!err)
@@ -225,6 +229,11 @@ static int record__setup(struct record *rec)
 		if (!rec->ftrace)
 			err = -EINVAL;
 	}
+	/* -p or a command (not one that only times -a/-C): its events, as trace-cmd -P -F */
+	if (!err && rec->ftrace && !rec->ftrace_all_tasks && !rec->system_wide &&
+	    !rec->cpu_list && (rec->pid || rec->have_workload))
+		err = ftrace_session__follow(rec->ftrace, rec->have_workload ?
+					     rec->workload.pid : rec->pid);
 	/* the files last: a recording that cannot start leaves none */
 	if (!err && !record__stop_requested())
 		err = record__prepare_output(rec);
@@ -314,6 +323,7 @@ static void record__cleanup(struct record *rec)
 	free(rec->events);
 	free(rec->ftrace_events);
 	free(rec->default_event);
+	free(rec->own_callchains);
 	record__free_filters(rec);
 }
 

@@ -2,7 +2,8 @@
 /*
  * auxrec script: the samples of a recording, one line each in perf script's default style,
  * with the branches and instructions the AUX decoders synthesize (--itrace) in time order
- * among them.
+ * among them: the command line, the session, the selection; script-print.c prints each
+ * record.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -20,17 +21,27 @@
 #include <auxtrace/itrace.h>
 #include <auxtrace/machine.h>
 #include <auxtrace/session.h>
+#include <trace-dat-reader.h>
 #include "cmd.h"
 #include "error.h"
+#include "script-fields.h"
+#include "script-filter.h"
 #include "script-ftrace.h"
-#include "script-line.h"
+#include "script-print.h"
+
+enum { OPT_ITRACE = 256, OPT_NO_ITRACE, OPT_PID, OPT_TID, OPT_COMM, OPT_TIME, OPT_NS,
+       OPT_CALL_TRACE, OPT_CALL_RET_TRACE };
 
 static const char script_usage[] =
-	"usage: auxrec script [--itrace[=OPTS] | --no-itrace] [-i] [FILE|DIR|-]\n"
+	"usage: auxrec script [--itrace[=OPTS] | --no-itrace | --call-trace | --call-ret-trace]\n"
+	"                     [-F FIELDS] [--ns] [-C CPUS] [--pid PIDS] [--tid TIDS]\n"
+	"                     [--comm COMMS] [--time START,STOP] [-i] [FILE|DIR|-]\n"
 	"\n"
 	"Print the samples of a recording as perf script does: comm, tid, [cpu], time,\n"
-	"period, event, ip sym+off (dso); branches synthesized from Intel PT or BTS data as\n"
-	"`from sym+off (dso) => to sym+off (dso)`, in time order with the other samples.\n"
+	"period, event, ip sym+off (dso); a tracepoint's fields as libtraceevent formats them\n"
+	"from the recording's event formats; a callchain's frames below its sample; branches\n"
+	"synthesized from Intel PT or BTS data as `from sym+off (dso) => to sym+off (dso)`,\n"
+	"in time order with the other samples.\n"
 	"\n"
 	"  -i, --input PATH  a perf.data file, a directory auxrec record wrote (its\n"
 	"                    perf.data), or - for perf's pipe format on stdin; default\n"
@@ -42,10 +53,19 @@ static const char script_usage[] =
 	"                    without overflows or losses), s<N> skip the first N; without\n"
 	"                    it, perf script's default (ce)\n"
 	"      --no-itrace   do not decode AUX data\n"
+	"      --call-trace  calls, each function indented by call depth (--itrace=cewp)\n"
+	"      --call-ret-trace  calls and returns, with the branch's kind (--itrace=crewp)\n"
+	"  -F, --fields F    perf script's fields: a list, TYPE:list (hw, sw, trace), or\n"
+	"                    +field/-field; " SCRIPT_FIELD_NAMES "\n"
+	"      --ns          times to the nanosecond\n"
+	"  -C, --cpu CPUS    only these CPUs (0-2,4)\n"
+	"      --pid PIDS    only these processes (1,42)\n"
+	"      --tid TIDS    only these threads\n"
+	"      --comm COMMS  only threads of these names (sh,ls)\n"
+	"      --time START,STOP  only this span, in seconds as printed (either may be empty)\n"
 	"\n"
 	"Symbols come from the files the recording mapped (.symtab, else .dynsym, or their\n"
 	"separate debug files by build ID) and from /proc/kallsyms; [unknown] otherwise.\n"
-	"Tracepoint samples are shown without their fields.\n"
 	"\n"
 	"A trace.dat (or a directory holding a trace.dat and no perf.data) prints its\n"
 	"ftrace events as trace-cmd report does: comm-pid [cpu] secs.usecs: name: fields,\n"
@@ -55,9 +75,13 @@ struct script {
 	struct perf_tool tool;
 	struct perf_machine *machine;
 	struct perf_session *session;
-	int name_width;			/* the longest event name, as perf aligns them */
+	struct script_filter *filter;
+	struct script_print print;
+	struct trace_dat_reader *tracing;	/* the tracing data's formats, when there are */
+	bool follow_calls;		/* callindent: every branch goes to the call depths */
+	bool bts;			/* the AUX data is Intel BTS's */
+	uint32_t branch_filter;		/* branches shown (c, r with callindent); 0: all */
 	uint64_t nr_errors;
-	struct script_line line;
 };
 
 static struct script *script_of(struct perf_tool *tool)
@@ -65,83 +89,25 @@ static struct script *script_of(struct perf_tool *tool)
 	return (struct script *)((char *)tool - offsetof(struct script, tool));
 }
 
-/* perf's width: the longest name in the evlist, the decoders' events included. */
-static int script__name_width(struct script *scr)
+/* perf script's selection: comm only looked up when --comm asks for it. */
+static bool script__selected(struct script *scr, int cpu, pid_t pid, pid_t tid, uint64_t time)
 {
-	struct evlist *evlist = perf_session__evlist(scr->session);
-	struct evsel *evsel;
+	const char *comm = script_filter__needs_comm(scr->filter) ?
+			   perf_machine__comm(scr->machine, tid) : NULL;
 
-	if (!scr->name_width) {
-		evlist__for_each_entry(evlist, evsel) {
-			int len = (int)strlen(evsel__name(evsel) ?: "");
-
-			if (len > scr->name_width)
-				scr->name_width = len;
-		}
-	}
-	return scr->name_width;
+	return script_filter__match(scr->filter, cpu, pid, tid, comm, time);
 }
 
-/* comm, tid, [cpu], time: what the event samples of them. */
-static void script__start(struct script *scr, uint64_t sample_type, pid_t tid, int cpu,
-			  uint64_t time)
+/* -F names a field evsel does not sample: perf script refuses, and so do we. */
+static int script__fields_given(struct script *scr, struct evsel *evsel)
 {
-	struct script_line *l = &scr->line;
+	const char *missing = script_fields__missing(&scr->print.fields, evsel__attr(evsel));
 
-	script_line__str(l, perf_machine__comm(scr->machine, tid), 16);
-	script_line__char(l, ' ');
-	if (sample_type & PERF_SAMPLE_TID) {
-		script_line__int(l, tid, 5);
-		script_line__char(l, ' ');
-	}
-	if (sample_type & PERF_SAMPLE_CPU) {
-		script_line__char(l, '[');
-		script_line__u64(l, (uint64_t)cpu, 3, false, true);
-		script_line__str(l, "] ", 0);
-	}
-	if (sample_type & PERF_SAMPLE_TIME) {
-		script_line__u64(l, time / 1000000000, 5, false, false);
-		script_line__char(l, '.');
-		script_line__u64(l, time % 1000000000 / 1000, 6, false, true);
-		script_line__str(l, ": ", 0);
-	}
-}
-
-/* "%16llx sym+0xoff (dso)", as perf prints an address it resolved. */
-static void script__addr(struct script *scr, pid_t pid, uint64_t addr)
-{
-	struct perf_addr_location al = { .sz = sizeof(al) };
-	struct script_line *l = &scr->line;
-
-	perf_machine__resolve(scr->machine, pid, addr, &al);
-	script_line__u64(l, addr, 16, true, false);
-	script_line__char(l, ' ');
-	if (al.sym) {
-		script_line__str(l, al.sym, 0);
-		script_line__str(l, "+0x", 0);
-		script_line__u64(l, al.sym_offset, 0, true, false);
-	} else {
-		script_line__str(l, "[unknown]", 0);
-	}
-	script_line__str(l, " (", 0);
-	script_line__str(l, al.dso ?: "[unknown]", 0);
-	script_line__char(l, ')');
-}
-
-/* The period (a fixed one when the event does not sample it, as perf shows it), the name. */
-static void script__name(struct script *scr, struct evsel *evsel, uint64_t period)
-{
-	const struct perf_event_attr *attr = evsel__attr(evsel);
-	struct script_line *l = &scr->line;
-
-	if (!(attr->sample_type & PERF_SAMPLE_PERIOD))
-		period = attr->freq ? 0 : attr->sample_period;
-	if (attr->type != PERF_TYPE_TRACEPOINT) {
-		script_line__u64(l, period, 10, false, false);
-		script_line__char(l, ' ');
-	}
-	script_line__str(l, evsel__name(evsel) ?: "[unknown]", script__name_width(scr));
-	script_line__str(l, ": ", 0);
+	if (!missing)
+		return 0;
+	auxrec_error("samples of '%s' do not have the '%s' field: leave it out of -F",
+		     evsel__name(evsel) ?: "?", missing);
+	return -EINVAL;
 }
 
 static int script__sample(struct perf_tool *tool, struct perf_session *session,
@@ -149,40 +115,37 @@ static int script__sample(struct perf_tool *tool, struct perf_session *session,
 			  struct evsel *evsel)
 {
 	struct script *scr = script_of(tool);
-	const struct perf_event_attr *attr = evsel__attr(evsel);
 
 	(void)session;
 	(void)event;
-	script__start(scr, attr->sample_type, (pid_t)sample->tid, (int)sample->cpu,
-		      sample->time);
-	script__name(scr, evsel, sample->period);
-	if (attr->type != PERF_TYPE_TRACEPOINT && attr->sample_type & PERF_SAMPLE_IP) {
-		script_line__char(&scr->line, ' ');
-		script__addr(scr, (pid_t)sample->pid, sample->ip);
-	}
-	return script_line__write(&scr->line, stdout);
+	if (!script__selected(scr, (int)sample->cpu, (pid_t)sample->pid, (pid_t)sample->tid,
+			      sample->time))
+		return 0;
+	return script__fields_given(scr, evsel) ?:
+	       script_print__sample(&scr->print, evsel, sample);
 }
 
-/* A synthesized branch: "from ... => to ...". */
 static int script__auxtrace_sample(struct perf_tool *tool, struct perf_session *session,
 				   const struct auxtrace_sample *sample, struct evsel *evsel)
 {
 	struct script *scr = script_of(tool);
-	const struct perf_event_attr *attr = evsel__attr(evsel);
 
 	(void)session;
-	script__start(scr, attr->sample_type, sample->tid, sample->cpu, sample->time);
-	script__name(scr, evsel, sample->period);
-	script_line__char(&scr->line, ' ');
-	script__addr(scr, sample->pid, sample->ip);
-	if (sample->kind == AUXTRACE_SAMPLE_BRANCH) {
-		script_line__str(&scr->line, " => ", 0);
-		script__addr(scr, sample->pid, sample->addr);
+	if (scr->follow_calls) {
+		int err = script_print__follow(&scr->print, sample);
+
+		if (err)
+			return err;
+		if (scr->branch_filter && sample->kind == AUXTRACE_SAMPLE_BRANCH &&
+		    !(sample->flags & scr->branch_filter))
+			return 0;
 	}
-	return script_line__write(&scr->line, stdout);
+	if (!script__selected(scr, sample->cpu, sample->pid, sample->tid, sample->time))
+		return 0;
+	return script__fields_given(scr, evsel) ?:
+	       script_print__auxtrace_sample(&scr->print, evsel, sample);
 }
 
-/* perf's line for PERF_RECORD_AUXTRACE_ERROR, and where in the AUX data it happened. */
 static int script__auxtrace_error(struct perf_tool *tool, struct perf_session *session,
 				  const struct auxtrace_decode_error *err, struct evsel *evsel)
 {
@@ -191,18 +154,35 @@ static int script__auxtrace_error(struct perf_tool *tool, struct perf_session *s
 	(void)session;
 	(void)evsel;
 	scr->nr_errors++;
-	printf(" instruction trace error type 1");
-	if (err->time)
-		printf(" time %" PRIu64 ".%09" PRIu64, err->time / 1000000000,
-		       err->time % 1000000000);
-	else
-		printf(" time 0");
-	printf(" cpu %d pid %d tid %d ip %#" PRIx64 " code %d: %s", err->cpu, err->pid, err->tid,
-	       err->ip, err->perf_code, err->msg);
-	if (err->kind != AUXTRACE_DECODE_ERR_LOST)
-		printf(" (AUX offset %#" PRIx64 ")", err->aux_offset);
-	putchar('\n');
+	return script_print__auxtrace_error(&scr->print, err);
+}
+
+/* Which AUX data this is: perf keeps BTS call depths per buffer. */
+static int script__user_event(struct perf_tool *tool, struct perf_session *session,
+			      union perf_event *event, uint64_t file_offset)
+{
+	struct script *scr = script_of(tool);
+
+	(void)session;
+	(void)file_offset;
+	if (event->header.type == PERF_RECORD_AUXTRACE_INFO)
+		scr->bts = event->auxtrace_info.type == PERF_AUXTRACE_INTEL_BTS;
 	return 0;
+}
+
+/* Where each AUX buffer starts, for the BTS call depths (callindent). */
+static int script__auxtrace(struct perf_tool *tool, struct perf_session *session,
+			    union perf_event *event, uint64_t data_offset, const void *data)
+{
+	struct script *scr = script_of(tool);
+
+	(void)session;
+	(void)data_offset;
+	(void)data;
+	if (!scr->follow_calls || !scr->bts)
+		return 0;
+	return script_print__bts_buffer(&scr->print, (int)event->auxtrace.cpu,
+					(pid_t)event->auxtrace.tid, event->auxtrace.offset);
 }
 
 /* Side-band: the machine follows processes, their names and mappings. */
@@ -246,18 +226,59 @@ static void script__warn(const struct script *scr)
 		auxrec_error("warning: %" PRIu64 " instruction trace errors", scr->nr_errors);
 }
 
-static int script__run(const char *path, const struct itrace_synth_opts *itrace,
-		       bool decode)
+/* What the command line asked for. */
+struct script_args {
+	const char *path;
+	const struct itrace_synth_opts *itrace;
+	bool decode;
+	struct script_filter filter;
+	struct script_fields fields;
+	bool ns;
+	int dso_pad;
+	bool follow_calls;
+	uint32_t branch_filter;
+};
+
+/*
+ * The formats of the tracepoint events, from the recording's tracing data (perf's
+ * HEADER_TRACING_DATA, or its pipe record): none means their fields are not shown.
+ */
+static void script__tracing_data(struct script *scr, const char *path)
+{
+	size_t size;
+	const void *data = perf_session__feature(scr->session, HEADER_TRACING_DATA, &size);
+
+	if (!data)
+		return;
+	scr->tracing = trace_dat_reader__open_tracing_data(data, size, path);
+	if (!scr->tracing) {
+		auxrec_error("%s: its tracing data cannot be read (see above): tracepoint fields "
+			     "are not shown", path);
+		return;
+	}
+	script_print__set_tep(&scr->print, trace_dat_reader__tep(scr->tracing),
+			      !perf_session__is_pipe(scr->session));
+}
+
+static int script__run(struct script_args *args)
 {
 	AUXTRACE_OPTS(perf_session_opts, opts,
-		      .decoders = decode ? auxtrace_decoders__builtin() : NULL,
-		      .itrace_synth_opts = itrace);
+		      .decoders = args->decode ? auxtrace_decoders__builtin() : NULL,
+		      .cpus = args->filter.cpus,
+		      .itrace_synth_opts = args->itrace);
 	struct script scr = {
 		.tool = { .sz = sizeof(scr.tool), .ordered_events = true,
 			  .sample = script__sample, .event = script__event,
+			  .user_event = script__user_event, .auxtrace = script__auxtrace,
 			  .auxtrace_sample = script__auxtrace_sample,
 			  .auxtrace_error = script__auxtrace_error },
+		.filter = &args->filter,
+		.follow_calls = args->follow_calls,
+		.branch_filter = args->branch_filter,
+		.print = { .fields = args->fields, .ns = args->ns, .dso_pad = args->dso_pad,
+			   .out = stdout },
 	};
+	const char *path = args->path;
 	static char out[1 << 16];
 	int err;
 
@@ -273,35 +294,125 @@ static int script__run(const char *path, const struct itrace_synth_opts *itrace,
 		perf_machine__delete(scr.machine);
 		return err;
 	}
+	scr.print.machine = scr.machine;
+	scr.print.evlist = perf_session__evlist(scr.session);
+	script_print__init(&scr.print);
+	script__tracing_data(&scr, path);
 	err = perf_session__process_events(scr.session, &scr.tool);
 	if (fflush(stdout) && !err)
 		err = -errno;
 	if (err)
 		auxrec_error("reading %s stopped: %s", path, strerror(-err));
 	script__warn(&scr);
+	script_print__exit(&scr.print);
+	trace_dat_reader__close(scr.tracing);
 	perf_session__delete(scr.session);
 	perf_machine__delete(scr.machine);
 	return err;
 }
 
+/* A selection option's argument; 0, or 2 (usage) after saying what is wrong with it. */
+static int script__select(struct script_args *args, int opt, const char *arg)
+{
+	static const struct {
+		int opt;
+		int (*parse)(struct script_filter *f, const char *str);
+		const char *name, *want;
+	} selections[] = {
+		{ 'C', script_filter__parse_cpus, "-C", "a CPU list such as 0-2,4" },
+		{ OPT_PID, script_filter__parse_pids, "--pid", "a list of process IDs such as 1,42" },
+		{ OPT_TID, script_filter__parse_tids, "--tid", "a list of thread IDs such as 1,42" },
+		{ OPT_COMM, script_filter__parse_comms, "--comm", "a list of comms such as sh,ls" },
+		{ OPT_TIME, script_filter__parse_time, "--time",
+		  "start,stop in seconds (perf's timestamps, e.g. 4507.35,4507.36), either one empty" },
+	};
+
+	for (size_t i = 0; i < sizeof(selections) / sizeof(selections[0]); i++) {
+		int err;
+
+		if (selections[i].opt != opt)
+			continue;
+		err = selections[i].parse(&args->filter, arg);
+		if (err == -ENOMEM) {
+			auxrec_error("%s: out of memory", selections[i].name);
+			return 1;
+		}
+		if (err) {
+			auxrec_error("%s '%s': %s expected", selections[i].name, arg,
+				     selections[i].want);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/*
+ * perf script's --call-trace (calls, errors, power events, each call's function indented by
+ * depth after its padded dso) and --call-ret-trace (returns too, and the branch's kind). 0,
+ * or 2 after saying what went wrong.
+ */
+static int script__call_trace(struct script_args *args, struct itrace_synth_opts *itrace,
+			      bool returns)
+{
+	const char *bad;
+
+	if (script_fields__parse(&args->fields, returns ?
+				 "-ip,-addr,-event,-period,+callindent,+flags" :
+				 "-ip,-addr,-event,-period,+callindent", &bad) ||
+	    itrace_do_parse_synth_opts(itrace, returns ? "crewp" : "cewp", 0))
+		return 2;
+	args->ns = true;
+	args->dso_pad = returns ? 0 : 50;
+	return 0;
+}
+
+/*
+ * With callindent every call and return must reach the call depths, also those c or r alone
+ * would not show: decode both, and show what the letters asked for, as perf's filter does
+ * (c: calls, asynchronous branches, trace ends; r: returns, trace begins).
+ */
+static void script__follow_calls(struct script_args *args, struct itrace_synth_opts *itrace)
+{
+	for (int t = 0; t < ST_NR; t++)
+		args->follow_calls |= !!(args->fields.fields[t] & SF_CALLINDENT);
+	if (!args->follow_calls || !itrace->set || !(itrace->calls || itrace->returns))
+		return;
+	if (itrace->calls)
+		args->branch_filter |= AUXTRACE_IP_FLAG_CALL | AUXTRACE_IP_FLAG_ASYNC |
+				       AUXTRACE_IP_FLAG_TRACE_END;
+	if (itrace->returns)
+		args->branch_filter |= AUXTRACE_IP_FLAG_RETURN | AUXTRACE_IP_FLAG_TRACE_BEGIN;
+	itrace->calls = itrace->returns = true;
+}
+
 int cmd_script(int argc, char **argv)
 {
-	enum { OPT_ITRACE = 256, OPT_NO_ITRACE };
 	static const struct option longopts[] = {
 		{ "input", required_argument, NULL, 'i' },
 		{ "itrace", optional_argument, NULL, OPT_ITRACE },
 		{ "no-itrace", no_argument, NULL, OPT_NO_ITRACE },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "pid", required_argument, NULL, OPT_PID },
+		{ "tid", required_argument, NULL, OPT_TID },
+		{ "comm", required_argument, NULL, OPT_COMM },
+		{ "time", required_argument, NULL, OPT_TIME },
+		{ "fields", required_argument, NULL, 'F' },
+		{ "ns", no_argument, NULL, OPT_NS },
+		{ "call-trace", no_argument, NULL, OPT_CALL_TRACE },
+		{ "call-ret-trace", no_argument, NULL, OPT_CALL_RET_TRACE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	AUXTRACE_OPTS(itrace_synth_opts, itrace, .default_no_sample = true);
-	const char *input = NULL, *trace_dat;
+	struct script_args args = { .itrace = &itrace, .decode = true,
+				    .filter = SCRIPT_FILTER_INIT };
+	const char *input = NULL, *bad, *trace_dat;
 	char path[4096];
-	bool decode = true;
-	int c;
+	int c, ret = 0;
 
+	script_fields__init(&args.fields);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "i:h", longopts, NULL)) != -1) {
+	while (!ret && (c = getopt_long(argc, argv, "i:C:F:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -310,29 +421,57 @@ int cmd_script(int argc, char **argv)
 			if (itrace_do_parse_synth_opts(&itrace, optarg, 0)) {
 				auxrec_error("--itrace=%s: see above where it breaks; the letters are "
 					     "listed by auxrec script -h", optarg ?: "");
-				return 2;
+				ret = 2;
 			}
 			break;
 		case OPT_NO_ITRACE:
-			decode = false;
+			args.decode = false;
+			break;
+		case 'C':
+		case OPT_PID:
+		case OPT_TID:
+		case OPT_COMM:
+		case OPT_TIME:
+			ret = script__select(&args, c, optarg);
+			break;
+		case 'F':
+			if (script_fields__parse(&args.fields, optarg, &bad)) {
+				auxrec_error("-F %s: '%.*s' is not a field this script prints (%s)",
+					     optarg, (int)strcspn(bad, ","), bad, SCRIPT_FIELD_NAMES);
+				ret = 2;
+			}
+			break;
+		case OPT_NS:
+			args.ns = true;
+			break;
+		case OPT_CALL_TRACE:
+		case OPT_CALL_RET_TRACE:
+			ret = script__call_trace(&args, &itrace, c == OPT_CALL_RET_TRACE);
 			break;
 		case 'h':
 			fputs(script_usage, stdout);
+			script_filter__exit(&args.filter);
 			return 0;
 		default:
 			fputs(script_usage, stderr);
-			return 2;
+			ret = 2;
 		}
 	}
-	if (optind < argc && !input)
+	if (!ret && optind < argc && !input)
 		input = argv[optind++];		/* auxrec script DIR, as auxrec report DIR */
-	if (optind < argc) {
+	if (!ret && optind < argc) {
 		auxrec_error("script: unexpected argument '%s': one input, with -i or alone",
 			     argv[optind]);
-		return 2;
+		ret = 2;
 	}
-	trace_dat = script_ftrace__input(input, path, sizeof(path));
-	if (trace_dat)
-		return script_ftrace__run(trace_dat) ? 1 : 0;
-	return script__run(script__input(input, path, sizeof(path)), &itrace, decode) ? 1 : 0;
+	trace_dat = ret ? NULL : script_ftrace__input(input, path, sizeof(path));
+	if (trace_dat) {
+		ret = script_ftrace__run(trace_dat) ? 1 : 0;
+	} else if (!ret) {
+		script__follow_calls(&args, &itrace);
+		args.path = script__input(input, path, sizeof(path));
+		ret = script__run(&args) ? 1 : 0;
+	}
+	script_filter__exit(&args.filter);
+	return ret;
 }

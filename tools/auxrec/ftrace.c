@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <auxtrace/cpumap.h>
+#include <auxtrace/tracepoints.h>
 #include <tracefs.h>
 #include <trace-dat.h>
 #include "error.h"
@@ -18,6 +19,7 @@ struct ftrace_session {
 	struct tracefs_instance *instance;
 	enum ftrace_mode mode;
 	bool all_mapped;
+	pid_t followed;		/* set_event_pid's process, 0: none */
 	int nr_cpus;
 	int *cpus;
 	struct tracefs_cpu **tcpus;
@@ -37,33 +39,95 @@ static int ftrace_session__copy_markers(struct ftrace_session *fs, const char *s
 	return -EINVAL;
 }
 
+/* One tracepoint a --ftrace pattern matched: its switch in our instance. */
+struct ftrace_enabling {
+	struct tracefs_instance *instance;
+	int nr;			/* switched on */
+};
+
+static int ftrace__enable_one(const char *system, const char *event, void *ctx)
+{
+	struct ftrace_enabling *e = ctx;
+	char file[2 * NAME_MAX + 16];
+	int ret;
+
+	snprintf(file, sizeof(file), "events/%s/%s/enable", system, event);
+	ret = tracefs_instance_file_write(e->instance, file, "1");
+	/* the ftrace system's events (function, print, ...) have no switch: not events to enable */
+	if (ret == -ENOENT)
+		return 0;
+	if (ret < 0)
+		return ret;
+	e->nr++;
+	return 0;
+}
+
+/*
+ * One --ftrace spec as trace-cmd -e and perf take them: SYSTEM:EVENT with globs in either
+ * part ("sched:*", "syscalls:sys_enter_*", "*:*switch*"), a bare SYSTEM for all of its
+ * events, or, when the globs match nothing, regular expressions as before. Matched against
+ * our own instance's events; nothing matching names the closest ones.
+ */
+static int ftrace_session__enable_spec(struct ftrace_session *fs, const char *spec,
+				       const char *events_root)
+{
+	struct ftrace_enabling e = { .instance = fs->instance };
+	char *sys = strdup(spec), *event, closest[256];
+	int ret;
+
+	if (!sys)
+		return -ENOMEM;
+	event = strchr(sys, ':');
+	if (event)
+		*event++ = '\0';
+	else
+		event = "*";	/* trace-cmd -e sched: the whole system */
+	/* names come from readdir, but a path is a mistake worth naming, not a mismatch */
+	if (strchr(spec, '/')) {
+		auxrec_error("--ftrace '%s' refused: system and event are names or patterns, "
+			     "without '/'", spec);
+		free(sys);
+		return -EINVAL;
+	}
+	if (!*sys || !*event) {
+		auxrec_error("--ftrace '%s': give SYSTEM:EVENT (globs allowed: sched:*, "
+			     "syscalls:sys_enter_*) or a SYSTEM", spec);
+		free(sys);
+		return -EINVAL;
+	}
+	ret = tracepoints__for_each(events_root, sys, event, ftrace__enable_one, &e);
+	if (ret < 0) {
+		auxrec_error("--ftrace '%s': %s", spec, auxrec_strerror(-ret));
+	} else if (ret == 0) {
+		if (tracepoints__closest(events_root, sys, event, closest, sizeof(closest)) <= 0)
+			closest[0] = '\0';
+		auxrec_error("--ftrace '%s': no ftrace event matches%s%s", spec,
+			     closest[0] ? "; closest: " : "", closest);
+		ret = -ENOENT;
+	} else if (!e.nr) {
+		auxrec_error("--ftrace '%s': matches only events that cannot be switched on "
+			     "(the ftrace system's; ftrace:print has its own way)", spec);
+		ret = -EINVAL;
+	}
+	free(sys);
+	return ret < 0 ? ret : 0;
+}
+
 static int ftrace_session__enable_events(struct ftrace_session *fs, char **events, int nr)
 {
-	for (int i = 0; i < nr; i++) {
-		if (!strcmp(events[i], "ftrace:print")) {
-			if (ftrace_session__copy_markers(fs, events[i]))
-				return -EINVAL;
-			continue;
-		}
-		char *sys = strdup(events[i]), *event = sys ? strchr(sys, ':') : NULL;
-		int err;
+	char *root = tracefs_instance_get_dir(fs->instance);
+	int err = root ? 0 : -errno;
 
-		if (!event || !event[1] || event == sys) {
-			auxrec_error("--ftrace '%s': give SYSTEM:EVENT, e.g. sched:sched_switch",
-				     events[i]);
-			free(sys);
-			return -EINVAL;
-		}
-		*event++ = '\0';
-		err = tracefs_event_enable(fs->instance, sys, event);
-		/* no such event: the library said so, naming it (the error is printed once) */
-		if (err < 0 && errno != ENOENT)
-			auxrec_error("--ftrace '%s': %s", events[i], auxrec_strerror(errno));
-		free(sys);
-		if (err < 0)
-			return -EINVAL;
+	for (int i = 0; !err && i < nr; i++) {
+		if (!strcmp(events[i], "ftrace:print"))
+			err = ftrace_session__copy_markers(fs, events[i]);
+		else
+			err = ftrace_session__enable_spec(fs, events[i], root);
 	}
-	return 0;
+	if (!root)
+		auxrec_error("auxrec's tracefs instance: %s", auxrec_strerror(-err));
+	tracefs_put_tracing_file(root);
+	return err ? -EINVAL : 0;
 }
 
 /* Whether pid is a live auxrec: the owner of an instance named after it. */
@@ -217,6 +281,56 @@ fail:
 	perf_cpu_map__put(online);
 	ftrace_session__delete(fs);
 	return NULL;
+}
+
+/* "tid tid ..." of pid's threads: set_event_pid takes tasks, and -p's process may have many. */
+static char *ftrace__thread_list(pid_t pid)
+{
+	char dir[64], *list = NULL;
+	size_t len = 0;
+	struct dirent *d;
+	FILE *f = open_memstream(&list, &len);
+	DIR *dp;
+
+	if (!f)
+		return NULL;
+	snprintf(dir, sizeof(dir), "/proc/%d/task", (int)pid);
+	dp = opendir(dir);
+	while (dp && (d = readdir(dp)))
+		if (d->d_name[0] != '.')
+			fprintf(f, "%s ", d->d_name);
+	if (dp)
+		closedir(dp);
+	else
+		fprintf(f, "%d", (int)pid);	/* gone already: the kernel says so below */
+	fclose(f);
+	return list;
+}
+
+int ftrace_session__follow(struct ftrace_session *fs, pid_t pid)
+{
+	char *tids = ftrace__thread_list(pid);
+	int err;
+
+	if (!tids)
+		return -ENOMEM;
+	err = tracefs_instance_file_write(fs->instance, "set_event_pid", tids);
+	free(tids);
+	if (err >= 0)
+		err = tracefs_instance_file_write(fs->instance, "options/event-fork", "1");
+	if (err < 0) {
+		auxrec_error("cannot keep the ftrace events to pid %d (set_event_pid, "
+			     "options/event-fork): %s; --ftrace-all-tasks records every task's",
+			     (int)pid, auxrec_strerror(err));
+		return err;
+	}
+	fs->followed = pid;
+	return 0;
+}
+
+pid_t ftrace_session__followed(const struct ftrace_session *fs)
+{
+	return fs->followed;
 }
 
 int ftrace_session__enable(struct ftrace_session *fs, bool on)

@@ -4,6 +4,7 @@
 #define AUXREC_FTRACE_H
 
 #include <stdbool.h>
+#include <sys/types.h>
 #include <auxtrace/cpumap.h>
 #include <auxtrace/ring.h>
 #include <auxtrace/ring-set.h>
@@ -15,13 +16,22 @@ enum ftrace_mode { FTRACE_MAPPED, FTRACE_READ, FTRACE_SPLICE };
 
 /*
  * Create the instance (on trace clock clock, buffer_kb per CPU, 0: the kernel's default), enable each
- * "system:event" (ftrace:print: copy the top level's trace_marker writes in), open a reader
+ * --ftrace spec (globs, a bare system, regexes as before; ftrace:print: copy the top level's
+ * trace_marker writes in), open a reader
  * per CPU of cpus (NULL: every online CPU) in the given mode (mapped falls back to read when
  * the kernel refuses). NULL on error (printed).
  */
 struct ftrace_session *ftrace_session__new(char **events, int nr_events, enum ftrace_mode mode,
 					   const char *clock, int buffer_kb,
 					   struct perf_cpu_map *cpus);
+/*
+ * Keep only the events of pid's threads (set_event_pid) and of every task they fork from
+ * now on (options/event-fork), as trace-cmd -P with -F; sched_switch and sched_wakeup
+ * also when they name one of them. 0, or -errno (printed).
+ */
+int ftrace_session__follow(struct ftrace_session *fs, pid_t pid);
+/* The process whose events the instance keeps, 0: every task's. */
+pid_t ftrace_session__followed(const struct ftrace_session *fs);
 /* Start and stop tracing in the instance. */
 int ftrace_session__enable(struct ftrace_session *fs, bool on);
 /* Let set drain every CPU's reader, when ready, into its CPU's sink of w. 0 or -errno. */

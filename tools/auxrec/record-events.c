@@ -12,6 +12,7 @@
 #include <auxtrace/auxtrace-mmaps.h>
 #include <auxtrace/auxtrace.h>
 #include <auxtrace/auxtrace-record.h>
+#include <auxtrace/callchain.h>
 #include <auxtrace/evlist.h>
 #include <auxtrace/parse-events.h>
 #include <auxtrace/pmu.h>
@@ -82,13 +83,24 @@ static int record__default_events(struct record *rec)
 		free(pmu);
 		if (!rec->default_event)
 			return -ENOMEM;
-		fprintf(stderr, "auxrec: no -e or --ftrace given: recording %s, this machine's "
-			"hardware trace\n", rec->default_event);
+		if (!rec->quiet)
+			fprintf(stderr, "auxrec: no -e or --ftrace given: recording %s, this "
+				"machine's hardware trace\n", rec->default_event);
 		return record__add(&rec->events, &rec->nr_events, rec->default_event);
 	}
-	fprintf(stderr, "auxrec: no -e or --ftrace given: recording cpu-clock samples with "
-		"side-band and ftrace sched:sched_switch, sched:sched_wakeup (no AUX-capable PMU "
-		"here)\n");
+	/* -o -: stdout takes perf.data only; the sched events would need a trace.dat */
+	if (rec->to_stdout) {
+		if (!rec->quiet)
+			fprintf(stderr, "auxrec: no -e or --ftrace given: recording cpu-clock "
+				"samples with side-band (no AUX-capable PMU here); the default ftrace "
+				"events are left out with -o -, which streams perf.data only: give "
+				"-o DIR for their trace.dat\n");
+		return record__add(&rec->events, &rec->nr_events, cpu_clock);
+	}
+	if (!rec->quiet)
+		fprintf(stderr, "auxrec: no -e or --ftrace given: recording cpu-clock samples "
+			"with side-band and ftrace sched:sched_switch, sched:sched_wakeup (no "
+			"AUX-capable PMU here)\n");
 	if (record__add(&rec->events, &rec->nr_events, cpu_clock) ||
 	    record__add(&rec->ftrace_events, &rec->nr_ftrace_events, sched_events[0]) ||
 	    record__add(&rec->ftrace_events, &rec->nr_ftrace_events, sched_events[1]))
@@ -96,12 +108,42 @@ static int record__default_events(struct record *rec)
 	return 0;
 }
 
+/* What parse_events' hooks share. */
+struct record_parse_ctx {
+	struct auxtrace_pmu_terms terms;
+	struct record *rec;
+};
+
+/* AUX PMUs' events get perf's default terms, under the user's own. */
+static const char *record__default_terms(const struct perf_pmu *pmu, void *ctx)
+{
+	return auxtrace_pmu__default_terms(pmu, &((struct record_parse_ctx *)ctx)->terms);
+}
+
+/* An event with its own call-graph= or stack-size=: the global -g leaves it as it says. */
+static int record__new_evsel(struct evsel *evsel, const struct parse_events_event *event,
+			     void *ctx)
+{
+	struct record *rec = ((struct record_parse_ctx *)ctx)->rec;
+	struct record_own_callchain *own;
+
+	if (!event->has_callchain && !event->callchain.dump_size)
+		return 0;
+	own = realloc(rec->own_callchains, (rec->nr_own_callchains + 1) * sizeof(*own));
+	if (!own)
+		return -ENOMEM;
+	rec->own_callchains = own;
+	own[rec->nr_own_callchains++] = (struct record_own_callchain){
+		.evsel = evsel, .param = event->callchain, .has_callchain = event->has_callchain,
+	};
+	return 0;
+}
+
 int record__parse_events(struct record *rec)
 {
-	struct auxtrace_pmu_terms terms;
-	/* AUX PMUs' events get perf's default terms, under the user's own. */
-	AUXTRACE_OPTS(parse_events_opts, opts, .default_terms = auxtrace_pmu__default_terms,
-		      .ctx = &terms);
+	struct record_parse_ctx ctx = { .rec = rec };
+	AUXTRACE_OPTS(parse_events_opts, opts, .default_terms = record__default_terms,
+		      .new_evsel = record__new_evsel, .ctx = &ctx);
 	struct parse_events_error err;
 
 	if (!rec->nr_events && !rec->nr_ftrace_events && record__default_events(rec))
@@ -145,12 +187,14 @@ static bool record__has_tracking(struct record *rec)
 }
 
 /* The side-band perf record puts on its first event: who ran, what they mapped. */
-static void record__track(struct perf_event_attr *attr)
+static void record__track(struct record *rec, struct perf_event_attr *attr)
 {
 	attr->comm = attr->comm_exec = 1;
 	attr->mmap = attr->mmap2 = 1;
+	attr->mmap_data = rec->sample_address;	/* data mappings too, as perf -d */
 	attr->task = 1;
-	attr->ksymbol = attr->bpf_event = 1;
+	attr->ksymbol = 1;
+	attr->bpf_event = !rec->no_bpf_event;
 }
 
 void record__config_evsels(struct record *rec)
@@ -165,19 +209,26 @@ void record__config_evsels(struct record *rec)
 			     attr->config == PERF_COUNT_SW_DUMMY;
 
 		if (track) {
-			record__track(attr);
+			record__track(rec, attr);
 			track = false;
 		}
+		/* on the event with the side-band, whoever put it there */
+		if (attr->comm && rec->switch_events)
+			attr->context_switch = 1;
 		if (!attr->sample_period && !attr->freq) {
 			if (attr->type == PERF_TYPE_TRACEPOINT || dummy) {
 				attr->sample_period = 1;
+			} else if (rec->count) {
+				attr->sample_period = rec->count;
 			} else {
 				attr->freq = 1;
-				attr->sample_freq = 4000;
+				attr->sample_freq = rec->freq ? rec->freq : 4000;
 			}
 		}
 		attr->sample_type |= PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
 				     PERF_SAMPLE_PERIOD;
+		if (rec->sample_address)
+			attr->sample_type |= PERF_SAMPLE_ADDR | PERF_SAMPLE_DATA_SRC;
 		if (rec->clockid >= 0) {	/* -k: perf.data says so in its CLOCKID feature */
 			attr->use_clockid = 1;
 			attr->clockid = rec->clockid;
@@ -185,7 +236,7 @@ void record__config_evsels(struct record *rec)
 		/* a tracepoint's fields, which perf script prints */
 		if (attr->type == PERF_TYPE_TRACEPOINT)
 			attr->sample_type |= PERF_SAMPLE_RAW;
-		if (!rec->per_thread)
+		if (!rec->per_thread || rec->sample_cpu)
 			attr->sample_type |= PERF_SAMPLE_CPU;
 		if (many)
 			attr->sample_type |= PERF_SAMPLE_IDENTIFIER;
@@ -195,6 +246,103 @@ void record__config_evsels(struct record *rec)
 		attr->inherit = rec->have_workload && !rec->per_thread && !rec->system_wide &&
 				!rec->cpu_list;
 	}
+}
+
+static const struct record_own_callchain *record__own_callchain(struct record *rec,
+								 const struct evsel *evsel)
+{
+	for (int i = 0; i < rec->nr_own_callchains; i++)
+		if (rec->own_callchains[i].evsel == evsel)
+			return &rec->own_callchains[i];
+	return NULL;
+}
+
+/*
+ * perf record's rule: -g/--call-graph on every sampling event, except one whose string says
+ * call-graph= (its own stack-size= is the size of a global dwarf); the side-band dummy has
+ * no samples to unwind. --user-callchains/--kernel-callchains cut each chain in half.
+ */
+int record__config_callchains(struct record *rec)
+{
+	struct evsel *evsel;
+
+	evlist__for_each_entry(rec->evlist, evsel) {
+		struct perf_event_attr *attr = evsel__attr(evsel);
+		const struct record_own_callchain *own = record__own_callchain(rec, evsel);
+		struct callchain_param param = rec->callchain;
+
+		if (attr->type == PERF_TYPE_SOFTWARE && attr->config == PERF_COUNT_SW_DUMMY)
+			continue;
+		if (own && own->param.dump_size)
+			param.dump_size = own->param.dump_size;
+		if (!own || !own->has_callchain)
+			callchain_param__config(&param, attr);
+		if (!(attr->sample_type & PERF_SAMPLE_CALLCHAIN))
+			continue;
+		if ((attr->sample_type & PERF_SAMPLE_REGS_USER) && !attr->sample_regs_user) {
+			auxrec_error("--call-graph dwarf: auxrec knows no user registers of this "
+				     "architecture; use fp");
+			return -EINVAL;
+		}
+		if ((attr->branch_sample_type & PERF_SAMPLE_BRANCH_CALL_STACK) &&
+		    !callchain__lbr_supported(NULL)) {
+			auxrec_error("--call-graph lbr: this machine's CPU PMU has no last branch "
+				     "record (no cpu/caps/branches in sysfs); use fp, or dwarf for "
+				     "programs built without frame pointers");
+			return -EINVAL;
+		}
+		if (rec->user_callchains)
+			attr->exclude_callchain_kernel = 1;
+		if (rec->kernel_callchains)
+			attr->exclude_callchain_user = 1;
+	}
+	return 0;
+}
+
+/* CAP_PERFMON (38) or CAP_SYS_ADMIN (21) in our effective set: kernel profiling allowed. */
+static bool record__perfmon_capable(void)
+{
+	unsigned long long caps = 0;
+	char line[128];
+	FILE *f = fopen("/proc/self/status", "re");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &caps) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return caps & (1ull << 38 | 1ull << 21);
+}
+
+/*
+ * The kernel's rule (perf_allow_kernel): above paranoid 1, only CAP_PERFMON or
+ * CAP_SYS_ADMIN may count the kernel. perf record then drops to user space on its own and
+ * says so; so does auxrec, rather than fail on a kernel error. Tracepoints are left alone:
+ * they are the kernel's, and need privileges that no exclusion gives.
+ */
+void record__exclude_kernel_if_denied(struct record *rec)
+{
+	long paranoid = record__sysctl("perf_event_paranoid", 2);
+	char names[256] = "";
+	struct evsel *evsel;
+	size_t len = 0;
+
+	if (paranoid <= 1 || record__perfmon_capable())
+		return;
+	evlist__for_each_entry(rec->evlist, evsel) {
+		struct perf_event_attr *attr = evsel__attr(evsel);
+
+		if (attr->exclude_kernel || attr->type == PERF_TYPE_TRACEPOINT)
+			continue;
+		attr->exclude_kernel = attr->exclude_hv = 1;
+		if (len < sizeof(names))
+			len += snprintf(names + len, sizeof(names) - len, "%s%s:u", len ? ", " : "",
+					evsel__name(evsel));
+	}
+	if (len && !rec->quiet)
+		fprintf(stderr, "auxrec: kernel.perf_event_paranoid is %ld and auxrec has neither "
+			"CAP_PERFMON nor CAP_SYS_ADMIN: the kernel is excluded, recording %s; as "
+			"root or with paranoid <= 1 the kernel is recorded too\n", paranoid, names);
 }
 
 int record__set_maps(struct record *rec)

@@ -7,6 +7,7 @@
  * trace-cmd read what was captured, and the summary says where they are.
  */
 #include <dirent.h>
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -100,8 +101,83 @@ static int record__keep_old(const char *dir)
 	return 0;
 }
 
+/* FILE exists: keep it as FILE.old, as perf record keeps perf.data.old. */
+static int record__keep_old_file(const char *file)
+{
+	char old[4096];
+
+	snprintf(old, sizeof(old), "%s.old", file);
+	if (rename(file, old) == 0)
+		return 0;
+	auxrec_error("cannot keep the previous recording %s as %s: %s", file, old,
+		     auxrec_strerror(errno));
+	return -errno;
+}
+
+static bool record__ends_with(const char *s, const char *end)
+{
+	size_t n = strlen(s), m = strlen(end);
+
+	return n > m && !strcmp(s + n - m, end);
+}
+
+/* mkdir's or open's ENOENT: which part of the path is missing, or that it takes no entries. */
+static const char *record__why_enoent(const char *path, char *buf, size_t size)
+{
+	char *copy = strdup(path), *slash = copy ? strrchr(copy, '/') : NULL;
+
+	if (!slash)
+		snprintf(buf, size, "%s", "");
+	else {
+		*slash = '\0';
+		if (!*copy)
+			strcpy(copy, "/");
+		if (access(copy, F_OK) < 0)
+			snprintf(buf, size, " (%s does not exist)", copy);
+		else
+			snprintf(buf, size, " (%s takes no new entries: choose a writable place "
+				 "with -o)", copy);
+	}
+	free(copy);
+	return buf;
+}
+
+/*
+ * -o FILE.data with perf events only: the file itself, as perf record -o writes it, so that
+ * perf report -i FILE.data opens what a perf user named.
+ */
+static int record__prepare_file(struct record *rec)
+{
+	struct stat st;
+	char why[PATH_MAX + 64];
+	int err;
+
+	if (stat(rec->output, &st) == 0) {
+		err = S_ISDIR(st.st_mode) ? record__keep_old(rec->output) :
+					    record__keep_old_file(rec->output);
+		if (err < 0)
+			return err;
+	}
+	rec->perf_path = strdup(rec->output);
+	if (!rec->perf_path)
+		return -ENOMEM;
+	rec->perf_fd = open(rec->perf_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (rec->perf_fd < 0) {
+		err = -errno;
+		auxrec_error("cannot create %s: %s%s", rec->perf_path, auxrec_strerror(-err),
+			     err == -ENOENT ? record__why_enoent(rec->perf_path, why, sizeof(why)) :
+			     "");
+		free(rec->perf_path);
+		rec->perf_path = NULL;
+		return err;
+	}
+	return 0;
+}
+
 int record__prepare_output(struct record *rec)
 {
+	bool data_name = rec->output_given && record__ends_with(rec->output, ".data");
+	char why[PATH_MAX + 64];
 	struct stat st;
 	int err;
 
@@ -114,16 +190,25 @@ int record__prepare_output(struct record *rec)
 		rec->perf_fd = STDOUT_FILENO;
 		return 0;
 	}
+	rec->output_file = data_name && !rec->nr_ftrace_events;
+	if (rec->output_file)
+		return record__prepare_file(rec);
 	if (stat(rec->output, &st) == 0 && (err = record__keep_old(rec->output)) < 0)
 		return err;
 	if (mkdir(rec->output, 0755) < 0) {
 		err = -errno;
 		auxrec_error("cannot create the output directory %s: %s%s", rec->output,
-			     auxrec_strerror(-err), err == -ENOENT ? " (its parent does not exist)" :
+			     auxrec_strerror(-err),
+			     err == -ENOENT ? record__why_enoent(rec->output, why, sizeof(why)) :
 			     err == -EACCES || err == -EROFS ? " (choose a writable place with -o DIR)" :
 			     "");
 		return err;
 	}
+	/* a perf user's FILE.data that must be a directory: say where perf's file is */
+	if (data_name && !rec->quiet)
+		fprintf(stderr, "auxrec: -o %s is a directory, for perf.data and trace.dat of the "
+			"ftrace events: perf report -i %s/perf.data, trace-cmd report %s/trace.dat\n",
+			rec->output, rec->output, rec->output);
 	if (asprintf(&rec->perf_path, "%s/perf.data", rec->output) < 0 ||
 	    (rec->nr_ftrace_events && asprintf(&rec->trace_path, "%s/trace.dat", rec->output) < 0))
 		return -ENOMEM;
@@ -143,12 +228,19 @@ int record__prepare_output(struct record *rec)
 static int record__synthesize(struct record *rec)
 {
 	struct ring_sink *sink = perf_data_writer__data_sink(rec->perf_data);
-	int err = perf_event__synthesize_threads(rec->evlist, NULL, sink);
+	/*
+	 * A command of our own is still a copy of auxrec, waiting to exec: its mappings are
+	 * ours, and perf would keep them beside the program's (a dwarf unwind then stops short).
+	 * Its exec brings COMM and every mapping live, as perf record's workload.
+	 */
+	bool own_command = rec->have_workload && !rec->system_wide && !rec->cpu_list;
+	int err = own_command ? 0 : perf_event__synthesize_threads(rec->evlist, NULL, sink);
 
 	if (!err && (err = perf_event__synthesize_kernel_mmap(rec->evlist, NULL, sink)) == -ENOENT)
-		err = 0;	/* kallsyms hides the kernel: its addresses stay unresolved */
-	if (!err && (err = perf_event__synthesize_bpf_events(rec->evlist, NULL, sink)) == -EPERM)
-		err = 0;	/* not root: no BPF side-band, said by the library */
+		err = 0;	/* kallsyms hides the kernel: skipped, the library warns */
+	if (!err && !rec->no_bpf_event &&
+	    (err = perf_event__synthesize_bpf_events(rec->evlist, NULL, sink)) == -EPERM)
+		err = 0;	/* not root: no BPF side-band, the library warns */
 	return err;
 }
 
@@ -158,7 +250,7 @@ static int record__synthesize(struct record *rec)
  */
 static int record__write_tracing_data(struct record *rec)
 {
-	const char **names = calloc(evlist__nr_entries(rec->evlist) + 1, sizeof(*names));
+	char **names = calloc(evlist__nr_entries(rec->evlist) + 1, sizeof(*names));
 	struct evsel *evsel;
 	void *data = NULL;
 	size_t size;
@@ -166,16 +258,26 @@ static int record__write_tracing_data(struct record *rec)
 
 	if (!names)
 		return -ENOMEM;
-	evlist__for_each_entry(rec->evlist, evsel)
-		if (evsel__attr(evsel)->type == PERF_TYPE_TRACEPOINT)
-			names[nr++] = evsel__name(evsel);
-	if (nr && trace_dat__tracing_data(NULL, names, &data, &size) < 0)
+	evlist__for_each_entry(rec->evlist, evsel) {
+		const char *name = evsel__name(evsel), *mods;
+
+		if (evsel__attr(evsel)->type != PERF_TYPE_TRACEPOINT)
+			continue;
+		/* "sched:sched_switch:u" is the event sched:sched_switch */
+		mods = strchr(name, ':') ? strchr(strchr(name, ':') + 1, ':') : NULL;
+		names[nr] = mods ? strndup(name, mods - name) : strdup(name);
+		if (!names[nr++])
+			err = -ENOMEM;
+	}
+	if (!err && nr && trace_dat__tracing_data(NULL, (const char **)names, &data, &size) < 0)
 		err = -errno;
 	if (!err && nr)
 		err = perf_data_writer__write_tracing_data(rec->perf_data, data, size);
 	if (err)
 		auxrec_error("the tracepoints' formats for perf.data: %s", auxrec_strerror(-err));
 	free(data);
+	for (int i = 0; i < nr; i++)
+		free(names[i]);
 	free(names);
 	return err;
 }
@@ -185,6 +287,14 @@ int record__open_perf_data(struct record *rec)
 	/* the cmdline: /proc/self/cmdline, auxrec's whole */
 	AUXTRACE_OPTS(perf_data_writer_opts, opts, .pipe = rec->to_stdout);
 	int err;
+
+	/*
+	 * perf's default clock: the dates of its times come from a reference taken now (a -k
+	 * clock the writer reads itself). Without one (no perf events allowed on ourselves?)
+	 * the file just has no dates, as perf's own.
+	 */
+	if (rec->clockid < 0)
+		record__clock_ref(&opts.clock_ref_ns, &opts.wall_ref_ns);
 
 	rec->perf_data = perf_data_writer__new(rec->perf_fd, rec->evlist, &opts);
 	if (!rec->perf_data) {
@@ -220,14 +330,14 @@ int record__open_trace_dat(struct record *rec)
 	return 0;
 }
 
-static void record__say_file(const char *path, int err)
+static void record__say_file(const char *path, int err, bool quiet)
 {
 	struct stat st;
 
 	if (err)
 		fprintf(stderr, "auxrec: %s is incomplete (%s): it holds what was written before "
 			"the error, the log above says how far\n", path, auxrec_strerror(-err));
-	else if (stat(path, &st) == 0)
+	else if (!quiet && stat(path, &st) == 0)
 		fprintf(stderr, "auxrec: wrote %s (%.1f KiB)\n", path, st.st_size / 1024.0);
 }
 
@@ -238,7 +348,7 @@ int record__finish_output(struct record *rec)
 	if (rec->perf_data) {
 		e = perf_data_writer__finish(rec->perf_data);
 		if (rec->perf_path)
-			record__say_file(rec->perf_path, e);
+			record__say_file(rec->perf_path, e, rec->quiet);
 		else if (e)
 			auxrec_error("the perf.data stream on stdout ended with an error: %s",
 				     auxrec_strerror(-e));
@@ -250,7 +360,7 @@ int record__finish_output(struct record *rec)
 			auxrec_error("%s was not written: %s (nothing half-written is left)",
 				     rec->trace_path, auxrec_strerror(-e));
 		else
-			record__say_file(rec->trace_path, 0);
+			record__say_file(rec->trace_path, 0, rec->quiet);
 		err = err ? err : e;
 	}
 	return err;
@@ -263,7 +373,8 @@ void record__discard_output(struct record *rec)
 	if (rec->perf_fd >= 0)
 		close(rec->perf_fd);
 	rec->perf_fd = -1;
-	if (record__remove_recording(rec->output) == 0)
+	if (rec->output_file ? unlink(rec->perf_path) == 0 :
+			       record__remove_recording(rec->output) == 0)
 		return;
 	auxrec_error("could not remove the unfinished %s: %s", rec->output, auxrec_strerror(errno));
 }

@@ -75,7 +75,8 @@ static void record__print_losses(struct record *rec, const struct record_row *to
 			(unsigned long long)a->aux_truncated, (unsigned long long)a->overruns);
 	if (rec->ftrace && (f->lost || f->lost_unknown))
 		fprintf(stderr, "auxrec: ftrace lost %llu events%s (%llu reports): the CPU buffers "
-			"were overwritten before they were read; trace-cmd report shows where\n",
+			"were overwritten before they were read (trace-cmd report shows where); "
+			"give them more room (--ftrace-buffer-kb)\n",
 			(unsigned long long)f->lost, f->lost_unknown ? " and more uncounted" : "",
 			(unsigned long long)f->lost_reports);
 }
@@ -93,6 +94,8 @@ void record__print_stats(struct record *rec)
 	char label[32];
 
 	record__clear_status();
+	if (rec->quiet)
+		return;
 	if (rec->end_reason)
 		fprintf(stderr, "auxrec: recorded %.2f s; ended because %s\n",
 			rec->ended - rec->started, rec->end_reason);
@@ -136,8 +139,13 @@ void record__print_stats(struct record *rec)
 		ring_set__stats(rec->set, RING_SOURCE_FTRACE, -1, &total.ftrace);
 	record__print_row(rec, "total", &total);
 	perf_cpu_map__put(cpus);
-	if (rec->ftrace)
-		fprintf(stderr, "ftrace rings read %s\n", ftrace_session__mode(rec->ftrace));
+	if (rec->ftrace && ftrace_session__followed(rec->ftrace))
+		fprintf(stderr, "ftrace rings read %s; events of pid %d and its children only "
+			"(--ftrace-all-tasks for every task's)\n", ftrace_session__mode(rec->ftrace),
+			(int)ftrace_session__followed(rec->ftrace));
+	else if (rec->ftrace)
+		fprintf(stderr, "ftrace rings read %s; events of every task\n",
+			ftrace_session__mode(rec->ftrace));
 	record__print_losses(rec, &total);
 }
 

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <auxtrace/auxtrace.h>
 #include <auxtrace/auxtrace-record.h>
+#include <auxtrace/callchain.h>
 #include <auxtrace/evlist.h>
 #include <auxtrace/perf-data.h>
 #include <trace-dat.h>
@@ -31,10 +32,30 @@ struct record {
 	const char *trace_clock;	/* ... and the ftrace instance's: "perf" without -k */
 	const char *output;	/* the output directory, or "-": pipe format on stdout */
 	bool to_stdout;
+	bool output_given;	/* -o was given (not the default directory) */
+	bool output_file;	/* -o FILE.data with perf events only: perf.data is FILE.data */
 	bool help;		/* -h: usage printed, nothing to record */
 	char **argv;		/* the workload, or NULL */
 	char *default_event;	/* the AUX PMU's event when none was given */
 	struct record_filters *filters;	/* --filter (record-filter.c) */
+	struct callchain_param callchain;	/* -g, --call-graph (mode NONE: none) */
+	bool user_callchains, kernel_callchains;	/* only that half of each chain */
+	bool sample_address;	/* -d, and --call-graph dwarf: data addresses and mappings */
+	unsigned int freq;	/* -F: Hz for events that set no period or frequency; 0: 4000 */
+	unsigned long long count;	/* -c: their period instead; 0: none */
+	bool switch_events;	/* --switch-events: context switch records */
+	bool sample_cpu;	/* --sample-cpu: the CPU in samples even with --per-thread */
+	bool quiet;		/* -q: errors only, as perf record -q */
+	bool ftrace_all_tasks;	/* --ftrace-all-tasks: no set_event_pid for -p or a command */
+	bool no_bpf_event;	/* --no-bpf-event: no BPF side-band, as perf */
+	bool data_letter;	/* -d was given (a duration before auxrec followed perf) */
+	/* events whose string has call-graph= or stack-size= terms: theirs win */
+	struct record_own_callchain {
+		struct evsel *evsel;
+		struct callchain_param param;
+		bool has_callchain;
+	} *own_callchains;
+	int nr_own_callchains;
 
 	/* what records (record-events.c, ftrace.c) */
 	struct evlist *evlist;
@@ -59,6 +80,8 @@ struct record {
 
 /* The command line into rec, checked; 0 or -errno (the cause printed). */
 int record__parse_args(struct record *rec, int argc, char **argv);
+/* /proc/sys/kernel/<name> as a number; dflt when it cannot be read. */
+long record__sysctl(const char *name, long dflt);
 /* Append item to a growing list. 0 or -ENOMEM. */
 int record__add(char ***list, int *nr, char *item);
 
@@ -70,6 +93,13 @@ int record__parse_events(struct record *rec);
 int record__set_maps(struct record *rec);
 int record__setup_auxtrace(struct record *rec);
 void record__config_evsels(struct record *rec);
+/*
+ * perf's fallback for an unprivileged user where kernel.perf_event_paranoid > 1: the events
+ * that would profile the kernel exclude it, said in one line.
+ */
+void record__exclude_kernel_if_denied(struct record *rec);
+/* -g/--call-graph and the events' own call-graph= terms on the attrs; 0 or -EINVAL (said). */
+int record__config_callchains(struct record *rec);
 int record__mmap(struct record *rec);
 
 /*
@@ -92,6 +122,12 @@ int record__prepare_output(struct record *rec);
 int record__open_perf_data(struct record *rec);
 int record__open_trace_dat(struct record *rec);
 int record__finish_output(struct record *rec);
+/*
+ * The perf clock's reading at one moment and CLOCK_REALTIME's (record-clock.c), from a
+ * record the recorder causes: perf.data's CLOCK_DATA when the events have no -k clock.
+ * 0, or -errno with both 0.
+ */
+int record__clock_ref(uint64_t *clock_ns, uint64_t *wall_ns);
 /* The recording never started: remove what prepare_output created. */
 void record__discard_output(struct record *rec);
 void record__close_output(struct record *rec);

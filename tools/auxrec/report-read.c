@@ -18,6 +18,7 @@
 
 #include "error.h"
 #include "report.h"
+#include "report-feed.h"
 
 /* AUXTRACE_INFO priv[] index of the snapshot flag, per AUX type (perf's layouts). */
 #define INTEL_PT_PRIV_SNAPSHOT_MODE	8
@@ -43,6 +44,7 @@ struct report_walk {
 	uint64_t last_snapshot;
 	int *ftrace_ids;		/* pass 1: ids of the ftrace system's events seen */
 	size_t nr_ftrace_ids;
+	struct report_feed *feed;	/* pass 2: what ran, into d->agg */
 	bool said;			/* the error was printed where it happened */
 };
 
@@ -159,9 +161,12 @@ static int pass2__sample(struct perf_tool *tool, struct perf_session *s, union p
 	uint64_t t = sample__time(sample);
 	int err = 0;
 
-	(void)s, (void)evsel;
+	(void)s;
 	if (t != REPORT_TIME_NONE)
 		w->last_time = t;
+	err = report_feed__perf(w->feed, ev, sample, evsel);
+	if (err)
+		return err;
 	if (ev->header.type == PERF_RECORD_SAMPLE)
 		return add_data(w, REPORT_SRC_SAMPLES, lane, t, ev->header.size, 1);
 	err = add_data(w, REPORT_SRC_SIDEBAND, lane, t, ev->header.size, 1);
@@ -296,6 +301,8 @@ static int perf_pass(struct report_walk *w, struct perf_session *s, bool second)
 	struct walk_tool t = {
 		.tool = {
 			.sz = sizeof(struct perf_tool),
+			/* per CPU in time order, as time on CPU needs its switches */
+			.ordered_events = second,
 			.sample = second ? pass2__sample : pass1__sample,
 			.event = second ? pass2__sample : pass1__sample,
 			.user_event = second ? pass2__user : pass1__user,
@@ -422,15 +429,26 @@ static int perf_add_lanes(struct report_walk *w, struct perf_session *s)
 	return 0;
 }
 
+/* The tracepoints' formats perf.data carries, for the fields the feed reads. */
+static int perf_formats(struct report_walk *w, struct perf_session *s)
+{
+	size_t size;
+	const void *data = perf_session__feature(s, HEADER_TRACING_DATA, &size);
+
+	return report_feed__perf_formats(w->feed, data, size);
+}
+
 /* The wall clock at the span's start, when perf.data says how its clock relates to it. */
 static void perf_wall_start(struct report_walk *w, struct perf_session *s)
 {
 	const struct perf_env *env = perf_session__env(s);
 
+	/* the reference may be before the first record or after it (read at the end) */
+	int64_t off = (int64_t)(w->first - env->clock_clockid_ns);
+
 	if (env->has_clock_data && w->first != UINT64_MAX &&
-	    env->clock_wall_ns >= env->clock_clockid_ns - w->first)
-		report_model__set_wall_start(w->d->m, env->clock_wall_ns -
-						      (env->clock_clockid_ns - w->first));
+	    (off >= 0 || env->clock_wall_ns > (uint64_t)-off))
+		report_model__set_wall_start(w->d->m, env->clock_wall_ns + (uint64_t)off);
 }
 
 /* ---- trace.dat ---- */
@@ -461,6 +479,7 @@ static int trace_describe(struct report_walk *w, struct trace_dat_reader *r, boo
 	for (int cpu = 0; cpu < trace_dat_reader__nr_cpus(r) && !err; cpu++)
 		err = report_model__add_lane(m, cpu);
 	events = trace_dat_reader__events(r, &nr);
+	err = report_feed__declare_ftrace(w->feed, events, nr);
 	for (size_t i = 0; i < nr && !err; i++) {
 		char *name;
 
@@ -532,7 +551,8 @@ static int trace_pass(struct report_walk *w, struct trace_dat_reader *r, bool se
 			err = add_loss(w, REPORT_LOSS_FTRACE_MISSED, rec->cpu, rec->ts,
 				       rec->missed < 0 ? 0 : (uint64_t)rec->missed);
 		else
-			err = add_data(w, REPORT_SRC_FTRACE, rec->cpu, rec->ts, rec->record_size, 1);
+			err = add_data(w, REPORT_SRC_FTRACE, rec->cpu, rec->ts, rec->record_size, 1) ?:
+			      report_feed__ftrace(w->feed, rec);
 	}
 	if (!err && errno)
 		err = -errno;
@@ -569,7 +589,9 @@ static int report_walk__run(struct report_walk *w, struct perf_session **ps,
 		return -errno;
 	w->by_cpu = *tr || !*ps || perf_by_cpu(*ps);
 	d->m = report_model__new(w->by_cpu ? REPORT_LANES_CPU : REPORT_LANES_THREAD);
-	if (!d->m)
+	d->agg = d->m ? report_agg__new() : NULL;
+	w->feed = d->agg ? report_feed__new(d->agg, *tr ? trace_dat_reader__tep(*tr) : NULL) : NULL;
+	if (!w->feed)
 		return -errno;
 	err = model_info(d->m, REPORT_INFO_DATA_DIR, in->where);
 	err = err ?: file_size(in->perf_path, &d->perf_size);
@@ -604,9 +626,11 @@ static int report_walk__run(struct report_walk *w, struct perf_session **ps,
 		err = model_info(d->m, REPORT_INFO_MODE, w->snapshot_mode ? "AUX snapshot"
 									  : "AUX full trace");
 
-	/* pass 2: everything into the model */
+	/* pass 2: everything into the model (the evsels of the session that reads it) */
 	if (!err && *ps)
-		err = perf_pass(w, *ps, true);
+		err = report_feed__declare_perf(w->feed, perf_session__evlist(*ps)) ?:
+		      perf_formats(w, *ps) ?:
+		      perf_pass(w, *ps, true);
 	if (!err && *ps)
 		err = perf_add_lanes(w, *ps);
 	if (!err && *tr)
@@ -628,6 +652,7 @@ int report_data__read(struct report_data *d, const struct report_input *in)
 	trace_dat_reader__close(tr);
 	free(w.marks);
 	free(w.ftrace_ids);
+	report_feed__delete(w.feed);
 	if (err) {
 		if (!w.said)
 			auxrec_error("%s: %s", in->where, strerror(-err));
@@ -639,6 +664,7 @@ int report_data__read(struct report_data *d, const struct report_input *in)
 void report_data__exit(struct report_data *d)
 {
 	report_model__free(d->m);
+	report_agg__delete(d->agg);
 	free(d->queues);
 	free(d->trace_clock);
 	memset(d, 0, sizeof(*d));

@@ -34,10 +34,11 @@ static void text__header(FILE *f, const struct report_data *d)
 	text__info(f, "arch", m->info[REPORT_INFO_ARCH]);
 	text__info(f, "recorded by", m->info[REPORT_INFO_VERSION]);
 	text__info(f, "command", m->info[REPORT_INFO_COMMAND]);
-	fprintf(f, "  %-12s ", "events");
-	for (size_t i = 0; i < m->nr_events; i++)
-		fprintf(f, "%s%s", i ? ", " : "", m->events[i]);
-	fputs(m->nr_events ? "\n" : "unknown\n", f);
+	/* the names are in the events table: 340 syscalls would make one line of 14 KB */
+	if (m->nr_events)
+		fprintf(f, "  %-12s %zu recorded (the events table below)\n", "events", m->nr_events);
+	else
+		fprintf(f, "  %-12s unknown\n", "events");
 	if (m->nr_cpus_online)
 		fprintf(f, "  %-12s %d online of %d\n", "CPUs", m->nr_cpus_online, m->nr_cpus_avail);
 	text__info(f, "mode", m->info[REPORT_INFO_MODE]);
@@ -64,8 +65,9 @@ static void text__header(FILE *f, const struct report_data *d)
 		char buf[64];
 		struct tm tm;
 
-		strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S UTC", gmtime_r(&sec, &tm));
-		text__info(f, "started", buf);
+		strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", gmtime_r(&sec, &tm));
+		fprintf(f, "  %-12s %s.%06" PRIu64 " UTC\n", "started", buf,
+			m->wall_start_ns % 1000000000 / 1000);
 	}
 	if (m->nr_snapshots)
 		fprintf(f, "  %-12s %zu\n", "snapshots", m->nr_snapshots);
@@ -258,6 +260,7 @@ void report_text__print(FILE *f, const struct report_data *d)
 	text__loss_marks(f, d->m);
 	text__snapshots(f, d->m);
 	text__aux_queues(f, d);
+	report_agg__print(f, d->agg, report_model__origin(d->m));
 	if (d->perf_unknown)
 		fprintf(f, "\n%" PRIu64 " perf.data records of unknown type or sample ID were skipped\n",
 			d->perf_unknown);

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "report-agg.h"
 #include "report-model.h"
 
 /* The files of a recording: a directory's perf.data and trace.dat, or one file of either. */
@@ -38,6 +39,7 @@ struct report_aux_queue {
 /* What the report shows besides the model: per-queue AUX totals, the files. */
 struct report_data {
 	struct report_model *m;
+	struct report_agg *agg;			/* what ran: tasks, events, symbols */
 	struct report_aux_queue *queues;	/* by idx */
 	size_t nr_queues;
 	char *trace_clock;			/* trace.dat's clock, NULL without one */

@@ -20,6 +20,10 @@
  *               fill, once in bursts on a buffer of the live size (what that size alone costs).
  *               Rates against the ceiling count events per producer CPU-second: the machine
  *               may be shared, and time another task takes from the producer is no method's.
+ *   libtracefs  the live load again through the libtracefs API (blocking tracefs_cpu_read +
+ *               walk, tracefs_cpu_write), one loop (tracefs-loop/) built against this library
+ *               and against the system's libtracefs, both run in each round: CPU per event
+ *               ours/theirs, the bare loops above as the floor.
  *
  * Every instance is named auxtrace-bench-<pid>-... and removed at exit, also on errors and
  * SIGINT; top-level tracing state is never touched. Figures only: the exit code says whether
@@ -395,6 +399,7 @@ struct reader {
 	size_t data_len;
 	uint32_t id, off;		/* the reader sub-buffer and its data bytes walked */
 	uint64_t subbufs, waits, syscalls;
+	uint64_t edge;			/* calls that took (part of) the page the writer is on */
 };
 
 /* -- libauxtrace -- */
@@ -473,6 +478,7 @@ static void lib_close(struct reader *r)
 	r->subbufs = tracefs_cpu_stats(r->tcpu)->chunks;
 	r->waits = sys->waits;
 	r->syscalls = sys->waits + sys->get_reader + sys->reads + sys->splices;
+	r->edge = sys->edge;
 	tracefs_cpu_close(r->tcpu);
 	r->tcpu = NULL;
 }
@@ -573,8 +579,11 @@ static int bare_step_mapped(struct reader *r, enum step how)
 		r->subbufs++;
 	}
 	/* the page the writer may still be on: wait (poll) rather than spin on it */
-	if (how == STEP_EDGE && page_is_partial(&r->layout, page_commit(&r->layout, page), rd))
-		return 0;
+	if (page_is_partial(&r->layout, page_commit(&r->layout, page), rd)) {
+		r->edge += rd > from;
+		if (how == STEP_EDGE)
+			return 0;
+	}
 	return 1;
 }
 
@@ -591,8 +600,11 @@ static int bare_step_read(struct reader *r, enum step how)
 	r->subbufs++;
 	kbuffer_load_subbuffer(r->kb, r->buf);
 	walk_kbuf(&r->walk, r->kb);
-	if (how == STEP_EDGE && read_page_may_grow(r->kb, r->buf, &r->layout))
-		return 0;
+	if (read_page_may_grow(r->kb, r->buf, &r->layout)) {
+		r->edge++;
+		if (how == STEP_EDGE)
+			return 0;
+	}
 	return 1;
 }
 
@@ -911,6 +923,8 @@ struct live_result {
 	double waits_per_s;
 	double waits_per_sb;
 	double sys_per_sb;	/* system calls per sub-buffer, waits included */
+	double ev_per_call;	/* events per read/GET_READER/splice call (waits not counted) */
+	double edge_per_wake;	/* calls that took from the writer's page, per wait */
 	double cpu_rate;	/* events per producer CPU-second (for the ratio) */
 };
 
@@ -1057,7 +1071,66 @@ static int run_live(int m, bool bare, int out_fd, struct live_result *res)
 		.waits_per_s = r.waits / secs,
 		.waits_per_sb = r.subbufs ? (double)r.waits / r.subbufs : 0,
 		.sys_per_sb = r.subbufs ? (double)r.syscalls / r.subbufs : 0,
+		.ev_per_call = r.syscalls > r.waits ? (double)r.walk.events / (r.syscalls - r.waits)
+						    : 0,
+		.edge_per_wake = r.waits ? (double)r.edge / r.waits : 0,
 		.cpu_rate = r.walk.events / (load.cpu_ns / 1e9),
+	};
+	return 0;
+}
+
+/* ---- the libtracefs API against the system's libtracefs, in the same run ----------------- */
+
+/*
+ * tracefs-loop-ours and tracefs-loop-sys (beside this binary) run one loop on the libtracefs
+ * API against each library: they export the same names, so they never share a binary.
+ */
+static const char *const vs_methods[] = { "read", "splice" };
+static const char *const vs_impls[] = { "ours", "sys" };
+#define NR_VS ((int)ARRAY_LEN(vs_methods))
+#ifndef SYS_LIBTRACEFS
+#define SYS_LIBTRACEFS "?"
+#endif
+
+struct vs_result {		/* doubles only: medians are taken field by field */
+	double rate;		/* events/s delivered (wall clock) */
+	double ratio;		/* per producer CPU-second, against the ceiling of the same round */
+	double ns_per_event;	/* consumer CPU */
+	double lost;		/* the kernel's overrun + dropped */
+	double calls_per_s;	/* read/write/flush calls */
+};
+
+static int run_vs(int m, int impl, double ceiling, struct vs_result *res)
+{
+	unsigned long long events, cpu_ns, calls, lost, prod_ns, elapsed_ns;
+	char exe[512], cmd[1024], line[512];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	FILE *f;
+	int ok;
+
+	if (len <= 0)
+		return fail("readlink /proc/self/exe", errno);
+	exe[len] = 0;
+	*strrchr(exe, '/') = 0;
+	snprintf(cmd, sizeof(cmd), "%s/tracefs-loop-%s %s %g %u %d %d %d %s-loop", exe,
+		 vs_impls[impl], vs_methods[m], opts.seconds, opts.live_kb, opts.percent, PROD_CPU,
+		 CONS_CPU, shm_path);
+	f = popen(cmd, "r");
+	if (!f)
+		return fail(cmd, errno);
+	ok = fgets(line, sizeof(line), f) &&
+	     sscanf(line, "events=%llu cpu_ns=%llu calls=%llu lost=%llu prod_cpu_ns=%llu "
+		    "elapsed_ns=%llu", &events, &cpu_ns, &calls, &lost, &prod_ns, &elapsed_ns) == 6;
+	if (pclose(f) || !ok || !events || !prod_ns || !elapsed_ns) {
+		fprintf(stderr, NAME ": %s failed\n", cmd);
+		return interrupted ? -EINTR : -EIO;
+	}
+	*res = (struct vs_result){
+		.rate = events / (elapsed_ns / 1e9),
+		.ratio = events / (prod_ns / 1e9) / ceiling,
+		.ns_per_event = (double)cpu_ns / events,
+		.lost = lost,
+		.calls_per_s = calls / (elapsed_ns / 1e9),
 	};
 	return 0;
 }
@@ -1077,21 +1150,29 @@ static void median_fields(const void *runs, int reps, size_t size, void *out)
 }
 
 /*
- * The median of the per-round ratios lib/bare of one field: lib and bare of a round run
- * seconds apart, so a machine that drifts between rounds cancels out of each ratio.
+ * The median of the per-round ratios a/b of a field of reps results of each kind (a result
+ * of each every `size` bytes): a and b of a round run seconds apart, so a machine that drifts
+ * between rounds cancels out of each ratio.
  */
-static double median_ratio(const void *lib, const void *bare, int reps, size_t size,
-			   size_t field)
+static double median_ratio_of(const void *a, size_t a_size, size_t a_field, const void *b,
+			      size_t b_size, size_t b_field, int reps)
 {
 	double v[reps];
 
 	for (int i = 0; i < reps; i++) {
-		double l = *(const double *)((const char *)lib + i * size + field);
-		double b = *(const double *)((const char *)bare + i * size + field);
+		double x = *(const double *)((const char *)a + i * a_size + a_field);
+		double y = *(const double *)((const char *)b + i * b_size + b_field);
 
-		v[i] = b ? l / b : 0;
+		v[i] = y ? x / y : 0;
 	}
 	return bench__median(v, reps);
+}
+
+/* lib/bare of one field. */
+static double median_ratio(const void *lib, const void *bare, int reps, size_t size,
+			   size_t field)
+{
+	return median_ratio_of(lib, size, field, bare, size, field, reps);
 }
 
 static void print_prefilled(const struct prefill_result med[][2], const double ratio[])
@@ -1118,7 +1199,6 @@ static void print_prefilled(const struct prefill_result med[][2], const double r
 static void print_live(const double ceiling[2], double ceiling_lost,
 		       const struct live_result med[][2], const double ratio[])
 {
-	static const double libtracefs_cpu[] = { 6.2, 4.5, 1.5 };
 	char name[64];
 
 	printf("\n(b) live: getppid() on CPU %d for %.1f s with syscalls:sys_enter_getppid, "
@@ -1126,9 +1206,9 @@ static void print_live(const double ceiling[2], double ceiling_lost,
 	       "    x ceil: events per producer CPU-second against the producer alone (large "
 	       "buffer) in the same round\n", PROD_CPU, opts.seconds, opts.live_kb, opts.percent,
 	       CONS_CPU, opts.reps);
-	printf("%-22s %-4s %9s %6s %8s %7s %6s %7s %7s %8s %7s %7s %6s\n", "method", "impl",
-	       "events/s", "x ceil", "lost:lib", "in-band", "kernel", "missing", "cons%",
-	       "ns/event", "waits/s", "wait/sb", "sys/sb");
+	printf("%-22s %-4s %9s %6s %8s %7s %6s %7s %7s %8s %7s %7s %6s %7s %7s\n", "method",
+	       "impl", "events/s", "x ceil", "lost:lib", "in-band", "kernel", "missing", "cons%",
+	       "ns/event", "waits/s", "wait/sb", "sys/sb", "ev/call", "edge/wk");
 	for (int i = 0; i < 2; i++) {
 		snprintf(name, sizeof(name), "alone, %u KiB%s", i ? opts.live_kb : opts.ceiling_kb,
 			 i ? " bursts" : "");
@@ -1144,30 +1224,50 @@ static void print_live(const double ceiling[2], double ceiling_lost,
 			if (!b)
 				snprintf(lib_lost, sizeof(lib_lost), "%.0f", x->lib_lost);
 			printf("%-22s %-4s %7.3f M %6.2f %8s %7.0f %6.0f %7.0f %6.2f%% %8.1f %7.0f "
-			       "%7.3f %6.2f\n", b ? "" : lib_ops[m].method, b ? "bare" : "lib",
-			       x->rate / 1e6, x->ratio, lib_lost, x->inband_lost, x->kernel_lost,
-			       x->missing, x->cpu * 100, x->ns_per_event, x->waits_per_s,
-			       x->waits_per_sb, x->sys_per_sb);
+			       "%7.3f %6.2f %7.1f %7.2f\n", b ? "" : lib_ops[m].method,
+			       b ? "bare" : "lib", x->rate / 1e6, x->ratio, lib_lost, x->inband_lost,
+			       x->kernel_lost, x->missing, x->cpu * 100, x->ns_per_event,
+			       x->waits_per_s, x->waits_per_sb, x->sys_per_sb, x->ev_per_call,
+			       x->edge_per_wake);
 		}
 	printf("(the alone rows are events per producer CPU-second; \"events/s\" of the others is "
 	       "wall-clock)\n");
 	for (int m = 0; m < NR_METHODS; m++) {
-		const struct live_result *x = &med[m][0], *bare = &med[m][1];
+		const struct live_result *x = &med[m][0];
 
-		printf("target %-22s zero loss %s (%.0f)", lib_ops[m].method,
+		printf("target %-22s zero loss %s (%.0f); CPU per event lib/bare %.2fx\n",
+		       lib_ops[m].method,
 		       x->kernel_lost || x->lib_lost || x->inband_lost ? "MISSED" : "met",
-		       x->kernel_lost);
-		if (m < 2)
-			printf("; CPU <= %.2f%% %s (%.2f%%; bare loop %.2f%%)",
-			       libtracefs_cpu[m] / 2,
-			       x->cpu * 100 <= libtracefs_cpu[m] / 2 ? "met" : "MISSED", x->cpu * 100,
-			       bare->cpu * 100);
-		else
-			printf("; CPU %.2f%% (bare loop %.2f%%)", x->cpu * 100, bare->cpu * 100);
-		printf("; CPU per event lib/bare %.2fx\n", ratio[m]);
+		       x->kernel_lost, ratio[m]);
 	}
-	printf("(CPU targets: half of libtracefs 1.8.1 measured here: %.1f%% mapped, %.1f%% read; "
-	       "splice %.1f%%)\n", libtracefs_cpu[0], libtracefs_cpu[1], libtracefs_cpu[2]);
+}
+
+/*
+ * vs[m][impl]: medians; vs_ratio[m]: median of the rounds' ours/sys CPU per event;
+ * mapped_ratio: the mapped lib row of (b) against libtracefs' read loop, per round.
+ */
+static void print_vs(const struct vs_result vs[][2], const double vs_ratio[], double mapped_ratio,
+		     const struct live_result live[][2])
+{
+	printf("\n(c) the same live load through the libtracefs API, one loop built against "
+	       "libauxtrace-tracefs (ours)\n    and against the system's libtracefs " SYS_LIBTRACEFS
+	       " (sys), side by side in each round: blocking tracefs_cpu_read + walk,\n"
+	       "    tracefs_cpu_write into /dev/shm; median of %d\n", opts.reps);
+	printf("%-10s %-5s %9s %6s %7s %8s %8s\n", "method", "impl", "events/s", "x ceil",
+	       "lost", "ns/event", "calls/s");
+	for (int m = 0; m < NR_VS; m++)
+		for (int i = 0; i < 2; i++)
+			printf("%-10s %-5s %7.3f M %6.2f %7.0f %8.1f %8.0f\n", i ? "" : vs_methods[m],
+			       vs_impls[i], vs[m][i].rate / 1e6, vs[m][i].ratio, vs[m][i].lost,
+			       vs[m][i].ns_per_event, vs[m][i].calls_per_s);
+	for (int m = 0; m < NR_VS; m++)
+		printf("target %-6s CPU per event ours/libtracefs <= 0.5x %s (%.2fx; the bare loop "
+		       "of (b) %.1f ns/event)\n", vs_methods[m], vs_ratio[m] <= 0.5 ? "met" : "MISSED",
+		       vs_ratio[m], live[m + 1][1].ns_per_event);
+	printf("target mapped CPU per event <= 0.5x libtracefs' read (it cannot map) %s (%.2fx); "
+	       "mapped <= read %s (%.2fx)\n", mapped_ratio <= 0.5 ? "met" : "MISSED", mapped_ratio,
+	       live[0][0].ns_per_event <= live[1][0].ns_per_event ? "met" : "MISSED",
+	       live[1][0].ns_per_event ? live[0][0].ns_per_event / live[1][0].ns_per_event : 0);
 }
 
 static void usage(void)
@@ -1268,6 +1368,8 @@ int main(int argc, char **argv)
 	struct live_result *live, live_med[NR_METHODS][2];
 	double pre_ratio[NR_METHODS], live_ratio[NR_METHODS];
 	double *ceiling, ceiling_med[2], ceiling_lost = 0;
+	struct vs_result *vs, vs_med[NR_VS][2];
+	double vs_ratio[NR_VS], mapped_ratio = 0;
 	int out_fd, err, reps;
 
 	if (parse_opts(argc, argv))
@@ -1288,7 +1390,8 @@ int main(int argc, char **argv)
 	pre = calloc((size_t)NR_METHODS * 2 * reps, sizeof(*pre));
 	live = calloc((size_t)NR_METHODS * 2 * reps, sizeof(*live));
 	ceiling = calloc((size_t)2 * reps, sizeof(*ceiling));	/* large, then live size */
-	if (!pre || !live || !ceiling)
+	vs = calloc((size_t)NR_VS * 2 * reps, sizeof(*vs));
+	if (!pre || !live || !ceiling || !vs)
 		err = fail("allocating results", ENOMEM);
 	/*
 	 * Round after round, every row once, the order of lib and bare flipped each round:
@@ -1331,6 +1434,17 @@ int main(int argc, char **argv)
 						bare ? "bare" : "lib", x->rate / 1e6, x->ratio,
 						x->cpu * 100, x->ns_per_event);
 			}
+		for (int m = 0; m < NR_VS && !err; m++)
+			for (int k = 0; k < 2 && !err; k++) {
+				int impl = (k + i) % 2;
+				struct vs_result *x = &vs[(m * 2 + impl) * reps + i];
+
+				err = run_vs(m, impl, ceiling[i], x);
+				if (!err && opts.verbose)
+					fprintf(stderr, "round %d libtracefs API %-6s %-4s %6.3f M/s "
+						"%5.2fx %6.1f ns/event\n", i, vs_methods[m],
+						vs_impls[impl], x->rate / 1e6, x->ratio, x->ns_per_event);
+			}
 	}
 	if (!err) {
 		for (int m = 0; m < NR_METHODS; m++)
@@ -1348,12 +1462,27 @@ int main(int argc, char **argv)
 						     reps, sizeof(*live),
 						     offsetof(struct live_result, ns_per_event));
 		}
+		for (int m = 0; m < NR_VS && opts.live; m++) {
+			for (int b = 0; b < 2; b++)
+				median_fields(&vs[(m * 2 + b) * reps], reps, sizeof(*vs),
+					      &vs_med[m][b]);
+			vs_ratio[m] = median_ratio(&vs[m * 2 * reps], &vs[(m * 2 + 1) * reps], reps,
+						   sizeof(*vs),
+						   offsetof(struct vs_result, ns_per_event));
+		}
+		/* mapped has no libtracefs 1.6 counterpart: against its read loop */
+		mapped_ratio = median_ratio_of(&live[0], sizeof(*live),
+					       offsetof(struct live_result, ns_per_event),
+					       &vs[1 * reps], sizeof(*vs),
+					       offsetof(struct vs_result, ns_per_event), reps);
 		ceiling_med[0] = bench__median(ceiling, reps);
 		ceiling_med[1] = bench__median(ceiling + reps, reps);
 		if (opts.pre)
 			print_prefilled(pre_med, pre_ratio);
-		if (opts.live)
+		if (opts.live) {
 			print_live(ceiling_med, ceiling_lost, live_med, live_ratio);
+			print_vs(vs_med, vs_ratio, mapped_ratio, live_med);
+		}
 		if (ceiling_lost)
 			printf("note: the producer alone overflowed its %u KiB: raise -c\n",
 			       opts.ceiling_kb);
@@ -1365,5 +1494,6 @@ int main(int argc, char **argv)
 	free(pre);
 	free(live);
 	free(ceiling);
+	free(vs);
 	return err ? 1 : 0;
 }

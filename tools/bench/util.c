@@ -3,11 +3,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 
@@ -104,4 +107,51 @@ struct bench_run bench__run(char *const argv[])
 		r.max_rss_kib = ru.ru_maxrss;
 	}
 	return r;
+}
+
+/*
+ * BENCH_LOAD=1: the loaded variant of a benchmark. A recorder runs beside the load it
+ * records, so every CPU gets a CPU-bound process of its own (pinned, nice 0) beside the
+ * benchmark's producer and consumer, from before main() until exit. Started here, in the
+ * code every benchmark links, so that each needs no change; the variable is cleared, so
+ * programs a benchmark starts do not add a load of their own.
+ */
+#define LOAD_MAX 64
+static pid_t load_pids[LOAD_MAX];
+static int nr_load;
+
+static void load__stop(void)
+{
+	for (int i = 0; i < nr_load; i++)
+		kill(load_pids[i], SIGKILL);
+	for (int i = 0; i < nr_load; i++)
+		waitpid(load_pids[i], NULL, 0);
+	nr_load = 0;
+}
+
+__attribute__((constructor)) static void load__start(void)
+{
+	const char *v = getenv("BENCH_LOAD");
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (!v || strcmp(v, "1"))
+		return;
+	unsetenv("BENCH_LOAD");
+	for (int cpu = 0; cpu < cpus && nr_load < LOAD_MAX; cpu++) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			/* gone with the benchmark, however it ends */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (bench__pin_self(cpu) == 0)
+				for (volatile unsigned long spin = 0;; spin++)
+					;
+			_exit(1);
+		}
+		if (pid > 0)
+			load_pids[nr_load++] = pid;
+	}
+	atexit(load__stop);
+	printf("loaded: a CPU-bound process on each of %d CPUs beside the benchmark\n", nr_load);
+	fflush(stdout);
 }

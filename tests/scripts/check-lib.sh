@@ -1,0 +1,34 @@
+# Sourced by the shell checks: check DESCRIPTION CONDITION... runs the condition and says
+# ok or FAILED (setting fail=1); same WANT GOT holds when both are equal and not empty.
+fail=0
+check() {
+	local what=$1; shift
+	if "$@"; then echo "ok: $what"; else echo "FAILED: $what"; fail=1; fi
+}
+same() {
+	[ -n "$1" ] && [ "$1" = "$2" ]
+}
+# attr FILE FIELD: one attr field of FILE's first event as perf evlist -v says it
+# ("{ sample_period, sample_freq }" is called period_or_freq)
+attr() {
+	timeout 60 perf evlist -v -i "$1" 2>/dev/null | head -1 |
+		sed 's/{ sample_period, sample_freq }/period_or_freq/' | tr ',' '\n' |
+		sed -n "s/^ *$2: //p"
+}
+# needs_root WHY and needs_tools TOOL...: skip the check (exit 77) when they are missing
+needs_root() {
+	[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root ($1)"; exit 77; }
+}
+needs_tools() {
+	local tool
+	for tool in "$@"; do
+		command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
+	done
+}
+# in_tmpdir: work in a directory of its own, removed at exit
+in_tmpdir() {
+	out=$(mktemp -d)
+	# shellcheck disable=SC2064
+	trap "rm -rf '$out'" EXIT
+	cd "$out" || exit 1
+}

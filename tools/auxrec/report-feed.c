@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: LGPL-2.1
+/* Records of perf.data and trace.dat into the report's aggregates (report-feed.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <auxtrace/machine.h>
+#include <event-parse.h>
+
+#include "report-feed.h"
+
+/* sched_switch's fields, found once in its format. */
+struct switch_fields {
+	struct tep_event *event;	/* NULL: not looked up yet, or not there */
+	struct tep_format_field *prev_comm, *prev_pid, *next_comm, *next_pid;
+};
+
+struct report_feed {
+	struct report_agg *agg;
+	struct perf_machine *machine;
+	struct tep_handle *tep;
+	struct tep_handle *perf_tep;		/* perf.data's sched_switch format, or NULL */
+	struct switch_fields perf_sw;
+	struct tep_format_field *common_pid;	/* every event's, at one place */
+	pid_t last_tid;				/* named by the last ftrace event: runs repeat */
+	struct switch_fields sw;
+};
+
+/* sched_switch's fields in tep's formats; sw->event stays NULL without all four. */
+static void switch_fields__find(struct switch_fields *sw, struct tep_handle *tep)
+{
+	struct tep_event *e = tep_find_event_by_name(tep, "sched", "sched_switch");
+
+	if (!e)
+		return;
+	*sw = (struct switch_fields){
+		.prev_comm = tep_find_field(e, "prev_comm"),
+		.prev_pid = tep_find_field(e, "prev_pid"),
+		.next_comm = tep_find_field(e, "next_comm"),
+		.next_pid = tep_find_field(e, "next_pid"),
+	};
+	if (sw->prev_comm && sw->prev_pid && sw->next_comm && sw->next_pid)
+		sw->event = e;
+}
+
+struct report_feed *report_feed__new(struct report_agg *agg, struct tep_handle *tep)
+{
+	struct report_feed *feed = calloc(1, sizeof(*feed));
+
+	if (!feed)
+		return NULL;
+	feed->agg = agg;
+	feed->tep = tep;
+	feed->last_tid = -1;
+	feed->machine = perf_machine__new(NULL);
+	if (!feed->machine) {
+		free(feed);
+		return NULL;
+	}
+	if (tep)
+		switch_fields__find(&feed->sw, tep);
+	return feed;
+}
+
+void report_feed__delete(struct report_feed *feed)
+{
+	if (!feed)
+		return;
+	perf_machine__delete(feed->machine);
+	if (feed->perf_tep)
+		tep_free(feed->perf_tep);
+	free(feed);
+}
+
+/*
+ * perf.data's tracing data holds each tracepoint's format as a u64 size and the text, which
+ * starts "name: <event>\n": sched_switch's, parsed alone, names the next task of its samples.
+ */
+int report_feed__perf_formats(struct report_feed *feed, const void *data, size_t size)
+{
+	static const char want[] = "name: sched_switch\n";
+	const char *p = data ? memmem(data, size, want, sizeof(want) - 1) : NULL;
+	uint64_t len;
+
+	if (!p || p - (const char *)data < 8)
+		return 0;
+	memcpy(&len, p - 8, sizeof(len));	/* written on this machine's byte order */
+	if (len > size - (size_t)(p - (const char *)data))
+		return 0;
+	feed->perf_tep = tep_alloc();
+	if (!feed->perf_tep)
+		return -ENOMEM;
+	if (tep_parse_event(feed->perf_tep, p, (size_t)len, "sched") == 0)
+		switch_fields__find(&feed->perf_sw, feed->perf_tep);
+	return 0;
+}
+
+int report_feed__declare_perf(struct report_feed *feed, struct evlist *evlist)
+{
+	struct evsel *evsel;
+	int err = 0;
+
+	evlist__for_each_entry(evlist, evsel)
+		err = err ?: report_agg__declare_event(feed->agg, evsel, NULL, evsel__name(evsel),
+						       REPORT_EVENT_PERF);
+	return err;
+}
+
+int report_feed__declare_ftrace(struct report_feed *feed, const char *const *events, size_t nr)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < nr && !err && feed->tep; i++) {
+		char sys[64];
+		const char *colon = strchr(events[i], ':');
+		struct tep_event *e;
+
+		if (!colon || (size_t)(colon - events[i]) >= sizeof(sys))
+			continue;
+		memcpy(sys, events[i], (size_t)(colon - events[i]));
+		sys[colon - events[i]] = '\0';
+		e = tep_find_event_by_name(feed->tep, sys, colon + 1);
+		if (e)
+			err = report_agg__declare_event(feed->agg, e, e->system, e->name,
+							REPORT_EVENT_FTRACE);
+	}
+	return err;
+}
+
+/* A field of a payload of size bytes as a number; -1 when it does not fit in the payload. */
+static long long field__num(const struct tep_format_field *f, const void *data, uint32_t size)
+{
+	unsigned long long v;
+
+	if (!f || f->offset + f->size > (int)size ||
+	    tep_read_number_field((struct tep_format_field *)f, data, &v))
+		return -1;
+	return (long long)v;
+}
+
+/* A char[] field (comm) of a payload into buf, NUL-terminated. */
+static const char *field__str(const struct tep_format_field *f, const void *data, uint32_t size,
+			      char *buf, size_t bufsize)
+{
+	size_t n = f && f->offset + f->size <= (int)size ? (size_t)f->size : 0;
+
+	if (n >= bufsize)
+		n = bufsize - 1;
+	if (n)
+		memcpy(buf, (const char *)data + f->offset, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * perf's name for tid, NULL while no COMM named it (perf_machine__comm says ":tid"); the idle
+ * task, which no COMM names, is "swapper" as perf report calls it.
+ */
+static const char *report_feed__perf_comm(struct report_feed *feed, uint32_t tid)
+{
+	const char *comm = tid == (uint32_t)-1 ? NULL : perf_machine__comm(feed->machine,
+									    (pid_t)tid);
+
+	if (comm && *comm == ':')
+		return tid ? NULL : "swapper";
+	return comm;
+}
+
+static int cpu_of(const struct perf_sample *s)
+{
+	return s->cpu == (uint32_t)-1 ? -1 : (int)s->cpu;
+}
+
+static pid_t pid_of(uint32_t v)
+{
+	return v == (uint32_t)-1 ? -1 : (pid_t)v;
+}
+
+/* The period perf report weighs a sample by: the sampled one, else the attr's fixed one. */
+static uint64_t sample__period(const struct perf_sample *s, struct evsel *evsel)
+{
+	const struct perf_event_attr *attr = evsel__attr(evsel);
+	uint64_t p = attr->sample_type & PERF_SAMPLE_PERIOD ? s->period
+			 : attr->freq ? 1 : attr->sample_period;
+
+	return p ? p : 1;
+}
+
+static int report_feed__sample(struct report_feed *feed, const struct perf_sample *s,
+			       struct evsel *evsel, uint64_t t)
+{
+	const struct perf_event_attr *attr = evsel__attr(evsel);
+	const char *comm = report_feed__perf_comm(feed, s->tid);
+	struct perf_addr_location al = { .sz = sizeof(al) };
+	int err;
+
+	err = report_agg__event(feed->agg, evsel, NULL, evsel__name(evsel), REPORT_EVENT_PERF,
+				cpu_of(s), t, pid_of(s->pid), pid_of(s->tid), comm);
+	if (!err && attr->type == PERF_TYPE_TRACEPOINT &&
+	    !strcmp(evsel__name(evsel), "sched:sched_switch")) {
+		/* taken as prev switches out: its task is prev; next is in the raw fields */
+		const struct switch_fields *sw = &feed->perf_sw;
+		char next[32];
+
+		err = report_agg__switch(feed->agg, REPORT_SWITCH_PERF_TP, cpu_of(s), t,
+					 pid_of(s->tid), comm,
+					 sw->event ? (pid_t)field__num(sw->next_pid, s->raw_data,
+									s->raw_size) : -1,
+					 sw->event ? field__str(sw->next_comm, s->raw_data, s->raw_size,
+								next, sizeof(next)) : NULL);
+	}
+	if (err || !(attr->sample_type & PERF_SAMPLE_IP))
+		return err;
+	perf_machine__resolve(feed->machine, pid_of(s->pid), s->ip, &al);
+	return report_agg__symbol(feed->agg, evsel, comm ? comm : ":?", al.dso, al.sym, al.kernel,
+				  sample__period(s, evsel));
+}
+
+int report_feed__perf(struct report_feed *feed, const union perf_event *event,
+		      const struct perf_sample *sample, struct evsel *evsel)
+{
+	uint64_t t = sample->time == (uint64_t)-1 || !sample->time ? UINT64_MAX : sample->time;
+	int cpu = cpu_of(sample);
+	int err;
+
+	/* a CPU's span in perf.data: its samples (what perf script shows) and switches */
+	if (event->header.type == PERF_RECORD_SAMPLE) {
+		err = report_agg__seen(feed->agg, REPORT_SWITCH_PERF_RECORD, cpu, t);
+		err = err ?: report_agg__seen(feed->agg, REPORT_SWITCH_PERF_TP, cpu, t);
+		return err ?: evsel ? report_feed__sample(feed, sample, evsel, t) : 0;
+	}
+	err = perf_machine__process_event(feed->machine, event, sample);
+	if (err || (event->header.type != PERF_RECORD_SWITCH &&
+		    event->header.type != PERF_RECORD_SWITCH_CPU_WIDE))
+		return err;
+	if (!(event->header.misc & PERF_RECORD_MISC_SWITCH_OUT))
+		return report_agg__switch_in(feed->agg, REPORT_SWITCH_PERF_RECORD, cpu, t,
+					     pid_of(sample->tid));
+	return report_agg__switch(feed->agg, REPORT_SWITCH_PERF_RECORD, cpu, t,
+				  pid_of(sample->tid), report_feed__perf_comm(feed, sample->tid),
+				  event->header.type == PERF_RECORD_SWITCH_CPU_WIDE ?
+				  pid_of(event->context_switch.next_prev_tid) : -1, NULL);
+}
+
+static int report_feed__switch(struct report_feed *feed, const struct trace_dat_record *rec)
+{
+	const struct switch_fields *sw = &feed->sw;
+	char prev[32], next[32];
+
+	return report_agg__switch(feed->agg, REPORT_SWITCH_FTRACE, rec->cpu, rec->ts,
+				  (pid_t)field__num(sw->prev_pid, rec->data, rec->size),
+				  field__str(sw->prev_comm, rec->data, rec->size, prev, sizeof(prev)),
+				  (pid_t)field__num(sw->next_pid, rec->data, rec->size),
+				  field__str(sw->next_comm, rec->data, rec->size, next, sizeof(next)));
+}
+
+int report_feed__ftrace(struct report_feed *feed, const struct trace_dat_record *rec)
+{
+	const char *comm = NULL;
+	pid_t tid = -1;
+	int err;
+
+	if (rec->kind != TRACE_DAT_EVENT)
+		return 0;
+	err = report_agg__seen(feed->agg, REPORT_SWITCH_FTRACE, rec->cpu, rec->ts);
+	if (err)
+		return err;
+	if (rec->event && !feed->common_pid)	/* common fields are every event's */
+		feed->common_pid = tep_find_common_field(rec->event, "common_pid");
+	if (rec->event) {
+		tid = (pid_t)field__num(feed->common_pid, rec->data, rec->size);
+		comm = tid >= 0 && tid != feed->last_tid && feed->tep ?
+		       tep_data_comm_from_pid(feed->tep, tid) : NULL;
+		feed->last_tid = tid;
+		if (comm && *comm == '<')	/* "<...>": trace.dat's cmdlines do not have it */
+			comm = NULL;
+	}
+	err = report_agg__event(feed->agg, rec->event ? (const void *)rec->event : (const void *)feed,
+				rec->event ? rec->event->system : NULL,
+				rec->event ? rec->event->name : "(no format)", REPORT_EVENT_FTRACE,
+				rec->cpu, rec->ts, -1, tid, comm);
+	if (!err && rec->event && rec->event == feed->sw.event)
+		err = report_feed__switch(feed, rec);
+	return err;
+}
