@@ -339,6 +339,9 @@ static int perf_session__process_kernel_event(struct perf_session *s, union perf
 		return perf_session__unknown_id(s, offset);
 	if (err)
 		return err;
+	if (event->header.type == PERF_RECORD_SAMPLE &&
+	    perf_session__sample_damaged(s, &sample, offset))
+		return 0;
 	/* perf's rule: a record without a time (or with 0) cannot be sorted: it goes now. */
 	if (!tool->ordered_events || !sample.time || sample.time == (uint64_t)-1) {
 		return perf_session__deliver(s, event, &sample, evsel);

@@ -192,6 +192,15 @@ int perf_session__parse_sample(struct perf_session *s, const union perf_event *e
 			       struct perf_sample *sample, struct evsel **evsel, uint64_t offset);
 
 /*
+ * Whether a parsed sample holds what cannot be true given its file's header (a CPU beyond
+ * HEADER_NRCPUS, a pid/tid beyond PID_MAX_LIMIT, a time outside HEADER_SAMPLE_TIME): then it
+ * is counted in nr_damaged_samples, the first logged with offset, and must not be delivered
+ * (data/session-damage.c).
+ */
+bool perf_session__sample_damaged(struct perf_session *s, const struct perf_sample *sample,
+				  uint64_t offset);
+
+/*
  * Check a record's fixed fields against its size and its strings for a NUL, swapping each
  * field in place first when swap (a foreign record whose header is already native)
  * (data/event-layout.c). Samples and trailers are left to perf_sample__walk. 0, or -EINVAL

@@ -255,6 +255,58 @@ START_TEST(test_built_file_header_and_features)
 }
 END_TEST
 
+/*
+ * A sample whose values cannot be true given the header (the file has 8 CPUs, samples from
+ * time 5 to 40): counted as damage, said once with its offset, and not delivered.
+ */
+static const struct {
+	size_t field;		/* offset in the sample record */
+	uint64_t value;
+	int width;
+	const char *says;
+} impossible[] = {
+	{ 40, 1056964608, 4, "has CPU 1056964608, beyond the 8 CPUs of its header" },
+	{ 24, 4194304, 4, "has pid/tid 4194304/101, beyond the kernel's limit" },
+	{ 28, 0x7fffffff, 4, "has pid/tid 100/2147483647" },
+	{ 32, 41, 8, "has time 41, outside the samples' span [5, 40]" },
+	{ 32, 4, 8, "has time 4, outside" },
+};
+
+START_TEST(test_impossible_sample_is_damage)
+{
+	int fd = built_memfd(false, true), bad;
+	struct perf_session_stats st;
+	unsigned char *buf;
+	struct pd_log log;
+	char where[64];
+	size_t size, at;
+
+	buf = pd_read_all(fd, &size);
+	/* the sample of time 25: its ip, 0x400000 + 25, follows its header and identifier */
+	for (at = 16; at + 8 <= size && *(uint64_t *)(buf + at) != 0x400000 + 25; at += 8)
+		;
+	ck_assert_uint_lt(at + 8, size);
+	at -= 16;
+	ck_assert_uint_eq(((struct perf_event_header *)(buf + at))->type, PERF_RECORD_SAMPLE);
+	memcpy(buf + at + impossible[_i].field, &impossible[_i].value, impossible[_i].width);
+	bad = pd_memfd(buf, size);
+	log_capture_start();
+	ck_assert_int_eq(pd_log__read(&log, NULL, bad, true, NULL, &st), 0);
+	log_capture_stop();
+	ck_assert_uint_eq(st.nr_damaged_samples, 1);
+	ck_assert_int_eq(pd_log__count(&log, 'S', PERF_RECORD_SAMPLE), 7);
+	for (int i = 0; i < log.n; i++)
+		ck_assert_uint_ne(log.e[i].time, 25);
+	ck_assert_msg(log_captured(impossible[_i].says), "%s", log_text);
+	snprintf(where, sizeof(where), "the sample at %#zx has", at);
+	ck_assert_msg(log_captured(where), "no %s: %s", where, log_text);
+	pd_log__exit(&log);
+	close(bad);
+	free(buf);
+	close(fd);
+}
+END_TEST
+
 /* perf's rounds: a round flushes what is not newer than the round before had. */
 START_TEST(test_built_file_ordering)
 {
@@ -272,6 +324,7 @@ START_TEST(test_built_file_ordering)
 	assert_sample_times(&log, ordered, 8);
 	ck_assert_uint_eq(st.nr_unordered_events, 1);		/* 28, after 30 went out */
 	ck_assert_uint_eq(st.nr_unknown_id, 1);			/* ID 99 */
+	ck_assert_uint_eq(st.nr_damaged_samples, 0);
 	ck_assert_msg(log_captured("has a sample ID of no attr"), "%s", log_text);
 	ck_assert_uint_eq(st.nr_events[PERF_RECORD_SAMPLE], 8);
 	ck_assert_uint_eq(st.nr_events[PERF_RECORD_FINISHED_ROUND], 2);
@@ -802,7 +855,7 @@ START_TEST(test_header_damage_named)
 		{ offsetof(struct perf_file_header, magic), 0x454c494646524550ULL, "version 1" },
 		{ offsetof(struct perf_file_header, size), 96, "header size 96" },
 		{ offsetof(struct perf_file_header, attr_size), 7, "attr_size 7" },
-		{ offsetof(struct perf_file_header, attr_size), 144 + 8, "not whole" },
+		{ offsetof(struct perf_file_header, attr_size), 144 + 8, "not whole 152-byte entries" },
 		{ offsetof(struct perf_file_header, attrs.offset), 1 << 20, "the attrs section" },
 		{ offsetof(struct perf_file_header, data.size), 1 << 20, "ends past the end" },
 		{ offsetof(struct perf_file_header, data.offset), 8, "inside the header" },
@@ -1205,6 +1258,8 @@ int main(void)
 
 	tcase_add_loop_test(tc, test_built_file_header_and_features, 0, 2);
 	tcase_add_loop_test(tc, test_built_file_ordering, 0, 2);
+	tcase_add_loop_test(tc, test_impossible_sample_is_damage, 0,
+			    sizeof(impossible) / sizeof(impossible[0]));
 	tcase_add_test(tc, test_built_file_pipe_and_stream_agree);
 	tcase_add_test(tc, test_built_file_swapped);
 	tcase_add_test(tc, test_every_sample_field);
