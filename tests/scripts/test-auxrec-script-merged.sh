@@ -111,8 +111,9 @@ selects() {	# selects WHAT "AUXREC/PERF OPTIONS" EXPECTED-FTRACE-FILE
 	[ -s sel.ftrace ] && [ -s sel.ours ] || { echo "   $what: a source selected nothing"; return 1; }
 	same "$what perf lines" sel.perf sel.ours && same "$what ftrace lines" "$want" sel.ftrace
 }
-timeout 60 trace-cmd report --cpu 0 rec/trace.dat 2>/dev/null | tail -n +2 >want.cpu
-check "-C 0 selects both sources" selects "-C 0" "-C 0" want.cpu
+cpu=$(awk '$1 == "getppid-loop" { gsub(/[][]/, "", $3); print $3 + 0; exit }' perf.txt)
+timeout 60 trace-cmd report --cpu "$cpu" rec/trace.dat 2>/dev/null | tail -n +2 >want.cpu
+check "-C $cpu selects both sources" selects "-C" "-C $cpu" want.cpu
 task_is comm=getppid-loop >want.comm
 check "--comm getppid-loop selects both sources ($(wc -l <want.comm) ftrace lines)" \
 	selects "--comm" "--comm getppid-loop" want.comm
