@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * auxrec script: the samples of a recording, one line each in perf script's default style,
- * with the branches and instructions the AUX decoders synthesize (--itrace) in time order
- * among them: the command line, the session, the selection; script-print.c prints each
- * record.
+ * auxrec script: a recording as one stream in time order (the timeline of its perf.data and
+ * trace.dat): perf samples one line each in perf script's default style, with the branches
+ * and instructions the AUX decoders synthesize (--itrace) among them, and the ftrace events
+ * as trace-cmd report prints them. Here: the command line, the walk, the selection;
+ * script-print.c prints each perf record, script-ftrace.c each ftrace one.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -38,17 +39,23 @@ enum { OPT_ITRACE = 256, OPT_NO_ITRACE, OPT_PID, OPT_TID, OPT_COMM, OPT_TIME, OP
 static const char script_usage[] =
 	"usage: auxrec script [--itrace[=OPTS] | --no-itrace | --call-trace | --call-ret-trace]\n"
 	"                     [-F FIELDS] [--ns] [-C CPUS] [--pid PIDS] [--tid TIDS]\n"
-	"                     [--comm COMMS] [--time START,STOP] [-i] [FILE|DIR|-]\n"
+	"                     [--comm COMMS] [--time START,STOP] [--source perf,ftrace]\n"
+	"                     [--any-clock] [-i] [DIR|FILE|-]\n"
 	"\n"
-	"Print the samples of a recording as perf script does: comm, tid, [cpu], time,\n"
-	"period, event, ip sym+off (dso); a tracepoint's fields as libtraceevent formats them\n"
-	"from the recording's event formats; a callchain's frames below its sample; branches\n"
-	"synthesized from Intel PT or BTS data as `from sym+off (dso) => to sym+off (dso)`,\n"
-	"in time order with the other samples.\n"
+	"Print a recording as one stream in time order: the samples of its perf.data as perf\n"
+	"script does (comm, tid, [cpu], time, period, event, ip sym+off (dso); a tracepoint's\n"
+	"fields as libtraceevent formats them; a callchain's frames below its sample; branches\n"
+	"synthesized from Intel PT or BTS data as `from sym+off (dso) => to sym+off (dso)`),\n"
+	"and among them the ftrace events of its trace.dat as trace-cmd report does, each line\n"
+	"marked `ftrace: ` (grep '^ftrace: ' | cut -c9- gives trace-cmd's lines back). A\n"
+	"trace.dat alone prints as trace-cmd report, unmarked.\n"
 	"\n"
-	"  -i, --input PATH  a perf.data file, a directory auxrec record wrote (its\n"
-	"                    perf.data), or - for perf's pipe format on stdin; default\n"
-	"                    auxrec.data/perf.data, else perf.data\n"
+	"  -i, --input PATH  a directory auxrec record wrote (its perf.data and trace.dat), a\n"
+	"                    perf.data, a trace.dat, or - for perf's pipe format on stdin;\n"
+	"                    default auxrec.data, else perf.data\n"
+	"      --source S    read only these of a directory's files: perf, ftrace or both\n"
+	"      --any-clock   interleave files recorded on different clocks by their raw times\n"
+	"                    (refused without it: the order between them would mean nothing)\n"
 	"      --itrace=OPTS what to synthesize from AUX data, perf's letters: b branches,\n"
 	"                    i<N><unit> an instruction sample every N instructions (i), TSC\n"
 	"                    ticks (t) or ns, us, ms of the trace's time (Intel PT; BTS has\n"
@@ -58,9 +65,13 @@ static const char script_usage[] =
 	"      --no-itrace   do not decode AUX data\n"
 	"      --call-trace  calls, each function indented by call depth (--itrace=cewp)\n"
 	"      --call-ret-trace  calls and returns, with the branch's kind (--itrace=crewp)\n"
-	"  -F, --fields F    perf script's fields: a list, TYPE:list (hw, sw, trace), or\n"
+	"  -F, --fields F    perf script's fields of the perf lines (ftrace lines stay\n"
+	"                    trace-cmd's): a list, TYPE:list (hw, sw, trace), or\n"
 	"                    +field/-field; " SCRIPT_FIELD_NAMES "\n"
-	"      --ns          times to the nanosecond\n"
+	"      --ns          perf lines' times to the nanosecond\n"
+	"Selection, of perf and ftrace records alike (an ftrace event's thread is its\n"
+	"common_pid, its process the one perf.data's side-band gave that thread, else the\n"
+	"thread; its comm trace-cmd's; a loss mark answers to -C and --time only):\n"
 	"  -C, --cpu CPUS    only these CPUs (0-2,4)\n"
 	"      --pid PIDS    only these processes (1,42)\n"
 	"      --tid TIDS    only these threads\n"
@@ -68,11 +79,7 @@ static const char script_usage[] =
 	"      --time START,STOP  only this span, in seconds as printed (either may be empty)\n"
 	"\n"
 	"Symbols come from the files the recording mapped (.symtab, else .dynsym, or their\n"
-	"separate debug files by build ID) and from /proc/kallsyms; [unknown] otherwise.\n"
-	"\n"
-	"A trace.dat (or a directory holding a trace.dat and no perf.data) prints its\n"
-	"ftrace events as trace-cmd report does: comm-pid [cpu] secs.usecs: name: fields,\n"
-	"and CPU:N [n EVENTS DROPPED] where the kernel lost events.\n";
+	"separate debug files by build ID) and from /proc/kallsyms; [unknown] otherwise.\n";
 
 struct script {
 	struct perf_machine *machine;
