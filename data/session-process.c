@@ -215,10 +215,6 @@ int perf_session__process_user_event(struct perf_session *s, union perf_event *e
 	case PERF_RECORD_HEADER_TRACING_DATA:
 		err = perf_session__tracing_data(s, offset);
 		break;
-	case PERF_RECORD_COMPRESSED:
-		pr_err("%s: a COMPRESSED record at 0x%llx: this reader does not decompress perf's "
-		       "zstd records; record without -z\n", s->path, (unsigned long long)offset);
-		return libauxtrace__err(-EOPNOTSUPP);
 	default:
 		break;
 	}

@@ -571,7 +571,7 @@ END_TEST
 /* Not a trace.dat, another version, another byte order: said so. */
 START_TEST(test_not_trace_dat)
 {
-	static const char v7[] = "\x17\x08\x44tracing7";
+	static const char v8[] = "\x17\x08\x44tracing8";
 	static const char be[] = "\x17\x08\x44tracing6\0\x01\x08\0\0\0\x10";
 	char path[200];
 	int events;
@@ -581,9 +581,9 @@ START_TEST(test_not_trace_dat)
 	spill(path, "PERFILE2 and then some bytes", 28);
 	ck_assert_int_eq(read_all(path, &events), -EINVAL);
 	ck_assert(log_captured("no trace.dat magic"));
-	spill(path, v7, sizeof(v7));
+	spill(path, v8, sizeof(v8));
 	ck_assert_int_eq(read_all(path, &events), -EOPNOTSUPP);
-	ck_assert(log_captured("reads version 6"));
+	ck_assert(log_captured("reads versions 6 and 7"));
 	spill(path, be, sizeof(be) - 1);
 	ck_assert_int_eq(read_all(path, &events), -EOPNOTSUPP);
 	ck_assert(log_captured("big-endian"));
