@@ -3,7 +3,8 @@
 # ftrace sched_switch and sched_wakeup, a workload of a getppid loop, a sleep, then two loops
 # in parallel), checked against the real tools:
 #  - the file is JSON (python's json.load), every event has ph and ts (speedscope's rule),
-#    every slice a dur;
+#    every slice a dur; a task whose comm holds a quote, a backslash and a control byte is
+#    named by its comm;
 #  - one task slice (cat "sched") per sched_switch line of trace-cmd report, per CPU in the
 #    same order, each the switch's prev task, from the CPU's previous switch to this one; one
 #    tail slice per CPU with switches, for the task its last switch put on;
@@ -31,9 +32,12 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cd "$out" || exit 1
 
+# a comm JSON must escape: the file name the workload runs
+odd=$'q"b\\\x01c'
+cp "$loop" "$odd"
 timeout 120 "$auxrec" record -a --duration 1 -e cpu-clock --ftrace sched:sched_switch \
 	--ftrace sched:sched_wakeup -o rec -- /bin/sh -c \
-	"$loop 200000; sleep 0.2; $loop 200000 & $loop 200000; wait" >record.log 2>&1
+	"$loop 200000; sleep 0.2; $loop 200000 & ./'$odd' 200000; wait" >record.log 2>&1
 check "auxrec record makes the recording" [ $? -eq 0 ]
 timeout 120 "$auxrec" convert --to chrome -o rec.json rec 2>convert.err
 check "auxrec convert exits 0" [ $? -eq 0 ]
@@ -55,6 +59,9 @@ def check(what, ok, detail=''):
     print(('ok: ' if ok else 'FAILED: ') + what + (' (%s)' % detail if detail else ''))
 check('every event has ph and ts', all('ph' in e and 'ts' in e for e in ev))
 check('every slice has a dur', all('dur' in e for e in ev if e['ph'] == 'X'))
+if len(sys.argv) <= 5:
+    odd = 'q"b\\\x01c'
+    check('a slice named by a comm JSON escapes', any(e['name'] == odd for e in ev if e['ph'] == 'X'))
 cpus = next(e['pid'] for e in ev if e['ph'] == 'M' and e['args'].get('name') == 'CPUs')
 tc_re = re.compile(r'^\s*.*?-\d+\s+\[(\d+)\]\s+(\d+)\.(\d{9}):\s+(\S+):\s*(.*)$')
 tc_sw = re.compile(r'^(.*):(-?\d+) \[-?\d+\] \S+ ==> (.*):(-?\d+) \[-?\d+\]')
