@@ -11,6 +11,8 @@
 #  - slices of one CPU never overlap;
 #  - one ftrace instant per trace-cmd report line, per event name; one perf instant per
 #    perf script line;
+#  - on a perf.data alone with sched:sched_switch samples: a slice per perf script switch
+#    line, per CPU in the same order, each the switch's prev task;
 #  - --time START,STOP keeps exactly trace-cmd's lines within the window;
 #  - a damaged trace.dat and a file that is no recording: exit 1, an error naming the file,
 #    no output file left behind; no -o: exit 2.
@@ -125,6 +127,34 @@ python3 compare.py win.json tc.txt ps.txt "$lo" "$hi" >win.out 2>&1
 check "--time: compare.py runs" [ $? -eq 0 ]
 sed 's/^/--time: /' win.out
 grep -q FAILED win.out && fail=1
+
+# perf.data alone: the switches are its sched:sched_switch samples
+timeout 120 "$auxrec" record -a --duration 0.5 -e sched:sched_switch -o prec -- \
+	/bin/sh -c "$loop 100000; sleep 0.1; $loop 100000" >prec.log 2>&1
+check "auxrec record makes a perf.data with sched_switch samples" [ $? -eq 0 ]
+timeout 120 "$auxrec" convert -q --to chrome -o prec.json prec
+check "auxrec convert on it exits 0" [ $? -eq 0 ]
+timeout 120 perf script --ns -i prec/perf.data >prec.txt 2>/dev/null
+python3 - prec.json prec.txt <<'PY'
+import json, re, sys
+from collections import defaultdict
+ev = json.load(open(sys.argv[1]))['traceEvents']
+ps = re.compile(r'\[(\d+)\]\s+(\d+)\.(\d{9}):\s+sched:sched_switch:.*prev_pid=(\d+)')
+want, got = defaultdict(list), defaultdict(list)
+for l in open(sys.argv[2]):
+    m = ps.search(l)
+    if m:
+        want[int(m.group(1))].append((int(m.group(2) + m.group(3)), int(m.group(4))))
+for e in ev:
+    if e['ph'] == 'X' and e['cat'] == 'sched':
+        got[e['tid']].append((round((e['ts'] + e['dur']) * 1000), e['args']['tid']))
+n = sum(map(len, want.values()))
+ok = got == want and n > 0
+print(('ok: ' if ok else 'FAILED: ') +
+      'a slice per perf script sched_switch line, in order, with the prev task (%d)' % n)
+sys.exit(0 if ok else 1)
+PY
+[ $? -eq 0 ] || fail=1
 
 # the sub-buffer in the middle of the last CPU's data gets a commit word of 0xffffff bytes
 cp -r rec damaged
