@@ -14,6 +14,7 @@
 
 #include "cmd.h"
 #include "error.h"
+#include "recording-file.h"
 #include "report.h"
 #include "report-html.h"
 
@@ -98,12 +99,18 @@ int report_input__init(struct report_input *in, const char *arg)
 				     in->perf_path, strerror(errno), arg);
 			return err;
 		}
-		if (access(in->trace_path, F_OK)) {
+		kind = recording_file__check(in->perf_path);
+		if (!kind)
+			kind = recording_file__optional(in->trace_path);
+		if (kind == 0) {
 			free(in->trace_path);
 			in->trace_path = NULL;
 		}
-		return 0;
+		return kind < 0 ? kind : 0;
 	}
+	kind = recording_file__check(arg);
+	if (kind)
+		return kind;
 	kind = file_kind(arg);
 	if (kind == 'p' || kind == 't') {
 		*(kind == 'p' ? &in->perf_path : &in->trace_path) = strdup(arg);

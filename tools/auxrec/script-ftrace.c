@@ -289,8 +289,12 @@ const char *script_ftrace__input(const char *input, char *buf, size_t size)
 	}
 	if (!strcmp(input, "-") || stat(input, &st))
 		return NULL;
+	/*
+	 * Only a regular file is sniffed (a trace.dat is mapped): a FIFO read for its magic
+	 * could not be opened again, so it goes to perf's reader, which opens it once.
+	 */
 	if (!S_ISDIR(st.st_mode))
-		return is_trace_dat(input) ? input : NULL;
+		return S_ISREG(st.st_mode) && is_trace_dat(input) ? input : NULL;
 	snprintf(buf, size, "%s/perf.data", input);
 	if (!access(buf, F_OK))
 		return NULL;
