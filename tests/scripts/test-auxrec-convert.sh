@@ -11,8 +11,9 @@
 #  - slices of one CPU never overlap;
 #  - one ftrace instant per trace-cmd report line, per event name; one perf instant per
 #    perf script line;
-#  - on a perf.data alone with sched:sched_switch samples: a slice per perf script switch
-#    line, per CPU in the same order, each the switch's prev task;
+#  - on a perf.data alone with sched:sched_switch samples, and on one with context-switch
+#    records (--switch-events): a slice per perf script switch line (a switch out of a CPU),
+#    per CPU in the same order, each the switch's prev task;
 #  - --time START,STOP keeps exactly trace-cmd's lines within the window;
 #  - a damaged trace.dat and a file that is no recording: exit 1, an error naming the file,
 #    no output file left behind; no -o: exit 2.
@@ -135,25 +136,48 @@ check "auxrec record makes a perf.data with sched_switch samples" [ $? -eq 0 ]
 timeout 120 "$auxrec" convert -q --to chrome -o prec.json prec
 check "auxrec convert on it exits 0" [ $? -eq 0 ]
 timeout 120 perf script --ns -i prec/perf.data >prec.txt 2>/dev/null
-python3 - prec.json prec.txt <<'PY'
+# perfsw.py JSON PERF-SCRIPT --ns: the slices end at perf script's switches (sched_switch
+# samples, or context-switch records out of a CPU), per CPU in order, with the prev task
+cat >perfsw.py <<'PY'
 import json, re, sys
 from collections import defaultdict
 ev = json.load(open(sys.argv[1]))['traceEvents']
-ps = re.compile(r'\[(\d+)\]\s+(\d+)\.(\d{9}):\s+sched:sched_switch:.*prev_pid=(\d+)')
+tp = re.compile(r'\[(\d+)\]\s+(\d+)\.(\d{9}):\s+sched:sched_switch:.*prev_pid=(\d+)')
+rec = re.compile(r'\s(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d{9}): PERF_RECORD_SWITCH_CPU_WIDE OUT')
 want, got = defaultdict(list), defaultdict(list)
 for l in open(sys.argv[2]):
-    m = ps.search(l)
+    m = tp.search(l)
     if m:
         want[int(m.group(1))].append((int(m.group(2) + m.group(3)), int(m.group(4))))
+    m = rec.search(l)
+    if m:
+        want[int(m.group(2))].append((int(m.group(3) + m.group(4)), int(m.group(1))))
 for e in ev:
     if e['ph'] == 'X' and e['cat'] == 'sched':
         got[e['tid']].append((round((e['ts'] + e['dur']) * 1000), e['args']['tid']))
 n = sum(map(len, want.values()))
 ok = got == want and n > 0
 print(('ok: ' if ok else 'FAILED: ') +
-      'a slice per perf script sched_switch line, in order, with the prev task (%d)' % n)
+      'a slice per perf script switch line, in order, with the prev task (%d)' % n)
+for c in sorted(set(want) | set(got)):	# where they part, to tell why
+    w, g = want[c], got[c]
+    i = next((i for i, (a, b) in enumerate(zip(w, g)) if a != b), min(len(w), len(g)))
+    if w != g:
+        print('  CPU %d: %d vs %d switches; from #%d perf script has %s, the JSON %s' %
+              (c, len(w), len(g), i, w[i:i + 3], g[i:i + 3]))
 sys.exit(0 if ok else 1)
 PY
+python3 perfsw.py prec.json prec.txt
+[ $? -eq 0 ] || fail=1
+
+# perf.data alone with context-switch records (--switch-events): switches out of each CPU
+timeout 120 "$auxrec" record -a --duration 0.5 --switch-events -e cpu-clock -o srec -- \
+	/bin/sh -c "$loop 100000; sleep 0.1; $loop 100000" >srec.log 2>&1
+check "auxrec record makes a perf.data with context-switch records" [ $? -eq 0 ]
+timeout 120 "$auxrec" convert -q --to chrome -o srec.json srec
+check "auxrec convert on it exits 0" [ $? -eq 0 ]
+timeout 120 perf script --ns --show-switch-events -i srec/perf.data >srec.txt 2>/dev/null
+python3 perfsw.py srec.json srec.txt
 [ $? -eq 0 ] || fail=1
 
 # the sub-buffer in the middle of the last CPU's data gets a commit word of 0xffffff bytes

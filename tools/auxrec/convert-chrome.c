@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <auxtrace/evsel.h>
+#include <auxtrace/machine.h>
 #include <auxtrace/session.h>
 #include <auxtrace/timeline.h>
 #include <event-parse.h>
@@ -28,8 +29,9 @@ struct chrome_writer {
 	FILE *f;
 	uint64_t start, end;
 	struct tep_handle *perf_tep;	/* perf.data's sched_switch format, ours */
-	struct switch_fields sw;	/* the switches followed: ftrace's, else perf's */
-	bool sw_ftrace;
+	struct switch_fields sw;	/* sched_switch's fields, for the switches from it */
+	enum { SWITCH_FTRACE, SWITCH_PERF_TP, SWITCH_RECORDS } switches;	/* followed */
+	struct perf_machine *machine;	/* the comms of the tasks context switches name */
 	struct tep_format_field *common_pid;
 	struct cpu_task *cpus;
 	int nr_cpus;
@@ -72,11 +74,18 @@ struct chrome_writer *chrome_writer__new(FILE *f, uint64_t start, uint64_t end,
 	*cw = (struct chrome_writer){ .f = f, .start = start, .end = end };
 	if (ftrace)
 		switch_fields__find(&cw->sw, ftrace);
-	cw->sw_ftrace = cw->sw.event != NULL;
-	/* both files with switches would give each slice twice: ftrace's are taken */
-	if (!cw->sw_ftrace && switch_fields__perf(&cw->sw, &cw->perf_tep, perf_tracing, size)) {
+	/* two sources of switches would give each slice twice: the first of these is taken */
+	if (!cw->sw.event &&
+	    switch_fields__perf(&cw->sw, &cw->perf_tep, perf_tracing, size)) {
 		free(cw);
 		errno = ENOMEM;
+		return NULL;
+	}
+	cw->switches = !cw->sw.event ? SWITCH_RECORDS : cw->perf_tep ? SWITCH_PERF_TP
+		       : SWITCH_FTRACE;
+	cw->machine = perf_machine__new(NULL);
+	if (!cw->machine) {
+		chrome_writer__delete(cw);
 		return NULL;
 	}
 	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"writer\":\"auxrec convert\"},"
@@ -114,7 +123,8 @@ static struct cpu_task *chrome__cpu(struct chrome_writer *cw, int cpu, uint64_t 
 		c->seen = true;
 		c->since = t;
 	}
-	c->last = t;
+	if (t > c->last)	/* a record read late is no later than the last */
+		c->last = t;
 	return c;
 }
 
@@ -130,18 +140,52 @@ static void chrome__slice(struct chrome_writer *cw, int cpu, const char *cat, co
 
 /* prev ran since the CPU's last switch (or first record): its slice; next runs from now. */
 static void chrome__switch(struct chrome_writer *cw, struct cpu_task *c, int cpu, uint64_t t,
-			   const void *data, uint32_t size)
+			   int prev, const char *prev_comm, int next, const char *next_comm)
 {
-	char prev[17];
-
-	tep_field__str(cw->sw.prev_comm, data, size, prev, sizeof(prev));
-	chrome__slice(cw, cpu, "sched", prev, (int)tep_field__num(cw->sw.prev_pid, data, size),
-		      c->since, t);
+	if (t < c->since)	/* a record read late (timeline_stats.nr_unordered) */
+		t = c->since;
+	chrome__slice(cw, cpu, "sched", prev_comm, prev, c->since, t);
 	cw->stats.nr_slices++;
-	tep_field__str(cw->sw.next_comm, data, size, c->comm, sizeof(c->comm));
-	c->tid = (int)tep_field__num(cw->sw.next_pid, data, size);
+	snprintf(c->comm, sizeof(c->comm), "%s", next_comm);
+	c->tid = next;
 	c->since = t;
 	c->switched = true;
+}
+
+/* A sched_switch payload (ftrace's, or a perf sample's raw data). */
+static void chrome__sched_switch(struct chrome_writer *cw, struct cpu_task *c, int cpu,
+				 uint64_t t, const void *data, uint32_t size)
+{
+	char prev[17], next[17];
+
+	chrome__switch(cw, c, cpu, t, (int)tep_field__num(cw->sw.prev_pid, data, size),
+		       tep_field__str(cw->sw.prev_comm, data, size, prev, sizeof(prev)),
+		       (int)tep_field__num(cw->sw.next_pid, data, size),
+		       tep_field__str(cw->sw.next_comm, data, size, next, sizeof(next)));
+}
+
+/* perf's name for tid as the COMMs so far said it; the idle task is "swapper", as perf's. */
+static const char *chrome__comm_of(struct chrome_writer *cw, int tid)
+{
+	return tid ? perf_machine__comm(cw->machine, tid) : "swapper";
+}
+
+/*
+ * A context switch out of a CPU (PERF_RECORD_SWITCH_CPU_WIDE, --switch-events -a) names the
+ * task switched to; the machine names both.
+ */
+static void chrome__switch_record(struct chrome_writer *cw, const struct timeline_record *rec,
+				  struct cpu_task *c)
+{
+	const union perf_event *ev = rec->perf.event;
+
+	if (cw->switches != SWITCH_RECORDS || !c ||
+	    ev->header.type != PERF_RECORD_SWITCH_CPU_WIDE ||
+	    !(ev->header.misc & PERF_RECORD_MISC_SWITCH_OUT))
+		return;
+	chrome__switch(cw, c, rec->cpu, rec->time, rec->tid, chrome__comm_of(cw, rec->tid),
+		       (int)ev->context_switch.next_prev_tid,
+		       chrome__comm_of(cw, (int)ev->context_switch.next_prev_tid));
 }
 
 /* A number field, sign-extended when the format says it is signed. */
@@ -214,8 +258,8 @@ static int chrome__ftrace(struct chrome_writer *cw, const struct timeline_record
 	else
 		fputs("}", cw->f);
 	cw->stats.nr_ftrace++;
-	if (cw->sw_ftrace && r->event == cw->sw.event)
-		chrome__switch(cw, c, rec->cpu, rec->time, r->data, r->size);
+	if (cw->switches == SWITCH_FTRACE && r->event == cw->sw.event)
+		chrome__sched_switch(cw, c, rec->cpu, rec->time, r->data, r->size);
 	return 0;
 }
 
@@ -231,32 +275,39 @@ static void chrome__sample(struct chrome_writer *cw, const struct timeline_recor
 	chrome__name(cw, "name", name, SIZE_MAX);
 	fprintf(cw->f, ",\"args\":{\"cpu\":%d,\"ip\":\"0x%" PRIx64 "\"}}", rec->cpu, s->ip);
 	cw->stats.nr_perf++;
-	if (!cw->sw_ftrace && cw->sw.event && c && !strcmp(name, "sched:sched_switch"))
-		chrome__switch(cw, c, rec->cpu, rec->time, s->raw_data, s->raw_size);
+	if (cw->switches == SWITCH_PERF_TP && c && !strcmp(name, "sched:sched_switch"))
+		chrome__sched_switch(cw, c, rec->cpu, rec->time, s->raw_data, s->raw_size);
 }
 
-/* A COMM names the thread (and its process, for the main thread) whenever it comes. */
-static void chrome__comm(struct chrome_writer *cw, const struct perf_record_comm *comm)
+/*
+ * A side-band record: the machine follows the comms, whatever its time; a COMM names the
+ * thread (and its process, for the main thread) whenever it comes.
+ */
+static int chrome__side_band(struct chrome_writer *cw, const struct timeline_record *rec)
 {
+	const struct perf_record_comm *comm = &rec->perf.event->comm;
+	int err = perf_machine__process_event(cw->machine, rec->perf.event, rec->perf.sample);
 	size_t n = comm->header.size > sizeof(comm->header) + 8 ?
 		   comm->header.size - sizeof(comm->header) - 8 : 0;
 
+	if (err || comm->header.type != PERF_RECORD_COMM)
+		return err;
 	if (n > sizeof(comm->comm))
 		n = sizeof(comm->comm);
 	chrome__meta(cw, "thread_name", (int)comm->pid, (int)comm->tid, comm->comm, n);
 	if (comm->pid == comm->tid)
 		chrome__meta(cw, "process_name", (int)comm->pid, (int)comm->tid, comm->comm, n);
+	return 0;
 }
 
 int chrome_writer__record(void *ctx, const struct timeline_record *rec)
 {
 	struct chrome_writer *cw = ctx;
 	struct cpu_task *c = NULL;
+	int err = rec->kind == TIMELINE_PERF_EVENT ? chrome__side_band(cw, rec) : 0;
 
-	if (rec->kind == TIMELINE_PERF_EVENT && rec->perf.event->header.type == PERF_RECORD_COMM) {
-		chrome__comm(cw, &rec->perf.event->comm);
-		return 0;
-	}
+	if (err)
+		return err;
 	if (rec->time == TIMELINE_NO_TIME) {
 		cw->stats.nr_no_time++;
 		return 0;
@@ -272,6 +323,8 @@ int chrome_writer__record(void *ctx, const struct timeline_record *rec)
 		return chrome__ftrace(cw, rec, c);
 	if (rec->kind == TIMELINE_PERF_SAMPLE)
 		chrome__sample(cw, rec, c);
+	if (rec->kind == TIMELINE_PERF_EVENT)
+		chrome__switch_record(cw, rec, c);
 	return 0;
 }
 
@@ -299,6 +352,7 @@ void chrome_writer__delete(struct chrome_writer *cw)
 		return;
 	if (cw->perf_tep)
 		tep_free(cw->perf_tep);
+	perf_machine__delete(cw->machine);
 	free(cw->cpus);
 	free(cw);
 }

@@ -4,9 +4,10 @@
  * they come: chrome://tracing, Perfetto UI and speedscope open it. What it holds:
  *  - a process "CPUs" (pid CHROME_CPUS_PID) with a thread per CPU ("CPU N", tid N): on it an
  *    "X" slice per task from sched_switch (ftrace's, else perf.data's sched:sched_switch
- *    samples), named by the task's comm, args.tid its thread; each switch ends one slice
- *    (cat "sched"; the first from the CPU's first record in the window), and the task that
- *    runs after a CPU's last switch gets one to the CPU's last record (cat "sched,tail");
+ *    samples, else its context switches out of a CPU: PERF_RECORD_SWITCH_CPU_WIDE), named
+ *    by the task's comm, args.tid its thread; each switch ends one slice (cat "sched"; the
+ *    first from the CPU's first record in the window), and the task that runs after a
+ *    CPU's last switch gets one to the CPU's last record (cat "sched,tail");
  *  - an instant per ftrace event (cat "ftrace") on its CPU's thread, its fields as args,
  *    and per ftrace loss (cat "loss", args.missed);
  *  - an instant per perf sample (cat "perf") on its thread (real pid and tid), named by its
