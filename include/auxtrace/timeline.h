@@ -45,6 +45,12 @@ enum timeline_kind {
 	TIMELINE_AUX_SAMPLE,		/* a sample an AUX decoder synthesized (--itrace b, i) */
 	TIMELINE_AUX_ERROR,		/* an AUX decode error (--itrace e) */
 	TIMELINE_STREAM,		/* a record of a stream (timeline__add_stream) */
+	/*
+	 * A user record of perf.data (type >= 64: AUXTRACE_INFO, AUXTRACE, ID_INDEX, ...), only
+	 * with timeline_opts.user_records: no time, where it was read (an AUXTRACE before the
+	 * samples decoded from its buffer).
+	 */
+	TIMELINE_PERF_USER,
 	TIMELINE_NR_KINDS
 };
 
@@ -59,9 +65,10 @@ struct timeline_record {
 	int pid, tid;			/* -1 when unknown */
 	const char *source;		/* "perf", or the stream's name ("ftrace") */
 	union {
-		struct {		/* TIMELINE_PERF_SAMPLE, TIMELINE_PERF_EVENT */
+		struct {		/* TIMELINE_PERF_SAMPLE, TIMELINE_PERF_EVENT, _USER */
 			union perf_event *event;
-			struct perf_sample *sample;	/* its sample fields (sample_id_all) */
+			/* its sample fields (sample_id_all); NULL for a user record */
+			struct perf_sample *sample;
 			struct evsel *evsel;
 		} perf;
 		struct {		/* TIMELINE_AUX_SAMPLE */
@@ -113,6 +120,11 @@ struct timeline_opts {
 	 * such a stream is refused with EXDEV.
 	 */
 	bool any_clock;
+	/*
+	 * Deliver perf.data's user records too (TIMELINE_PERF_USER): what a reader needs from
+	 * AUXTRACE_INFO (which AUX data) or from each AUXTRACE (where an AUX buffer starts).
+	 */
+	bool user_records;
 };
 
 /* What a walk delivered. Library-owned: fields may be added at the end. */
