@@ -1,7 +1,7 @@
 #!/bin/bash
 # The man pages: every Documentation/*.adoc builds (asciidoctor, no warning) and renders with
 # man and groff with no warning; every C example of a page compiles against the built shared
-# libraries and the ones marked "run" run; every option of auxrec record, report and script
+# libraries and the ones marked "run" run; every option of auxrec record, report, script and convert
 # is in its page and its usage; auxrec help shows a page, or says why not and prints the
 # usage; auxrec --version is the Makefile's version; every symbol the libraries export (their
 # version scripts' public nodes) is named in some page.
@@ -95,6 +95,7 @@ check_options() {	# check_options COMMAND SOURCE
 check_options record tools/auxrec/record-options.c
 check_options report tools/auxrec/cmd-report.c
 check_options script tools/auxrec/cmd-script.c
+check_options convert tools/auxrec/cmd-convert.c
 
 # auxrec --version: the Makefile's VERSION.
 version=$(sed -nE 's/^VERSION[[:space:]]*:=[[:space:]]*//p' Makefile)

@@ -22,6 +22,8 @@ static const char usage[] =
 	"            perf.data record; --html a timeline page\n"
 	"  script    the samples of a recording, and the branches decoded from its Intel PT\n"
 	"            or BTS data, one line each as perf script prints them\n"
+	"  convert   a recording as Trace Event Format JSON (--to chrome) for\n"
+	"            chrome://tracing, Perfetto UI and speedscope\n"
 	"  help      a command's manual page: auxrec help record opens auxrec-record(1)\n"
 	"\n"
 	"auxrec <command> -h for the command's options; -v (repeatable) before the command\n"
@@ -32,7 +34,7 @@ static const struct {
 	auxrec_cmd_fn run;
 } commands[] = {
 	{ "info", cmd_info }, { "record", cmd_record }, { "report", cmd_report },
-	{ "script", cmd_script },
+	{ "script", cmd_script }, { "convert", cmd_convert },
 };
 
 auxrec_cmd_fn auxrec_command(const char *name)

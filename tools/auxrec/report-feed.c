@@ -8,12 +8,7 @@
 #include <event-parse.h>
 
 #include "report-feed.h"
-
-/* sched_switch's fields, found once in its format. */
-struct switch_fields {
-	struct tep_event *event;	/* NULL: not looked up yet, or not there */
-	struct tep_format_field *prev_comm, *prev_pid, *next_comm, *next_pid;
-};
+#include "sched-switch.h"
 
 struct report_feed {
 	struct report_agg *agg;
@@ -25,23 +20,6 @@ struct report_feed {
 	pid_t last_tid;				/* named by the last ftrace event: runs repeat */
 	struct switch_fields sw;
 };
-
-/* sched_switch's fields in tep's formats; sw->event stays NULL without all four. */
-static void switch_fields__find(struct switch_fields *sw, struct tep_handle *tep)
-{
-	struct tep_event *e = tep_find_event_by_name(tep, "sched", "sched_switch");
-
-	if (!e)
-		return;
-	*sw = (struct switch_fields){
-		.prev_comm = tep_find_field(e, "prev_comm"),
-		.prev_pid = tep_find_field(e, "prev_pid"),
-		.next_comm = tep_find_field(e, "next_comm"),
-		.next_pid = tep_find_field(e, "next_pid"),
-	};
-	if (sw->prev_comm && sw->prev_pid && sw->next_comm && sw->next_pid)
-		sw->event = e;
-}
 
 struct report_feed *report_feed__new(struct report_agg *agg, struct tep_handle *tep)
 {
@@ -72,27 +50,10 @@ void report_feed__delete(struct report_feed *feed)
 	free(feed);
 }
 
-/*
- * perf.data's tracing data holds each tracepoint's format as a u64 size and the text, which
- * starts "name: <event>\n": sched_switch's, parsed alone, names the next task of its samples.
- */
+/* perf.data's sched_switch format names the next task of its samples. */
 int report_feed__perf_formats(struct report_feed *feed, const void *data, size_t size)
 {
-	static const char want[] = "name: sched_switch\n";
-	const char *p = data ? memmem(data, size, want, sizeof(want) - 1) : NULL;
-	uint64_t len;
-
-	if (!p || p - (const char *)data < 8)
-		return 0;
-	memcpy(&len, p - 8, sizeof(len));	/* written on this machine's byte order */
-	if (len > size - (size_t)(p - (const char *)data))
-		return 0;
-	feed->perf_tep = tep_alloc();
-	if (!feed->perf_tep)
-		return -ENOMEM;
-	if (tep_parse_event(feed->perf_tep, p, (size_t)len, "sched") == 0)
-		switch_fields__find(&feed->perf_sw, feed->perf_tep);
-	return 0;
+	return switch_fields__perf(&feed->perf_sw, &feed->perf_tep, data, size);
 }
 
 int report_feed__declare_perf(struct report_feed *feed, struct evlist *evlist)
@@ -125,31 +86,6 @@ int report_feed__declare_ftrace(struct report_feed *feed, const char *const *eve
 							REPORT_EVENT_FTRACE);
 	}
 	return err;
-}
-
-/* A field of a payload of size bytes as a number; -1 when it does not fit in the payload. */
-static long long field__num(const struct tep_format_field *f, const void *data, uint32_t size)
-{
-	unsigned long long v;
-
-	if (!f || f->offset + f->size > (int)size ||
-	    tep_read_number_field((struct tep_format_field *)f, data, &v))
-		return -1;
-	return (long long)v;
-}
-
-/* A char[] field (comm) of a payload into buf, NUL-terminated. */
-static const char *field__str(const struct tep_format_field *f, const void *data, uint32_t size,
-			      char *buf, size_t bufsize)
-{
-	size_t n = f && f->offset + f->size <= (int)size ? (size_t)f->size : 0;
-
-	if (n >= bufsize)
-		n = bufsize - 1;
-	if (n)
-		memcpy(buf, (const char *)data + f->offset, n);
-	buf[n] = '\0';
-	return buf;
 }
 
 /*
@@ -204,9 +140,9 @@ static int report_feed__sample(struct report_feed *feed, const struct perf_sampl
 
 		err = report_agg__switch(feed->agg, REPORT_SWITCH_PERF_TP, cpu_of(s), t,
 					 pid_of(s->tid), comm,
-					 sw->event ? (pid_t)field__num(sw->next_pid, s->raw_data,
+					 sw->event ? (pid_t)tep_field__num(sw->next_pid, s->raw_data,
 									s->raw_size) : -1,
-					 sw->event ? field__str(sw->next_comm, s->raw_data, s->raw_size,
+					 sw->event ? tep_field__str(sw->next_comm, s->raw_data, s->raw_size,
 								next, sizeof(next)) : NULL);
 	}
 	if (err || !(attr->sample_type & PERF_SAMPLE_IP))
@@ -248,10 +184,10 @@ static int report_feed__switch(struct report_feed *feed, const struct trace_dat_
 	char prev[32], next[32];
 
 	return report_agg__switch(feed->agg, REPORT_SWITCH_FTRACE, rec->cpu, rec->ts,
-				  (pid_t)field__num(sw->prev_pid, rec->data, rec->size),
-				  field__str(sw->prev_comm, rec->data, rec->size, prev, sizeof(prev)),
-				  (pid_t)field__num(sw->next_pid, rec->data, rec->size),
-				  field__str(sw->next_comm, rec->data, rec->size, next, sizeof(next)));
+				  (pid_t)tep_field__num(sw->prev_pid, rec->data, rec->size),
+				  tep_field__str(sw->prev_comm, rec->data, rec->size, prev, sizeof(prev)),
+				  (pid_t)tep_field__num(sw->next_pid, rec->data, rec->size),
+				  tep_field__str(sw->next_comm, rec->data, rec->size, next, sizeof(next)));
 }
 
 int report_feed__ftrace(struct report_feed *feed, const struct trace_dat_record *rec)
@@ -268,7 +204,7 @@ int report_feed__ftrace(struct report_feed *feed, const struct trace_dat_record 
 	if (rec->event && !feed->common_pid)	/* common fields are every event's */
 		feed->common_pid = tep_find_common_field(rec->event, "common_pid");
 	if (rec->event) {
-		tid = (pid_t)field__num(feed->common_pid, rec->data, rec->size);
+		tid = (pid_t)tep_field__num(feed->common_pid, rec->data, rec->size);
 		comm = tid >= 0 && tid != feed->last_tid && feed->tep ?
 		       tep_data_comm_from_pid(feed->tep, tid) : NULL;
 		feed->last_tid = tid;
