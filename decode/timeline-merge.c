@@ -179,8 +179,30 @@ static int timeline__aux_error(struct perf_tool *tool, struct perf_session *sess
 	return timeline__session_record(container_of(tool, struct timeline_tool, tool)->tl, &rec);
 }
 
+/* A user record (timeline_opts.user_records): no time, so it goes out where it is read. */
+static int timeline__user_record(struct perf_tool *tool, struct perf_session *session,
+				 union perf_event *event, uint64_t file_offset)
+{
+	struct timeline_record rec = {
+		.kind = TIMELINE_PERF_USER, .time = TIMELINE_NO_TIME, .cpu = -1, .pid = -1,
+		.tid = -1, .perf = { .event = event },
+	};
+
+	(void)session, (void)file_offset;
+	return timeline__session_record(container_of(tool, struct timeline_tool, tool)->tl, &rec);
+}
+
+static int timeline__auxtrace_record(struct perf_tool *tool, struct perf_session *session,
+				     union perf_event *event, uint64_t data_offset,
+				     const void *data)
+{
+	(void)data;
+	return timeline__user_record(tool, session, event, data_offset);
+}
+
 static int timeline__process_session(struct timeline *tl)
 {
+	bool user = tl->opts.user_records;
 	struct timeline_tool tt = {
 		.tool = {
 			.sz = sizeof(struct perf_tool),
@@ -189,6 +211,8 @@ static int timeline__process_session(struct timeline *tl)
 			.event = timeline__perf_event,
 			.auxtrace_sample = timeline__aux_sample,
 			.auxtrace_error = timeline__aux_error,
+			.user_event = user ? timeline__user_record : NULL,
+			.auxtrace = user ? timeline__auxtrace_record : NULL,
 		},
 		.tl = tl,
 	};

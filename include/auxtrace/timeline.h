@@ -45,6 +45,7 @@ enum timeline_kind {
 	TIMELINE_AUX_SAMPLE,		/* a sample an AUX decoder synthesized (--itrace b, i) */
 	TIMELINE_AUX_ERROR,		/* an AUX decode error (--itrace e) */
 	TIMELINE_STREAM,		/* a record of a stream (timeline__add_stream) */
+	TIMELINE_PERF_USER,		/* a perf.data user record (timeline_opts.user_records) */
 	TIMELINE_NR_KINDS
 };
 
@@ -59,9 +60,9 @@ struct timeline_record {
 	int pid, tid;			/* -1 when unknown */
 	const char *source;		/* "perf", or the stream's name ("ftrace") */
 	union {
-		struct {		/* TIMELINE_PERF_SAMPLE, TIMELINE_PERF_EVENT */
+		struct {		/* TIMELINE_PERF_SAMPLE, _EVENT, _USER */
 			union perf_event *event;
-			struct perf_sample *sample;	/* its sample fields (sample_id_all) */
+			struct perf_sample *sample;	/* its sample fields (sample_id_all); _USER: NULL */
 			struct evsel *evsel;
 		} perf;
 		struct {		/* TIMELINE_AUX_SAMPLE */
@@ -113,6 +114,14 @@ struct timeline_opts {
 	 * such a stream is refused with EXDEV.
 	 */
 	bool any_clock;
+	/*
+	 * Also deliver perf.data's user records (type >= 64: AUXTRACE_INFO, AUXTRACE with its
+	 * header only, AUXTRACE_ERROR, FINISHED_ROUND, TIME_CONV, ...) as TIMELINE_PERF_USER,
+	 * without a time: they go out where they are read, in file order, which with ordered
+	 * kernel records is before the kernel records of their round. An AUXTRACE record comes
+	 * without its payload (the size bytes after it: read them with a session of your own).
+	 */
+	bool user_records;
 };
 
 /* What a walk delivered. Library-owned: fields may be added at the end. */

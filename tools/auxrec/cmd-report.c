@@ -37,9 +37,6 @@ static const char report_usage[] =
 
 enum { OPT_HTML = 256 };
 
-static const unsigned char perf_magic[8] = "PERFILE2";
-static const unsigned char trace_magic[10] = "\x17\x08\x44tracing";
-
 static char *path_join(const char *dir, const char *name)
 {
 	char *p;
@@ -47,74 +44,32 @@ static char *path_join(const char *dir, const char *name)
 	return asprintf(&p, "%s/%s", dir, name) < 0 ? NULL : p;
 }
 
-/* Which kind of file path is, from its first bytes: 'p' perf.data, 't' trace.dat, 0. */
-static int file_kind(const char *path)
+static bool is_dir(const char *path)
 {
-	unsigned char head[16] = { 0 };
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	struct stat st;
 
-	if (fd < 0)
-		return -errno;
-	n = read(fd, head, sizeof(head));
-	close(fd);
-	if (n < 0)
-		return -errno;
-	/* perf.data in either byte order, and the pipe format's magic too */
-	if (!memcmp(head, perf_magic, 8) || !memcmp(head, "2ELIFREP", 8))
-		return 'p';
-	if (!memcmp(head, trace_magic, sizeof(trace_magic)))
-		return 't';
-	return 0;
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
 int report_input__init(struct report_input *in, const char *arg)
 {
-	bool by_default = !arg;
-	struct stat st;
-	int kind;
-
 	memset(in, 0, sizeof(*in));
-	arg = arg ? arg : REPORT_DEFAULT_DIR;
-	in->where = strdup(arg);
-	if (!in->where)
+	in->named = arg;
+	in->where = strdup(arg ? arg : REPORT_DEFAULT_DIR);
+	return in->where ? 0 : -ENOMEM;
+}
+
+int report_input__name_files(struct report_input *in, bool has_perf, bool has_trace)
+{
+	bool dir = is_dir(in->where);
+
+	if (has_perf && !(in->perf_path = dir ? path_join(in->where, "perf.data")
+					      : strdup(in->where)))
 		return -ENOMEM;
-	if (stat(arg, &st)) {
-		int err = -errno;
-
-		auxrec_error("%s: %s%s", arg, strerror(errno), by_default && errno == ENOENT ?
-			     " (auxrec record writes there; or name a recording)" : "");
-		return err;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		in->perf_path = path_join(arg, "perf.data");
-		in->trace_path = path_join(arg, "trace.dat");
-		if (!in->perf_path || !in->trace_path)
-			return -ENOMEM;
-		if (access(in->perf_path, F_OK)) {
-			int err = -errno;
-
-			auxrec_error("%s: %s: %s is not a recording directory (auxrec record writes perf.data there)",
-				     in->perf_path, strerror(errno), arg);
-			return err;
-		}
-		if (access(in->trace_path, F_OK)) {
-			free(in->trace_path);
-			in->trace_path = NULL;
-		}
-		return 0;
-	}
-	kind = file_kind(arg);
-	if (kind == 'p' || kind == 't') {
-		*(kind == 'p' ? &in->perf_path : &in->trace_path) = strdup(arg);
-		return in->perf_path || in->trace_path ? 0 : -ENOMEM;
-	}
-	if (kind < 0)
-		auxrec_error("%s: %s", arg, strerror(-kind));
-	else
-		auxrec_error("%s: neither perf.data (PERFILE2) nor trace.dat (\\x17\\x08\\x44tracing) by its first bytes",
-			     arg);
-	return kind < 0 ? kind : -EINVAL;
+	if (has_trace && !(in->trace_path = dir ? path_join(in->where, "trace.dat")
+						: strdup(in->where)))
+		return -ENOMEM;
+	return 0;
 }
 
 void report_input__exit(struct report_input *in)
@@ -218,28 +173,24 @@ int cmd_report(int argc, char **argv)
 	if (err)
 		goto out;
 	if (dump) {
-		if (!in.perf_path) {
-			auxrec_error("%s: -D shows perf.data records, and this is a trace.dat (trace-cmd report shows its events)",
-				     in.where);
-			err = -EINVAL;
-		} else {
-			err = report_dump__print(stdout, in.perf_path);
-		}
+		/* -D reads perf.data alone: a directory's, or the file named */
+		err = report_input__name_files(&in, true, false) ?:
+		      report_dump__print(stdout, in.perf_path);
 		goto out;
 	}
 	err = report_data__read(&d, &in);
 	if (err)
 		goto out;
-	if (html) {
-		struct stat st;
-
+	/* a damaged file: the text still shows what was read; no page stands for the whole */
+	err = d.read_error;
+	if (html && !err) {
 		if (!out)
-			page = stat(in.where, &st) == 0 && S_ISDIR(st.st_mode) ?
-			       path_join(in.where, "report.html") : strdup("report.html");
+			page = is_dir(in.where) ? path_join(in.where, "report.html")
+						: strdup("report.html");
 		err = out || page ? report_html__save(&d, out ? out : page) : -ENOMEM;
 		if (!err)
 			printf("%s\n", out ? out : page);
-	} else {
+	} else if (!html) {
 		report_text__print(stdout, &d);
 	}
 	report_data__exit(&d);
