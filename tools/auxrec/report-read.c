@@ -582,9 +582,9 @@ static int report_walk__open(struct report_walk *w, const struct report_input *i
 		return 0;
 	err = errno;
 	w->said = true;
-	if (err == ENOENT && !in->named)
-		auxrec_error("%s: %s (auxrec record writes there; or name a recording)", in->where,
-			     strerror(err));
+	if (err == ENOENT)	/* nothing there, or nothing to read (the library said which) */
+		auxrec_error("%s: %s%s", in->where, strerror(err),
+			     in->named ? "" : " (auxrec record writes there; or name a recording)");
 	else
 		auxrec_file_error(in->where, "cannot read it as a recording", err);
 	return -err;
