@@ -33,7 +33,7 @@ mkdir -p "$out"
 rec=$out/rec
 started=$(date +%s)
 # for 1 s of a loop that outlasts it: at the end a task is on each CPU, its last piece counts
-timeout 120 "$AUXREC" record -a -d 1 -e cpu-clock --ftrace sched:sched_switch \
+timeout 120 "$AUXREC" record -a --duration 1 -e cpu-clock --ftrace sched:sched_switch \
 	--ftrace syscalls:sys_enter_getppid -o "$rec" -- "$B/tests/progs/getppid-loop" 1000000000 \
 	>"$out/record.log" 2>&1
 check "auxrec record makes the recording" [ $? -eq 0 ]
@@ -92,7 +92,7 @@ check "the getppid loop is among the tasks shown" \
 	grep -qE '^  getppid-loop ' <(sed -n '/^tasks:/,/^$/p' "$out/report.txt")
 # perf.data alone, with sched:sched_switch samples: their raw fields name the next task,
 # which runs to the CPU's last sample (the loop still runs when the recording ends)
-timeout 120 "$AUXREC" record -a -d 1 -e cpu-clock -e sched:sched_switch -o "$out/tp" -- \
+timeout 120 "$AUXREC" record -a --duration 1 -e cpu-clock -e sched:sched_switch -o "$out/tp" -- \
 	"$B/tests/progs/getppid-loop" 1000000000 >"$out/tp.log" 2>&1
 check "auxrec record makes a recording with sched_switch samples" [ $? -eq 0 ]
 "$AUXREC" report "$out/tp" >"$out/tp.txt" 2>&1

@@ -65,7 +65,9 @@ int record__clock_ref(uint64_t *clock_ns, uint64_t *wall_ns)
 	*clock_ns = *wall_ns = 0;
 	if (!cpus || !threads || !evlist)
 		goto out;
-	err = parse_events(evlist, "dummy", NULL, &perr);
+	/* user only: as nobody with perf_event_paranoid 2 that is all a thread may have, and
+	 * the COMM record comes all the same */
+	err = parse_events(evlist, "dummy:u", NULL, &perr);
 	if (err < 0)
 		goto out;
 	evlist__for_each_entry(evlist, evsel) {
