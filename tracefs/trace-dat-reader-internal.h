@@ -16,6 +16,7 @@ struct trace_dat_reader {
 	const unsigned char *map;	/* the whole file, read-only */
 	/* perf.data's tracing data (borrowed while it is read): the description, no CPU data */
 	bool tracing_data;
+	struct trace_dat_reader_opts opts;
 	uint64_t size;
 	struct tep_handle *tep;
 	struct rb_layout layout;	/* of the file's header_page, sub-buffers of page size */

@@ -15,6 +15,7 @@
 
 #include <event-parse.h>
 #include <internal/lib.h>
+#include <internal/opts.h>
 #include "trace-dat-format.h"
 #include "trace-dat-reader-internal.h"
 
@@ -362,7 +363,10 @@ static int td_reader__symbols(struct trace_dat_reader *r, struct td_in *in)
 		/* copied: kallsyms are megabytes, mapped and copied would count twice */
 		td_reader__drop(r, at, in->pos);
 		why = sections[i].check ? sections[i].check(text, (size_t)len) : NULL;
-		if (!why && len && sections[i].parse(r->tep, text))
+		/* left out, the section is still read: the file's layout goes through it */
+		bool skip = sections[i].parse == tep_parse_kallsyms && r->opts.no_kallsyms;
+
+		if (!why && len && !skip && sections[i].parse(r->tep, text))
 			why = "text libtraceevent cannot parse";
 		if (why)
 			pr_warn("%s: at offset 0x%llx: the %s have %s: events print without them\n",
@@ -614,6 +618,12 @@ static void td_reader__drop_description(struct trace_dat_reader *r)
 
 struct trace_dat_reader *trace_dat_reader__open(const char *path)
 {
+	return trace_dat_reader__open_opts(path, NULL);
+}
+
+struct trace_dat_reader *trace_dat_reader__open_opts(const char *path,
+						      const struct trace_dat_reader_opts *opts)
+{
 	struct trace_dat_reader *r;
 	int err;
 
@@ -622,6 +632,10 @@ struct trace_dat_reader *trace_dat_reader__open(const char *path)
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return NULL;
+	if (opts__copy(trace_dat_reader_opts, &r->opts, opts)) {
+		free(r);
+		return libauxtrace__ptr_err(EINVAL);
+	}
 	r->path = strdup(path);
 	r->tep = tep_alloc();
 	if (!r->path || !r->tep)

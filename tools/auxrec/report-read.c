@@ -569,12 +569,15 @@ static int file_size(const char *path, uint64_t *size)
 
 /*
  * Open what in names, interleaving the two files whatever their clocks (a health view reports
- * each file; the text says when their times are not comparable).
+ * each file; the text says when their times are not comparable). No AUX decoders: report
+ * counts AUX bytes per ring and time, auxrec script decodes them.
  */
 static int report_walk__open(struct report_walk *w, const struct report_input *in)
 {
 	AUXTRACE_OPTS(timeline_opts, tl_opts, .any_clock = true, .user_records = true);
-	AUXTRACE_OPTS(auxtrace_recording_opts, opts, .timeline = &tl_opts);
+	/* the report prints no ftrace event: trace.dat's kernel symbols would be ~19 MiB unused */
+	AUXTRACE_OPTS(trace_dat_reader_opts, td_opts, .no_kallsyms = true);
+	AUXTRACE_OPTS(auxtrace_recording_opts, opts, .timeline = &tl_opts, .trace_dat = &td_opts);
 	int err;
 
 	w->rec = auxtrace_recording__open(in->where, &opts);
