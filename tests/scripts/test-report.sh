@@ -6,14 +6,15 @@
 # and the same in AUX snapshot mode; perf 6.1 makes another. Checked:
 #  - the text report has what the recording program did: samples, ftrace events + missed,
 #    AUX bytes, the truncated AUX stretch at its time, lanes (a quiet CPU's too); a trace.dat
-#    alone reads too;
+#    alone reads too; files on two clocks are both reported, the text saying so;
 #  - report -D shows every record perf report -D shows (same offsets, sizes, types, names),
 #    PT packets as many as perf decodes, on both recordings;
 #  - the page (--html) in headless Chromium shows the text report's numbers, marks and
 #    snapshots, with no console error and no request; screenshots stay in $B/report-recording/;
 #    options go before or after DIR (--html DIR -o FILE, DIR --html);
 #  - a missing or damaged input gives the same error from the text report and --html, a
-#    non-zero exit and no page.
+#    non-zero exit and no page; a file damaged midway is named with the offset, and the text
+#    still reports what was read before it (and the other file whole).
 set -u
 cd "$(dirname "$0")/../.."
 B=${B:-build}
@@ -105,6 +106,18 @@ same_records "$out/perf.data" perf
 check "perf's file: its samples with time and CPU as perf shows them" \
 	cmp -s <(grep -E '^[0-9]+ [0-9]+ 0x[0-9a-f]+ \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE' "$out/perf.perf-D" | cut -d: -f1 | sort) \
 	       <(grep -E '^[0-9]+ [0-9]+ 0x[0-9a-f]+ \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE' "$out/perf.auxrec-D" | cut -d: -f1 | sort)
+
+# perf's file (perf's own clock) beside the recording's trace.dat (mono): both still reported
+mkdir -p "$out/mixed"
+ln -sf "$PWD/$out/perf.data" "$out/mixed/perf.data"
+ln -sf "$PWD/$rec/trace.dat" "$out/mixed/trace.dat"
+"$AUXREC" report "$out/mixed" >"$out/mixed.txt" 2>"$out/mixed.err"
+check "two clocks: report exits 0" [ $? -eq 0 ]
+check "two clocks: the text says they differ" \
+	grep -q '^  clocks       differ: perf.data on "perf", trace.dat on "mono"' "$out/mixed.txt"
+check "two clocks: perf's samples counted" [ "$(awk '/^perf samples /{print $4; exit}' "$out/mixed.txt")" -gt 0 ]
+check "two clocks: trace.dat read whole ($events events)" \
+	[ "$(awk '/^ftrace events /{print $4; exit}' "$out/mixed.txt")" = "$events" ]
 
 # ---- the page ----
 "$AUXREC" report --html "$rec" >/dev/null
