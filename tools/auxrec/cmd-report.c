@@ -28,6 +28,8 @@ static const char report_usage[] =
 	"records, every kind of loss, the time span and the start's date. What ran: per task its\n"
 	"time on CPU (from sched_switch or context-switch records), samples and events; per\n"
 	"event its records per CPU, first and last; the top symbols of each sampled event.\n"
+	"One walk over both files in time order; files on different clocks are each reported,\n"
+	"saying so; a damaged file is named with the offset, what was read before it reported.\n"
 	"\n"
 	"  -D, --dump-raw-trace  every perf.data record, as perf report -D shows it, AUX data\n"
 	"                        through its decoder (Intel PT packets, BTS branches)\n"
