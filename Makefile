@@ -25,7 +25,7 @@ DESTDIR      ?=
 
 CC       ?= cc
 AR       ?= ar
-PKG_DEPS := libtraceevent libelf libbpf
+PKG_DEPS := libtraceevent libelf libbpf libzstd
 # Lazy (=) on purpose: evaluated only in recipes, after install-deps had its chance.
 DEP_CFLAGS = $(shell pkg-config --cflags $(PKG_DEPS))
 # libipt (Intel PT decoding) has no pkg-config file.
@@ -134,7 +134,7 @@ $(TRACEFS_SHARED): $(TRACEFS_OBJS) libauxtrace-tracefs.map $(SHARED)
 	$(CC) -shared -o $@ $(TRACEFS_OBJS) $(LDFLAGS) \
 		-Wl,-soname,libauxtrace-tracefs.so.$(SONAME_MAJOR) \
 		-Wl,--version-script=libauxtrace-tracefs.map -Wl,--no-undefined \
-		-L$(B) -lauxtrace $(shell pkg-config --libs libtraceevent)
+		-L$(B) -lauxtrace $(shell pkg-config --libs libtraceevent libzstd)
 	ln -sf libauxtrace-tracefs.so.$(VERSION) $(B)/libauxtrace-tracefs.so.$(SONAME_MAJOR)
 	ln -sf libauxtrace-tracefs.so.$(SONAME_MAJOR) $(B)/libauxtrace-tracefs.so
 

@@ -294,6 +294,7 @@ const char *perf_data_feature__name(enum perf_header_feature feat)
 		[HEADER_CMDLINE] = "cmdline", [HEADER_EVENT_DESC] = "event_desc",
 		[HEADER_PMU_MAPPINGS] = "pmu_mappings", [HEADER_AUXTRACE] = "auxtrace",
 		[HEADER_CLOCKID] = "clockid", [HEADER_CLOCK_DATA] = "clock_data",
+		[HEADER_COMPRESSED] = "compressed",
 	};
 
 	return feat < HEADER_LAST_FEATURE && names[feat] ? names[feat] : "(another)";
@@ -345,6 +346,9 @@ int perf_data_feature__build(struct perf_data_writer *w, enum perf_header_featur
 	case HEADER_CLOCKID:
 	case HEADER_CLOCK_DATA:
 		err = feature__clock(w, feat, buf);
+		break;
+	case HEADER_COMPRESSED:
+		err = perf_data_compressor__feature(w->compressor, buf);
 		break;
 	default:
 		return -ENOENT;

@@ -46,6 +46,8 @@ struct perf_data_writer {
 	void *tracing_data;		/* HEADER_TRACING_DATA, written by finish (file format) */
 	size_t tracing_data_size;
 	uint64_t clock_ref_ns, wall_ref_ns;	/* CLOCK_DATA for the default clock; 0: none */
+	struct perf_data_compressor *compressor;	/* -z: NULL when off */
+	struct ring_sink raw_sink;	/* the write path, for the compressor's records */
 	struct perf_data_writer_stats stats;
 };
 
@@ -54,6 +56,27 @@ struct perf_data_writer {
  * and a file is cut back to its last whole record). 0 or -errno.
  */
 int perf_data_writer__put_buf(struct perf_data_writer *w, const void *buf, size_t len);
+
+/*
+ * Compression (perf-data-compress.c), knowing nothing of the writer but where its records go
+ * (out: whole writes, -errno) and the stats it counts in. new: a compressor at zstd level
+ * (1..22), NULL + errno (logged). push: iov's whole records into PERF_RECORD_COMPRESSED
+ * records, flushed before it returns (what is left past the time budget is stored plain,
+ * counted in stored_uncompressed); 0 or -errno. feature: HEADER_COMPRESSED's payload,
+ * -ENOENT for NULL (off).
+ */
+#define PERF_DATA_COMPRESS_MMAP_LEN	(256 * 1024)
+/* The records compressed between two looks at the clock, and how long one push may take in
+ * the compressor before its rest is stored plain. */
+#define PERF_DATA_COMPRESS_SLICE	(64 * 1024)
+#define PERF_DATA_COMPRESS_BUDGET_NS	(5 * 1000 * 1000)
+struct perf_data_compressor *perf_data_compressor__new(int level, struct ring_sink *out,
+						       struct perf_data_writer_stats *stats);
+void perf_data_compressor__delete(struct perf_data_compressor *c);
+int perf_data_compressor__push(struct perf_data_compressor *c, const struct iovec *iov,
+			       int iovcnt);
+int perf_data_compressor__feature(const struct perf_data_compressor *c,
+				  struct perf_data_buf *buf);
 
 /*
  * The payload of feature feat into buf (empty). 0: there is one; -ENOENT: nothing to

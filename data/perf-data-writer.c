@@ -369,12 +369,26 @@ static ssize_t perf_data_writer__push_data(struct ring_sink *sink, const struct 
 		       "not %zu bytes\n", total);
 		return libauxtrace__err(-EINVAL);
 	}
-	n = perf_data_writer__writev(w, iov, iovcnt);
+	if (w->compressor) {
+		int err = perf_data_compressor__push(w->compressor, iov, iovcnt);
+
+		n = err ? err : (ssize_t)total;
+	} else {
+		n = perf_data_writer__writev(w, iov, iovcnt);
+	}
 	if (n > 0) {
 		w->stats.ring_bytes += (uint64_t)n;
 		perf_data_build_ids__note(w, iov, iovcnt);
 	}
 	return n;
+}
+
+/* The compressor's records (and what it stores plain) take the one write path. */
+static ssize_t perf_data_writer__push_raw(struct ring_sink *sink, const struct iovec *iov,
+					  int iovcnt)
+{
+	return perf_data_writer__writev(container_of(sink, struct perf_data_writer, raw_sink),
+					iov, iovcnt);
 }
 
 static ssize_t perf_data_writer__push_aux(struct ring_sink *sink, const struct iovec *iov,
@@ -428,6 +442,10 @@ static int perf_data_writer__copy_opts(struct perf_data_writer *w,
 		w->clock_ref_ns = o->clock_ref_ns;
 		w->wall_ref_ns = o->wall_ref_ns;
 	}
+	if (o->compression_level &&
+	    !(w->compressor = perf_data_compressor__new(o->compression_level, &w->raw_sink,
+							&w->stats)))
+		return -errno;
 	if (o->sysfs_root && !(w->sysfs_root = strdup(o->sysfs_root)))
 		return -ENOMEM;
 	if (!o->argv)
@@ -471,6 +489,7 @@ struct perf_data_writer *perf_data_writer__new(int fd, struct evlist *evlist,
 	ring_sink_fd__init(&w->out, fd);
 	w->data_sink.push = perf_data_writer__push_data;
 	w->aux_sink.push = perf_data_writer__push_aux;
+	w->raw_sink.push = perf_data_writer__push_raw;
 	err = perf_data_writer__copy_opts(w, &o);
 	if (!err)
 		err = perf_data_writer__collect_attrs(w);
@@ -500,6 +519,7 @@ void perf_data_writer__delete(struct perf_data_writer *w)
 	free(w->sysfs_root);
 	free(w->tracing_data);
 	perf_data_build_ids__delete(w);
+	perf_data_compressor__delete(w->compressor);
 	auxtrace_index__delete(w->index);
 	free(w);
 }

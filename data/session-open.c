@@ -295,6 +295,7 @@ void perf_session__delete(struct perf_session *s)
 	if (s->auxtrace && s->aux_ops.free)
 		s->aux_ops.free(s->auxtrace, s);
 	perf_session__release_payload(s);
+	perf_decomp__delete(s);
 	ordered_events__delete(s->oe);
 	for (i = 0; i < PERF_SID_BUCKETS; i++) {
 		while (s->sid_hash[i]) {

@@ -215,10 +215,6 @@ int perf_session__process_user_event(struct perf_session *s, union perf_event *e
 	case PERF_RECORD_HEADER_TRACING_DATA:
 		err = perf_session__tracing_data(s, offset);
 		break;
-	case PERF_RECORD_COMPRESSED:
-		pr_err("%s: a COMPRESSED record at 0x%llx: this reader does not decompress perf's "
-		       "zstd records; record without -z\n", s->path, (unsigned long long)offset);
-		return libauxtrace__err(-EOPNOTSUPP);
 	default:
 		break;
 	}
@@ -343,6 +339,9 @@ static int perf_session__process_kernel_event(struct perf_session *s, union perf
 		return perf_session__unknown_id(s, offset);
 	if (err)
 		return err;
+	if (event->header.type == PERF_RECORD_SAMPLE &&
+	    perf_session__sample_damaged(s, &sample, offset))
+		return 0;
 	/* perf's rule: a record without a time (or with 0) cannot be sorted: it goes now. */
 	if (!tool->ordered_events || !sample.time || sample.time == (uint64_t)-1) {
 		return perf_session__deliver(s, event, &sample, evsel);

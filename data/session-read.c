@@ -272,6 +272,34 @@ static int perf_session__fetch(struct perf_session *s, union perf_event **event,
 	return 1;
 }
 
+/*
+ * The next record of the file, or of the zstd stream of its COMPRESSED records: those go
+ * to the decoder, and what it decodes comes out first.
+ */
+static int perf_session__next(struct perf_session *s, union perf_event **event,
+			      uint64_t *offset)
+{
+	for (;;) {
+		int ret = perf_decomp__next(s, event, offset);
+
+		if (ret)
+			return ret;
+		ret = perf_session__fetch(s, event, offset);
+		if (ret > 0 && (*event)->header.type == PERF_RECORD_COMPRESSED) {
+			ret = perf_decomp__feed(s, *event, *offset);
+			if (ret)
+				return ret;
+			continue;
+		}
+		/* perf record -z leaves bytes in zstd between pushes: plain records (rounds)
+		 * come between the two halves of a compressed record; only the end may not */
+		if (ret == 0 && perf_decomp__pending(s))
+			return perf_session__corrupt(s, *offset, "the compressed records end "
+						     "inside a record");
+		return ret;
+	}
+}
+
 int perf_session__read_event(struct perf_session *s, union perf_event **event,
 			     uint64_t *file_offset)
 {
@@ -284,7 +312,7 @@ int perf_session__read_event(struct perf_session *s, union perf_event **event,
 		return 1;
 	}
 	for (;;) {
-		ret = perf_session__fetch(s, event, file_offset);
+		ret = perf_session__next(s, event, file_offset);
 		if (ret <= 0)
 			return libauxtrace__err(ret);
 		/* A foreign record this reader has no layout for cannot be swapped. */

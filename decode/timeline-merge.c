@@ -179,30 +179,30 @@ static int timeline__aux_error(struct perf_tool *tool, struct perf_session *sess
 	return timeline__session_record(container_of(tool, struct timeline_tool, tool)->tl, &rec);
 }
 
-/* A user record (timeline_opts.user_records): no time, so it goes out where it is read. */
-static int timeline__user_record(struct perf_tool *tool, struct perf_session *session,
-				 union perf_event *event, uint64_t file_offset)
+/* A user record: no time, so it goes out where it was read. */
+static int timeline__perf_user(struct perf_tool *tool, struct perf_session *session,
+			       union perf_event *event, uint64_t file_offset)
 {
 	struct timeline_record rec = {
 		.kind = TIMELINE_PERF_USER, .time = TIMELINE_NO_TIME, .cpu = -1, .pid = -1,
 		.tid = -1, .perf = { .event = event },
 	};
 
-	(void)session, (void)file_offset;
+	(void)session;
+	(void)file_offset;
 	return timeline__session_record(container_of(tool, struct timeline_tool, tool)->tl, &rec);
 }
 
-static int timeline__auxtrace_record(struct perf_tool *tool, struct perf_session *session,
-				     union perf_event *event, uint64_t data_offset,
-				     const void *data)
+/* An AUXTRACE goes to tool->auxtrace instead of user_event: the same for the timeline. */
+static int timeline__perf_auxtrace(struct perf_tool *tool, struct perf_session *session,
+				   union perf_event *event, uint64_t data_offset, const void *data)
 {
 	(void)data;
-	return timeline__user_record(tool, session, event, data_offset);
+	return timeline__perf_user(tool, session, event, data_offset);
 }
 
 static int timeline__process_session(struct timeline *tl)
 {
-	bool user = tl->opts.user_records;
 	struct timeline_tool tt = {
 		.tool = {
 			.sz = sizeof(struct perf_tool),
@@ -211,12 +211,16 @@ static int timeline__process_session(struct timeline *tl)
 			.event = timeline__perf_event,
 			.auxtrace_sample = timeline__aux_sample,
 			.auxtrace_error = timeline__aux_error,
-			.user_event = user ? timeline__user_record : NULL,
-			.auxtrace = user ? timeline__auxtrace_record : NULL,
 		},
 		.tl = tl,
 	};
-	int err = perf_session__process_events(tl->session, &tt.tool);
+	int err;
+
+	if (tl->opts.user_records) {
+		tt.tool.user_event = timeline__perf_user;
+		tt.tool.auxtrace = timeline__perf_auxtrace;
+	}
+	err = perf_session__process_events(tl->session, &tt.tool);
 
 	/* a damaged perf.data ends the session's part: the streams still go to their end */
 	if (err && !tl->stop)

@@ -119,6 +119,7 @@ struct perf_session {
 	uint64_t held_offset;
 
 	struct ordered_events *oe;
+	struct perf_decomp *decomp;	/* perf record -z: the zstd stream, NULL before one */
 	struct perf_session_stats stats;
 	bool processed;
 };
@@ -145,6 +146,19 @@ int perf_session__read_pipe_header(struct perf_session *s);
 void perf_session__release_payload(struct perf_session *s);
 /* Hand the stream's payload copy over (the caller frees it); a second call copies again. */
 void *perf_session__take_payload(struct perf_session *s);
+
+/*
+ * PERF_RECORD_COMPRESSED (session-decompress.c). feed: its payload goes to the stream's
+ * decoder (made at the first); 0 or -errno. next: the next record decoded from what was
+ * fed, in s->scratch with a native header, at the COMPRESSED record's offset; 1, 0 when
+ * the fed bytes hold no whole record more, -EINVAL (logged). pending: bytes fed and not yet
+ * handed out as records (the start of a record whose rest comes with a later COMPRESSED
+ * record; at the end of the file, a torn one).
+ */
+int perf_decomp__feed(struct perf_session *s, const union perf_event *event, uint64_t offset);
+int perf_decomp__next(struct perf_session *s, union perf_event **event, uint64_t *offset);
+bool perf_decomp__pending(const struct perf_session *s);
+void perf_decomp__delete(struct perf_session *s);
 
 /* Does ptr lie inside the file mapping? Then its file offset. */
 bool perf_session__map_offset(const struct perf_session *s, const void *ptr, uint64_t *offset);
@@ -176,6 +190,15 @@ int perf_sample__walk(struct perf_session *s, const struct evsel *evsel, union p
 /* The evsel and the sample of a native kernel record: 0, -ENOENT (unknown ID), -EINVAL. */
 int perf_session__parse_sample(struct perf_session *s, const union perf_event *event,
 			       struct perf_sample *sample, struct evsel **evsel, uint64_t offset);
+
+/*
+ * Whether a parsed sample holds what cannot be true given its file's header (a CPU beyond
+ * HEADER_NRCPUS, a pid/tid beyond PID_MAX_LIMIT, a time outside HEADER_SAMPLE_TIME): then it
+ * is counted in nr_damaged_samples, the first logged with offset, and must not be delivered
+ * (data/session-damage.c).
+ */
+bool perf_session__sample_damaged(struct perf_session *s, const struct perf_sample *sample,
+				  uint64_t offset);
 
 /*
  * Check a record's fixed fields against its size and its strings for a NUL, swapping each

@@ -535,6 +535,12 @@ static int kinds__record(void *ctx, const struct timeline_record *rec)
 	case TIMELINE_STREAM:
 		kind = 'F';
 		break;
+	case TIMELINE_PERF_USER:
+		ck_assert_ptr_null(rec->perf.sample);
+		ck_assert_uint_eq(rec->time, TIMELINE_NO_TIME);
+		kind = rec->perf.event->header.type == PERF_RECORD_AUXTRACE_INFO ? 'n' :
+		       rec->perf.event->header.type == PERF_RECORD_AUXTRACE ? 'a' : 0;
+		break;
 	default:
 		ck_abort_msg("kind %d", rec->kind);
 	}
@@ -574,6 +580,36 @@ START_TEST(test_pt_timeline)
 	ck_assert_uint_eq(timeline__stats(tl)->nr[TIMELINE_AUX_SAMPLE], 8);
 	ck_assert_uint_eq(timeline__stats(tl)->nr[TIMELINE_AUX_ERROR], 1);
 	ck_assert_uint_eq(timeline__stats(tl)->nr_unordered, 0);
+	ck_assert_uint_eq(timeline__stats(tl)->nr[TIMELINE_PERF_USER], 0);
+	timeline__delete(tl);
+	perf_session__delete(s);
+}
+END_TEST
+
+/*
+ * With user_records, the user records come too, where they were read: the AUXTRACE_INFO
+ * first, each AUXTRACE before the samples decoded from its buffer.
+ */
+START_TEST(test_pt_timeline_user_records)
+{
+	AUXTRACE_OPTS(itrace_synth_opts, synth, .default_no_sample = true);
+	AUXTRACE_OPTS(perf_session_opts, opts, .decoders = auxtrace_decoders__builtin(),
+		      .itrace_synth_opts = &synth);
+	AUXTRACE_OPTS(timeline_opts, tlo, .user_records = true);
+	struct perf_session *s;
+	struct timeline *tl;
+	struct kinds k = { 0 };
+
+	REQUIRE_CODE();
+	pt_two_cpus_recording();
+	ck_assert_int_eq(itrace_do_parse_synth_opts(&synth, "be", 0), 0);
+	s = perf_session__new(fx.path, &opts);
+	ck_assert_ptr_nonnull(s);
+	tl = timeline__new(s, &tlo);
+	ck_assert_ptr_nonnull(tl);
+	ck_assert_int_eq(timeline__process(tl, kinds__record, &k), 0);
+	ck_assert_str_eq(k.s, "naaBEMSBBBBBBBS");
+	ck_assert_uint_ge(timeline__stats(tl)->nr[TIMELINE_PERF_USER], 3);
 	timeline__delete(tl);
 	perf_session__delete(s);
 }
@@ -973,6 +1009,7 @@ int main(void)
 	tcase_add_test(tc, test_pt_cut_anywhere);
 	tcase_add_test(tc, test_pt_time_order);
 	tcase_add_test(tc, test_pt_timeline);
+	tcase_add_test(tc, test_pt_timeline_user_records);
 	tcase_add_test(tc, test_pt_instruction_samples);
 	tcase_add_test(tc, test_pt_tick_periods);
 	tcase_add_test(tc, test_pt_psb_mid_trace);

@@ -159,6 +159,22 @@ START_TEST(test_attr_terms)
 	ev = parse_ok("cpu-clock/name=123/:u");
 	ck_assert_str_eq(ev.name, "123");
 	ck_assert(ev.attr.exclude_kernel);
+	/* a name of the limit (255 bytes) is kept whole; one byte more is refused, not cut */
+	{
+		char str[300], name[257];
+		struct parse_events_error err;
+
+		memset(name, 'n', 256);
+		name[255] = 0;
+		snprintf(str, sizeof(str), "cpu-clock/name=%s/", name);
+		ev = parse_ok(str);
+		ck_assert_str_eq(ev.name, name);
+		name[255] = 'n';
+		name[256] = 0;
+		snprintf(str, sizeof(str), "cpu-clock/name=%s/", name);
+		ck_assert_int_eq(parse_events__attr(str, &opts, &ev, &err), -EINVAL);
+		ck_assert_msg(strstr(err.msg, "name is longer than 255 bytes"), "%s", err.msg);
+	}
 
 	ev = parse_ok("dummy/aux-sample-size=4096,aux-output/");
 	ck_assert_uint_eq(ev.attr.aux_sample_size, 4096);

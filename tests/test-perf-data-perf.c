@@ -27,6 +27,7 @@
 #include <auxtrace/mmap.h>
 #include <auxtrace/perf-data.h>
 #include <auxtrace/ring-set.h>
+#include <auxtrace/session.h>
 #include <auxtrace/synthesize.h>
 #include "lib/aux-payload.h"
 #include "lib/aux-producer.h"
@@ -65,23 +66,48 @@ static const char *path_in_dir(const char *name)
 	return path;
 }
 
+/* The writers one recording goes into: the same records, each written its own way. */
+struct writers {
+	struct ring_sink sink;	/* takes every push into each writer's data sink */
+	struct perf_data_writer *w[3];
+	int nr;
+};
+
+static ssize_t writers__push(struct ring_sink *sink, const struct iovec *iov, int iovcnt)
+{
+	struct writers *ws = (struct writers *)sink;
+	ssize_t n = 0;
+
+	for (int i = 0; i < ws->nr; i++) {
+		struct ring_sink *data = perf_data_writer__data_sink(ws->w[i]);
+
+		n = data->push(data, iov, iovcnt);
+		ck_assert_int_ge(n, 0);
+	}
+	return n;
+}
+
 /* A round of the ring set ends: perf sorts the records before it. */
 static void finished_round(void *ctx, size_t bytes)
 {
+	struct writers *ws = ctx;
+
 	(void)bytes;
-	ck_assert_int_eq(perf_data_writer__write_finished_round(ctx), 0);
+	for (int i = 0; i < ws->nr; i++)
+		ck_assert_int_eq(perf_data_writer__write_finished_round(ws->w[i]), 0);
 }
 
 /*
  * Record getppid-loop as perf record would: events on its pid enabled at exec, its
- * pre-exec state synthesized, then a ring set drains the data rings into the writer until
- * it exits.
+ * pre-exec state synthesized, then a ring set drains the data rings into the writers (one
+ * per fd, with its opts, its stats at the end in stats) until it exits.
  */
-static void record_workload(struct perf_data_writer_opts *opts, int fd)
+static void record_workload_into(struct perf_data_writer_opts *const *opts, const int *fds,
+				 int nr, struct perf_data_writer_stats *stats)
 {
 	char *argv[] = { (char *)testlib_prog("getppid-loop"), LOOPS, NULL };
+	struct writers ws = { .sink.push = writers__push, .nr = nr };
 	struct perf_thread_map *threads;
-	struct perf_data_writer *w;
 	struct test_workload wl;
 	struct ring_set *set;
 	struct evlist *evlist;
@@ -90,29 +116,40 @@ static void record_workload(struct perf_data_writer_opts *opts, int fd)
 	threads = perf_thread_map__new_tid(wl.pid);
 	evlist = testlib_sampling_evlist(threads, SAMPLE_PERIOD_NS, true);
 	ck_assert_msg(evlist, "cpu-clock on the workload: %s", strerror(errno));
-	w = perf_data_writer__new(fd, evlist, opts);
-	ck_assert_msg(w, "writer: %s", strerror(errno));
-	ck_assert_int_eq(perf_data_writer__write_prologue(w, NULL), 0);
-	ck_assert_int_eq(perf_event__synthesize_threads(evlist, NULL,
-							perf_data_writer__data_sink(w)), 0);
-	ck_assert_int_eq(perf_event__synthesize_kernel_mmap(evlist, NULL,
-							    perf_data_writer__data_sink(w)), 0);
-	ck_assert_int_eq(perf_data_writer__write_finished_init(w), 0);
+	for (int i = 0; i < nr; i++) {
+		ws.w[i] = perf_data_writer__new(fds[i], evlist, opts[i]);
+		ck_assert_msg(ws.w[i], "writer: %s", strerror(errno));
+		ck_assert_int_eq(perf_data_writer__write_prologue(ws.w[i], NULL), 0);
+	}
+	ck_assert_int_eq(perf_event__synthesize_threads(evlist, NULL, &ws.sink), 0);
+	ck_assert_int_eq(perf_event__synthesize_kernel_mmap(evlist, NULL, &ws.sink), 0);
+	for (int i = 0; i < nr; i++)
+		ck_assert_int_eq(perf_data_writer__write_finished_init(ws.w[i]), 0);
 	set = ring_set__new(&(struct ring_set_opts){ .sz = sizeof(struct ring_set_opts),
-						     .pass_done = finished_round, .ctx = w });
+						     .pass_done = finished_round, .ctx = &ws });
 	ck_assert_ptr_nonnull(set);
-	ck_assert_int_eq(evlist__add_to_ring_set(evlist, set, perf_data_writer__data_sink(w)), 0);
+	ck_assert_int_eq(evlist__add_to_ring_set(evlist, set, &ws.sink), 0);
 	test_workload__start(&wl);
 	while (ring_set__nr_alive(set) > 0)
 		ck_assert_int_ge(ring_set__poll(set, 100), 0);
 	ck_assert_int_eq(test_workload__wait(&wl), 0);
 	ck_assert_int_ge(ring_set__drain_all(set, true), 0);
-	ck_assert_int_eq(perf_data_writer__finish(w), 0);
-	ck_assert_uint_gt(perf_data_writer__stats(w)->ring_bytes, 0);
-	perf_data_writer__delete(w);
+	for (int i = 0; i < nr; i++) {
+		ck_assert_int_eq(perf_data_writer__finish(ws.w[i]), 0);
+		ck_assert_uint_gt(perf_data_writer__stats(ws.w[i])->ring_bytes, 0);
+		stats[i] = *perf_data_writer__stats(ws.w[i]);
+		perf_data_writer__delete(ws.w[i]);
+	}
 	ring_set__delete(set);
 	evlist__delete(evlist);
 	perf_thread_map__put(threads);
+}
+
+static void record_workload(struct perf_data_writer_opts *opts, int fd)
+{
+	struct perf_data_writer_stats stats;
+
+	record_workload_into(&opts, &fd, 1, &stats);
 }
 
 /* perf script's sample lines: all of the workload, some in its main(). */
@@ -233,6 +270,95 @@ START_TEST(test_software_event_pipe)
 	ck_assert_int_gt(testlib_count_lines(out, "PERF_RECORD_FEATURE"), 5);
 	ck_assert_int_gt(testlib_count_lines(out, "PERF_RECORD_SAMPLE"), 10);
 	free(out);
+}
+END_TEST
+
+/* What the library's reader hands out of a file: kernel records, counted and summed. */
+struct record_digest {
+	struct perf_tool tool;
+	uint64_t nr, sum;
+};
+
+static int digest_record(struct perf_tool *tool, struct perf_session *session,
+			 union perf_event *event, struct perf_sample *sample, struct evsel *evsel)
+{
+	struct record_digest *d = (struct record_digest *)tool;
+	const unsigned char *p = (const unsigned char *)event;
+
+	(void)session, (void)sample, (void)evsel;
+	d->nr++;
+	for (unsigned i = 0; i < event->header.size; i++)
+		d->sum = d->sum * 131 + p[i];
+	return 0;
+}
+
+static struct record_digest digest_file(const char *file, uint64_t *nr_compressed)
+{
+	struct record_digest d = { .tool = { .sz = sizeof(d.tool), .sample = digest_record,
+					     .event = digest_record } };
+	struct perf_session *s = perf_session__new(file, NULL);
+
+	ck_assert_msg(s, "%s: %s", file, strerror(errno));
+	ck_assert_int_eq(perf_session__process_events(s, &d.tool), 0);
+	*nr_compressed = perf_session__stats(s)->nr_events[PERF_RECORD_COMPRESSED];
+	perf_session__delete(s);
+	return d;
+}
+
+/*
+ * -z: one recording written plain and compressed at levels 1 and 3 (the same records into
+ * each writer): perf reads every record of the compressed files and script prints what it
+ * prints for the plain one; so does the library's reader.
+ */
+START_TEST(test_compressed_equals_plain)
+{
+	AUXTRACE_OPTS(perf_data_writer_opts, plain);
+	AUXTRACE_OPTS(perf_data_writer_opts, fast, .compression_level = 1);
+	AUXTRACE_OPTS(perf_data_writer_opts, slow, .compression_level = 3);
+	struct perf_data_writer_opts *opts[3] = { &plain, &fast, &slow };
+	const char *names[3] = { "plain.data", "z1.data", "z3.data" };
+	struct perf_data_writer_stats stats[3];
+	struct record_digest d[3];
+	uint64_t ncomp[3];
+	char *out[3];
+	struct stat st[3];
+	int fds[3], rc;
+
+	REQUIRE_PERF();
+	for (int i = 0; i < 3; i++) {
+		fds[i] = open(path_in_dir(names[i]), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		ck_assert_int_ge(fds[i], 0);
+	}
+	record_workload_into(opts, fds, 3, stats);
+	ck_assert_uint_eq(stats[1].stored_uncompressed, 0);
+	for (int i = 0; i < 3; i++) {
+		const char *file = path_in_dir(names[i]);
+
+		close(fds[i]);
+		ck_assert_int_eq(stat(file, &st[i]), 0);
+		rc = testlib_perf(&out[i], "script -i %s", file);
+		ck_assert_int_eq(rc, 0);
+		d[i] = digest_file(file, &ncomp[i]);
+		ck_assert_uint_eq(d[i].nr, d[0].nr);
+		ck_assert_msg(d[i].sum == d[0].sum, "the reader decodes other records from %s "
+			      "(%llu records)", names[i], (unsigned long long)d[i].nr);
+		ck_assert_msg(!strcmp(out[i], out[0]), "perf script differs:\n--- plain\n%.1500s"
+			      "\n--- %s\n%.1500s", out[0], names[i], out[i]);
+		if (!i)
+			continue;
+		check_dump(file);
+		ck_assert_uint_gt(ncomp[i], 0);
+		free(out[i]);
+	}
+	check_script(out[0]);
+	free(out[0]);
+	ck_assert_uint_eq(ncomp[0], 0);
+	ck_assert_msg(st[1].st_size * 3 < st[0].st_size, "compressed %lld bytes, plain %lld",
+		      (long long)st[1].st_size, (long long)st[0].st_size);
+	rc = testlib_perf(&out[1], "report --header-only -i %s", path_in_dir(names[1]));
+	ck_assert_msg(rc == 0 && strstr(out[1], "# compressed : Zstd, level = 1, ratio = "),
+		      "no compression header:\n%s", out[1]);
+	free(out[1]);
 }
 END_TEST
 
@@ -656,6 +782,7 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_software_event_file);
 	tcase_add_test(tc, test_software_event_pipe);
+	tcase_add_test(tc, test_compressed_equals_plain);
 	tcase_add_test(tc, test_intel_bts_full_trace);
 	tcase_add_test(tc, test_intel_bts_snapshot);
 	tcase_add_test(tc, test_intel_pt_packets);

@@ -13,6 +13,7 @@
 #include <sys/mman.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <zstd.h>
 
 #include <auxtrace/auxtrace-index.h>
 #include <auxtrace/session.h>
@@ -254,6 +255,58 @@ START_TEST(test_built_file_header_and_features)
 }
 END_TEST
 
+/*
+ * A sample whose values cannot be true given the header (the file has 8 CPUs, samples from
+ * time 5 to 40): counted as damage, said once with its offset, and not delivered.
+ */
+static const struct {
+	size_t field;		/* offset in the sample record */
+	uint64_t value;
+	int width;
+	const char *says;
+} impossible[] = {
+	{ 40, 1056964608, 4, "has CPU 1056964608, beyond the 8 CPUs of its header" },
+	{ 24, 4194304, 4, "has pid/tid 4194304/101, beyond the kernel's limit" },
+	{ 28, 0x7fffffff, 4, "has pid/tid 100/2147483647" },
+	{ 32, 41, 8, "has time 41, outside the samples' span [5, 40]" },
+	{ 32, 4, 8, "has time 4, outside" },
+};
+
+START_TEST(test_impossible_sample_is_damage)
+{
+	int fd = built_memfd(false, true), bad;
+	struct perf_session_stats st;
+	unsigned char *buf;
+	struct pd_log log;
+	char where[64];
+	size_t size, at;
+
+	buf = pd_read_all(fd, &size);
+	/* the sample of time 25: its ip, 0x400000 + 25, follows its header and identifier */
+	for (at = 16; at + 8 <= size && *(uint64_t *)(buf + at) != 0x400000 + 25; at += 8)
+		;
+	ck_assert_uint_lt(at + 8, size);
+	at -= 16;
+	ck_assert_uint_eq(((struct perf_event_header *)(buf + at))->type, PERF_RECORD_SAMPLE);
+	memcpy(buf + at + impossible[_i].field, &impossible[_i].value, impossible[_i].width);
+	bad = pd_memfd(buf, size);
+	log_capture_start();
+	ck_assert_int_eq(pd_log__read(&log, NULL, bad, true, NULL, &st), 0);
+	log_capture_stop();
+	ck_assert_uint_eq(st.nr_damaged_samples, 1);
+	ck_assert_int_eq(pd_log__count(&log, 'S', PERF_RECORD_SAMPLE), 7);
+	for (int i = 0; i < log.n; i++)
+		ck_assert_uint_ne(log.e[i].time, 25);
+	ck_assert_msg(log_captured(impossible[_i].says), "%s", log_text);
+	snprintf(where, sizeof(where), "the sample at %#zx has", at);
+	ck_assert_msg(log_captured(where), "no %s: %s", where, log_text);
+	pd_log__exit(&log);
+	close(bad);
+	free(buf);
+	close(fd);
+}
+END_TEST
+
 /* perf's rounds: a round flushes what is not newer than the round before had. */
 START_TEST(test_built_file_ordering)
 {
@@ -271,6 +324,7 @@ START_TEST(test_built_file_ordering)
 	assert_sample_times(&log, ordered, 8);
 	ck_assert_uint_eq(st.nr_unordered_events, 1);		/* 28, after 30 went out */
 	ck_assert_uint_eq(st.nr_unknown_id, 1);			/* ID 99 */
+	ck_assert_uint_eq(st.nr_damaged_samples, 0);
 	ck_assert_msg(log_captured("has a sample ID of no attr"), "%s", log_text);
 	ck_assert_uint_eq(st.nr_events[PERF_RECORD_SAMPLE], 8);
 	ck_assert_uint_eq(st.nr_events[PERF_RECORD_FINISHED_ROUND], 2);
@@ -801,7 +855,7 @@ START_TEST(test_header_damage_named)
 		{ offsetof(struct perf_file_header, magic), 0x454c494646524550ULL, "version 1" },
 		{ offsetof(struct perf_file_header, size), 96, "header size 96" },
 		{ offsetof(struct perf_file_header, attr_size), 7, "attr_size 7" },
-		{ offsetof(struct perf_file_header, attr_size), 144 + 8, "not whole" },
+		{ offsetof(struct perf_file_header, attr_size), 144 + 8, "not whole 152-byte entries" },
 		{ offsetof(struct perf_file_header, attrs.offset), 1 << 20, "the attrs section" },
 		{ offsetof(struct perf_file_header, data.size), 1 << 20, "ends past the end" },
 		{ offsetof(struct perf_file_header, data.offset), 8, "inside the header" },
@@ -854,7 +908,118 @@ START_TEST(test_file_format_through_a_pipe)
 }
 END_TEST
 
-START_TEST(test_compressed_refused)
+/*
+ * The same samples as plain records and as perf record -z writes them, the zstd stream cut
+ * into COMPRESSED records of 500 and 65000 bytes by turns, so that records straddle them
+ * and one decodes to more than the reader's buffer, with a FINISHED_ROUND between every two
+ * (perf's stream keeps bytes in zstd across pushes, and its rounds come between the
+ * halves of a record): both read the same samples, mapped and through a pipe.
+ */
+static void build_samples(int fd, bool compressed, bool pipe)
+{
+	struct perf_event_attr clk = {
+		.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_type = ST, .sample_id_all = 1, .sample_period = 1000,
+	};
+	uint64_t ids[] = { 10 };
+	struct pd_file *f = pd_file__new(fd, pipe);
+	ZSTD_CCtx *cctx = ZSTD_createCCtx();
+	static struct { struct perf_event_header h; unsigned char b[65000]; } z;
+	int plain = memfd_create("plain", MFD_CLOEXEC);
+	struct pd_file *raw = pd_file__new(plain, true);
+	unsigned char *in, *out;
+	size_t in_len, out_len;
+
+	pd_file__add_attr(f, &clk, ids, 1);
+	pd_file__start(f);
+	pd_file__start(raw);
+	put_comm(f, "fixture", 1, 10);
+	for (uint64_t t = 0; t < 50000; t++)
+		put_sample(compressed ? raw : f, 10, 100 + t * 1000 + (t * 2654435761u) % 997);
+	if (compressed) {
+		/* the pipe format's records, past its 16-byte header, are the bytes to compress */
+		in = pd_read_all(plain, &in_len);
+		out = malloc(ZSTD_compressBound(in_len));
+		out_len = ZSTD_compress2(cctx, out, ZSTD_compressBound(in_len), in + 16, in_len - 16);
+		ck_assert(!ZSTD_isError(out_len));
+		for (size_t at = 0, n, i = 0; at < out_len; at += n, i++) {
+			n = i % 2 ? sizeof(z.b) : 500;
+			n = out_len - at < n ? out_len - at : n;
+
+			z.h = (struct perf_event_header){ PERF_RECORD_COMPRESSED, 0,
+							  (uint16_t)(sizeof(z.h) + n) };
+			memcpy(z.b, out + at, n);
+			pd_file__bytes(f, &z, z.h.size);
+			put_round(f);
+		}
+		free(in);
+		free(out);
+	}
+	put_round(f);
+	pd_file__finish(f, false);
+	pd_file__finish(raw, false);
+	ZSTD_freeCCtx(cctx);
+	close(plain);
+	ck_assert_int_eq(lseek(fd, 0, SEEK_SET), 0);
+}
+
+/* The samples of both logs, in order, byte for byte (the rounds between them aside). */
+static void assert_same_samples(const struct pd_log *a, const struct pd_log *b)
+{
+	int i = 0, k = 0;
+
+	for (;; i++, k++) {
+		while (i < a->n && a->e[i].kind != 'S')
+			i++;
+		while (k < b->n && b->e[k].kind != 'S')
+			k++;
+		if (i == a->n || k == b->n)
+			break;
+		ck_assert_msg(a->e[i].size == b->e[k].size &&
+			      !memcmp(a->e[i].copy, b->e[k].copy, a->e[i].size),
+			      "sample %d differs", i);
+	}
+	ck_assert_int_eq(i, a->n);
+	ck_assert_int_eq(k, b->n);
+}
+
+START_TEST(test_compressed_straddling)
+{
+	int pfd = memfd_create("p", MFD_CLOEXEC), zfd = memfd_create("z", MFD_CLOEXEC), sfd;
+	int zpipe = memfd_create("zp", MFD_CLOEXEC);
+	struct perf_session_stats st;
+	struct pd_log a, b, c;
+	unsigned char *buf;
+	size_t size;
+	int status;
+	pid_t pid;
+
+	build_samples(pfd, false, false);
+	build_samples(zfd, true, false);
+	build_samples(zpipe, true, true);
+	ck_assert_int_eq(pd_log__read(&a, NULL, pfd, true, NULL, NULL), 0);
+	ck_assert_int_eq(pd_log__read(&b, NULL, zfd, true, NULL, &st), 0);
+	ck_assert_uint_ge(st.nr_events[PERF_RECORD_COMPRESSED], 4);
+	ck_assert_int_eq(pd_log__count(&b, 'S', PERF_RECORD_SAMPLE), 50000);
+	assert_same_samples(&a, &b);
+	buf = pd_read_all(zpipe, &size);
+	sfd = pipe_from(buf, size, &pid);
+	ck_assert_int_eq(pd_log__read(&c, NULL, sfd, true, NULL, NULL), 0);
+	assert_same_samples(&b, &c);
+	waitpid(pid, &status, 0);
+	close(sfd);
+	free(buf);
+	pd_log__exit(&a);
+	pd_log__exit(&b);
+	pd_log__exit(&c);
+	close(pfd);
+	close(zfd);
+	close(zpipe);
+}
+END_TEST
+
+/* COMPRESSED records whose bytes are no zstd stream: refused with where, not guessed at. */
+START_TEST(test_compressed_damaged)
 {
 	int fd = memfd_create("z", MFD_CLOEXEC), err;
 	struct perf_event_attr attr = { .type = PERF_TYPE_SOFTWARE, .sample_type = PERF_SAMPLE_IP };
@@ -871,8 +1036,8 @@ START_TEST(test_compressed_refused)
 	log_capture_start();
 	err = pd_log__read(&log, NULL, fd, true, NULL, NULL);
 	log_capture_stop();
-	ck_assert_int_eq(err, -EOPNOTSUPP);
-	ck_assert_msg(log_captured("record without -z"), "%s", log_text);
+	ck_assert_int_eq(err, -EINVAL);
+	ck_assert_msg(log_captured("a COMPRESSED record does not decompress"), "%s", log_text);
 	pd_log__exit(&log);
 	close(fd);
 }
@@ -888,14 +1053,19 @@ static bool have_perf(void)
 }
 
 /* A recording of a short shell loop: many cpu-clock samples in a few milliseconds. */
-static void perf_record(const char *out, bool pipe)
+static void perf_record_opts(const char *out, bool pipe, const char *opts)
 {
 	char cmd[512];
 
-	snprintf(cmd, sizeof(cmd), "timeout 60 perf record -q -e cpu-clock -c 50000 -o %s -- "
+	snprintf(cmd, sizeof(cmd), "timeout 60 perf record -q %s -e cpu-clock -c 50000 -o %s -- "
 		 "sh -c 'i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done' > %s 2>/dev/null",
-		 pipe ? "-" : out, pipe ? out : "/dev/null");
+		 opts, pipe ? "-" : out, pipe ? out : "/dev/null");
 	ck_assert_msg(system(cmd) == 0, "%s", cmd);
+}
+
+static void perf_record(const char *out, bool pipe)
+{
+	perf_record_opts(out, pipe, "");
 }
 
 static int perf_script_samples(const char *path, bool pipe)
@@ -1009,6 +1179,29 @@ START_TEST(test_perf_record_pipe)
 }
 END_TEST
 
+/* perf record -z: the samples come out of its zstd stream, as many as perf script shows. */
+START_TEST(test_perf_record_compressed)
+{
+	const struct perf_session_stats *st;
+	struct perf_session *s;
+	char path[128];
+
+	if (!have_perf())
+		TEST_SKIP("perf is not installed");
+	snprintf(path, sizeof(path), "%s/z.data", perf_dir);
+	perf_record_opts(path, false, "-z");
+	assert_real_recording(path, false);
+	s = perf_session__new(path, NULL);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_int_eq(perf_session__process_events(s, &(struct perf_tool){
+		.sz = sizeof(struct perf_tool) }), 0);
+	st = perf_session__stats(s);
+	ck_assert_uint_gt(st->nr_events[PERF_RECORD_COMPRESSED], 0);
+	ck_assert_uint_gt(st->nr_events[PERF_RECORD_SAMPLE], 0);
+	perf_session__delete(s);
+}
+END_TEST
+
 /* perf's own file, byte-swapped. */
 START_TEST(test_perf_record_swapped)
 {
@@ -1065,11 +1258,14 @@ int main(void)
 
 	tcase_add_loop_test(tc, test_built_file_header_and_features, 0, 2);
 	tcase_add_loop_test(tc, test_built_file_ordering, 0, 2);
+	tcase_add_loop_test(tc, test_impossible_sample_is_damage, 0,
+			    sizeof(impossible) / sizeof(impossible[0]));
 	tcase_add_test(tc, test_built_file_pipe_and_stream_agree);
 	tcase_add_test(tc, test_built_file_swapped);
 	tcase_add_test(tc, test_every_sample_field);
 	tcase_add_test(tc, test_file_format_through_a_pipe);
-	tcase_add_test(tc, test_compressed_refused);
+	tcase_add_test(tc, test_compressed_straddling);
+	tcase_add_test(tc, test_compressed_damaged);
 	tcase_add_test(tc, test_record_layouts_checked);
 	tcase_add_test(tc, test_tool_sz);
 	tcase_add_loop_test(tc, test_mapping_given_back, 0, 2);
@@ -1083,6 +1279,7 @@ int main(void)
 	tcase_add_checked_fixture(perf, setup_dir, teardown_dir);
 	tcase_add_test(perf, test_perf_record_file);
 	tcase_add_test(perf, test_perf_record_pipe);
+	tcase_add_test(perf, test_perf_record_compressed);
 	tcase_add_test(perf, test_perf_record_swapped);
 	tcase_set_timeout(perf, 120);
 	suite_add_tcase(s, perf);

@@ -282,7 +282,7 @@ START_TEST(test_pipe_layout)
 	uint64_t id, last_feat = 0;
 	size_t pos = sizeof(struct perf_pipe_file_header);
 	struct pdfile f;
-	int fd = open_file(), feats = 0;
+	int fd = open_file(), feats = 0, nrcpus = 0;
 
 	w = perf_data_writer__new(fd, evlist, &opts);
 	ck_assert_ptr_nonnull(w);
@@ -316,10 +316,15 @@ START_TEST(test_pipe_layout)
 			ck_assert_str_eq(feature_string((const void *)fe->data,
 							fe->header.size - sizeof(*fe)),
 					 u.nodename);
+		/* 8 bytes (available and online CPUs): aligned already, so no padding */
+		if (fe->feat_id == HEADER_NRCPUS)
+			ck_assert_uint_eq(fe->header.size, sizeof(*fe) + 8);
+		nrcpus += fe->feat_id == HEADER_NRCPUS;
 		last_feat = fe->feat_id;
 		feats++;
 	}
 	ck_assert_int_gt(feats, 8);
+	ck_assert_int_eq(nrcpus, 1);
 	ck_assert_uint_eq(st.data_offset, pos - ev->header.size);
 	ck_assert_uint_eq(ev->header.type, PERF_RECORD_ID_INDEX);
 	ck_assert_uint_eq(pos, f.len);

@@ -556,6 +556,26 @@ START_TEST(test_consumer_overrun_skipped)
 }
 END_TEST
 
+/* A ring holding exactly its size of unread records is full, not overrun: all are read. */
+START_TEST(test_full_ring_is_read_whole)
+{
+	static char out[1 << 16];	/* a page or more */
+	struct ring_sink_memory mem;
+	struct fake f;
+
+	fake_open(&f, 1, false);
+	ring_sink_memory__init(&mem, out, sizeof(out));
+	for (uint64_t i = 0; i < PAGE / 16; i++)
+		fake_put(&f, false, PERF_RECORD_SAMPLE, (uint64_t[]){ i }, 1);
+	ck_assert_uint_eq(f.pg->data_head, PAGE);
+	ck_assert_int_eq(perf_mmap__push(f.map, &mem.sink), PAGE);
+	ck_assert_uint_eq(perf_mmap__stats(f.map)->overruns, 0);
+	ck_assert_uint_eq(perf_mmap__stats(f.map)->records, PAGE / 16);
+	ck_assert_uint_eq(f.pg->data_tail, PAGE);
+	fake_close(&f);
+}
+END_TEST
+
 START_TEST(test_corrupt_record_refused)
 {
 	struct perf_mmap_record rec;
@@ -682,6 +702,7 @@ int main(void)
 	tcase_add_test(tc, test_pass_takes_records_added_meanwhile);
 	tcase_add_test(tc, test_pause_error_logged);
 	tcase_add_test(tc, test_consumer_overrun_skipped);
+	tcase_add_test(tc, test_full_ring_is_read_whole);
 	tcase_add_test(tc, test_corrupt_record_refused);
 	tcase_add_test(tc, test_backward_walk_finds_valid_range);
 	tcase_add_test(tc, test_backward_walk_stops_at_unwritten);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <auxtrace/auxtrace-mmaps.h>
@@ -599,6 +600,14 @@ START_TEST(test_pass_done_follows_every_perf_ring)
 }
 END_TEST
 
+static uint64_t monotonic_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 /*
  * With round_ms, a wakeup drains only the ready ring (its cost does not grow with the
  * number of rings); the round, with every perf data ring drained before pass_done, comes
@@ -612,6 +621,7 @@ START_TEST(test_rounds_every_round_ms)
 		      .round_ms = 2000);
 	static struct two_rings t;
 	struct ring_stats st;
+	uint64_t start;
 
 	TWO_RINGS_SETUP(&t, &rc, &opts);
 	ck_assert_int_eq(ring_set__poll(rc.set, 1000), 1);	/* CPU 0's ring was ready */
@@ -619,8 +629,14 @@ START_TEST(test_rounds_every_round_ms)
 	ck_assert_msg(st.records == 0 && rc.calls == 0, "a wakeup before the round was due "
 		      "drained CPU 1's idle ring (%llu records) or ended a round (%d)",
 		      (unsigned long long)st.records, rc.calls);
-	/* nothing is ready any more: the wait ends when the round is due */
-	ck_assert_int_eq(ring_set__poll(rc.set, -1), 0);
+	/*
+	 * nothing is ready any more: the wait ends when the round is due, with no timeout of
+	 * the caller's (_i 0) and with one longer than the round's (_i 1)
+	 */
+	start = monotonic_ms();
+	ck_assert_int_eq(ring_set__poll(rc.set, _i ? 30000 : -1), 0);
+	ck_assert_msg(monotonic_ms() - start < 10000, "a due round waited for the caller's "
+		      "timeout: %llu ms", (unsigned long long)(monotonic_ms() - start));
 	ck_assert_int_eq(rc.calls, 1);
 	ck_assert_uint_eq(rc.records[0], 100);
 	ck_assert_uint_eq(rc.records[1], 10);
@@ -801,7 +817,7 @@ int main(void)
 	tcase_add_test(tc, test_data_ring_and_aux_area_together);
 	tcase_add_test(tc, test_pass_done_follows_every_perf_ring);
 	tcase_add_test(tc, test_task_exit_hangs_up);
-	tcase_add_test(tc, test_rounds_every_round_ms);
+	tcase_add_loop_test(tc, test_rounds_every_round_ms, 0, 2);
 	tcase_add_test(tc, test_stop_cuts_drain_all_short);
 	tcase_add_loop_test(tc, test_tracefs_cpu_source, 0, 2);
 	suite_add_tcase(s, tc);

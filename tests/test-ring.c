@@ -315,6 +315,13 @@ START_TEST(test_request_limits)
 	req = (struct ring_request){ .max_bytes = 4 };
 	ck_assert_int_eq(ring__drain(&t.ring, &req, &mem.sink), 6);	/* whole windows */
 	ck_assert_uint_eq(t.tail, 12);
+	/* a limit reached exactly stops there too: the byte limit is inclusive */
+	toy__produce(&t, "cdefgh");
+	req = (struct ring_request){ .max_bytes = 3 };
+	ck_assert_int_eq(ring__drain(&t.ring, &req, &mem.sink), 3);
+	ck_assert(req.limited);
+	ck_assert_uint_eq(t.tail, 15);
+	ck_assert_int_eq(ring__drain(&t.ring, &req, &mem.sink), 3);
 
 	/* A window ending at the live edge ends the drain, unless it flushes. */
 	t = (struct toy_ring){ .chunk = 3, .edge_at = 6 };

@@ -850,6 +850,11 @@ START_TEST(test_bad_push_is_refused)
 	memcpy(page + 8, &commit, sizeof(commit));
 	ck_assert_int_eq(sink->push(sink, iov + 1, 1), -EINVAL);
 	ck_assert_msg(log_captured("claims 4096 bytes of data"), "log: %s", log_text);
+	commit = 4096 - 16 + 1;		/* one byte beyond the data after the 16-byte header */
+	memcpy(page + 8, &commit, sizeof(commit));
+	ck_assert_int_eq(sink->push(sink, iov + 1, 1), -EINVAL);
+	ck_assert_msg(log_captured("claims 4081 bytes of data, more than the 4080"), "log: %s",
+		      log_text);
 	commit = 0;			/* an empty sub-buffer is fine */
 	memcpy(page + 8, &commit, sizeof(commit));
 	ck_assert_int_eq(sink->push(sink, iov + 1, 1), 4096);

@@ -867,6 +867,94 @@ static int refuse_pipe_sizes_above(unsigned int max)
 	return seccomp_install(filter, ARRAY_SIZE(filter));
 }
 
+/* ioctl(TRACE_MMAP_IOCTL_GET_READER) returns 0 without reaching a driver. */
+static int answer_get_reader(void)
+{
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_ioctl, 0, 3),
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[1])),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TRACE_MMAP_IOCTL_GET_READER, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | 0),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+
+	return seccomp_install(filter, ARRAY_SIZE(filter));
+}
+
+/* n small events (two payload words, delta 1) at data offset off of a sub-buffer. */
+static uint32_t put_events(char *subbuf, uint32_t off, int n)
+{
+	for (int i = 0; i < n; i++, off += 12)
+		memcpy(subbuf + 16 + off, (uint32_t[]){ 2 | 1 << 5, 0xaaaa, 0xbbbb }, 12);
+	return off;
+}
+
+/* A marked sub-buffer: commit with both missed flags, the count after the data. */
+static void put_mark(char *subbuf, uint32_t size, uint64_t lost)
+{
+	memcpy(subbuf + 8, &(uint64_t){ size | RB_MISSED_FLAGS }, 8);
+	memcpy(subbuf + 16 + size, &lost, 8);
+}
+
+/*
+ * A lost-events mark belongs to its sub-buffer once: when the writer appends to a marked
+ * reader page and it is handed out in two pieces, the loss counts with the first only. The
+ * kernel marks only a page the writer has left, so a memfd plays the kernel here: a meta
+ * page and two sub-buffers, GET_READER answered by seccomp, the meta moved by hand.
+ */
+START_TEST(test_mapped_mark_counts_once_per_page)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), len = page + 2 * 4096;
+	int fd = memfd_create("trace_pipe_raw", MFD_CLOEXEC), events = 0;
+	const struct ring_stats *st;
+	struct trace_buffer_meta *meta;
+	struct tracefs_cpu *tcpu;
+	struct kbuffer *kb;
+	char *subbuf;
+	uint32_t size;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, len), 0);
+	meta = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ck_assert(meta != MAP_FAILED);
+	*meta = (struct trace_buffer_meta){ .meta_page_size = page, .subbuf_size = 4096,
+					    .meta_struct_len = sizeof(*meta), .nr_subbufs = 2 };
+	subbuf = (char *)meta + page;
+	tcpu = tracefs_cpu_alloc_fd(fd, 4096, true);
+	ck_assert_ptr_nonnull(tcpu);
+	ck_assert_int_eq(tracefs_cpu_map(tcpu), 0);
+	if (answer_get_reader()) {
+		tracefs_cpu_close(tcpu);
+		TEST_SKIP("no seccomp filters here (valgrind?)");
+	}
+	/* 7 events overwritten before this page; 3 on it, then the writer adds 2 more */
+	size = put_events(subbuf, 0, 3);
+	put_mark(subbuf, size, 7);
+	meta->reader.read = size;
+	meta->entries = meta->read = 3;
+	meta->overrun = 7;
+	for (int round = 0; round < 2; round++) {
+		while ((kb = tracefs_cpu_read_buf(tcpu, true)))
+			for (void *rec = kbuffer_read_event(kb, NULL); rec;
+			     rec = kbuffer_next_event(kb, NULL))
+				events++;
+		ck_assert_int_eq(errno, EAGAIN);
+		size = put_events(subbuf, size, 2);
+		put_mark(subbuf, size, 7);
+		meta->reader.read = size;
+		meta->entries = meta->read = 5;
+	}
+	st = tracefs_cpu_stats(tcpu);
+	ck_assert_int_eq(events, 5);
+	ck_assert_msg(st->lost == 7 && st->lost_reports == 1, "the mark of one page was counted "
+		      "%llu times, %llu events", (unsigned long long)st->lost_reports,
+		      (unsigned long long)st->lost);
+	tracefs_cpu_close(tcpu);
+	munmap(meta, len);
+}
+END_TEST
+
 /*
  * 128 KiB sub-buffers, more than a default pipe holds. _i 0: the system refuses the large
  * pipe, so it holds one sub-buffer and splicing works; _i 1: it refuses any resize, so
@@ -1761,6 +1849,7 @@ int main(void)
 	tcase_add_test(map, test_resize_while_mapped_is_ebusy);
 	tcase_add_test(map, test_map_takes_subbuf_size_from_meta);
 	tcase_add_test(map, test_reset_while_mapped);
+	tcase_add_test(map, test_mapped_mark_counts_once_per_page);
 	suite_add_tcase(s, map);
 
 	tcase_add_loop_test(wait, test_buffer_percent_poll, 0, 2);

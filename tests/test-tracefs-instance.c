@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <tracefs.h>
+#include "lib/log-capture.h"
 #include "lib/testlib.h"
 
 /* Under LeakSanitizer: libtraceevent 1.7 leaks a few bytes parsing some kernel formats. */
@@ -84,6 +85,39 @@ START_TEST(test_create_attach_destroy)
 	ck_assert_ptr_null(tracefs_instance_create("a/b"));
 	ck_assert_int_eq(errno, EINVAL);
 	ck_assert_int_eq(tracefs_instance_destroy(NULL), -EINVAL);
+	teardown();
+}
+END_TEST
+
+/*
+ * Exclusive creation never takes over: an instance that exists (with an event enabled)
+ * gives EEXIST, quietly, and is left as it was; a free name is created and is new.
+ */
+START_TEST(test_create_exclusive)
+{
+	struct tracefs_instance *mine;
+	char other[128];
+	long long on = 0;
+
+	SETUP();
+	ck_assert_int_eq(tracefs_event_enable(inst, "sched", "sched_switch"), 0);
+	log_capture_start();
+	assert_null_errno(tracefs_instance_create_exclusive(name), EEXIST);
+	log_capture_stop();
+	ck_assert_msg(!log_text[0], "EEXIST is the caller's to handle, not logged: %s", log_text);
+	ck_assert(tracefs_instance_exists(name));
+	ck_assert_int_eq(tracefs_instance_file_read_number(inst, "events/sched/sched_switch/enable",
+							   &on), 0);
+	ck_assert_int_eq(on, 1);
+	testlib_instance_name(other, sizeof(other));
+	mine = tracefs_instance_create_exclusive(other);
+	ck_assert_ptr_nonnull(mine);
+	ck_assert(tracefs_instance_is_new(mine));
+	ck_assert_int_eq(tracefs_instance_destroy(mine), 0);
+	tracefs_instance_free(mine);
+	assert_null_errno(tracefs_instance_create_exclusive(NULL), EINVAL);	/* the top level */
+	assert_null_errno(tracefs_instance_create_exclusive(".."), EINVAL);
+	ck_assert_int_eq(tracefs_event_disable(inst, "sched", "sched_switch"), 0);
 	teardown();
 }
 END_TEST
@@ -522,6 +556,7 @@ int main(void)
 
 	tcase_add_test(tc, test_tracing_dir);
 	tcase_add_test(tc, test_create_attach_destroy);
+	tcase_add_test(tc, test_create_exclusive);
 	tcase_add_test(tc, test_destroy_busy_while_open);
 	tcase_add_test(tc, test_file_read_write);
 	tcase_add_test(tc, test_buffer_configuration);

@@ -270,6 +270,35 @@ START_TEST(test_walk_matches_kbuffer)
 }
 END_TEST
 
+/*
+ * A large record whose length is not a multiple of 4 (6 payload bytes) takes its length
+ * rounded up, as kbuffer steps over it: the walk lands on the next record, not inside it.
+ */
+START_TEST(test_walk_rounds_odd_lengths)
+{
+	struct page_builder pb;
+	struct kbuffer *kb = kbuf_new();
+	unsigned long long ts[4];
+	uint32_t tag[4];
+
+	pb_init(&pb, 1000);
+	pb_header(&pb, 0, 5);
+	pb_word(&pb, 4 + 6);			/* the length word and 6 bytes */
+	pb_word(&pb, 1);
+	pb_word(&pb, 0xffff0000);		/* 2 bytes of payload, 2 of the rounding */
+	pb_event(&pb, 7, 1, 2);
+	pb_event(&pb, 3, 1, 3);
+	pb_commit(&pb, pb.off);
+	ck_assert_int_eq(rb_page__check(pb.page, &layout64, pb.off), 0);
+	ck_assert_int_eq(kbuf_events(kb, pb.page, ts, tag, 4), 3);
+	ck_assert_uint_eq(tag[1], 2);
+	ck_assert_uint_eq(rb_page__ts_at(pb.page, &layout64, 16) + 7, ts[1]);
+	ck_assert_uint_eq(rb_page__ts_at(pb.page, &layout64, 24) + 3, ts[2]);
+	ck_assert_uint_eq(ts[2], 1015);
+	kbuffer_free(kb);
+}
+END_TEST
+
 /* A record that claims to run past the data must end a walk, not overrun the page. */
 START_TEST(test_walk_stops_on_corrupt_length)
 {
@@ -667,6 +696,7 @@ int main(void)
 	tcase_add_test(tc, test_maybe_live);
 	tcase_add_test(tc, test_walk_matches_kbuffer);
 	tcase_add_test(tc, test_walk_stops_on_corrupt_length);
+	tcase_add_test(tc, test_walk_rounds_odd_lengths);
 	tcase_add_test(tc, test_piece_reads_back_like_the_page);
 	tcase_add_test(tc, test_piece_keeps_lost_events);
 	suite_add_tcase(s, tc);

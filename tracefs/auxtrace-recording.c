@@ -101,6 +101,16 @@ static int recording__open_path(struct auxtrace_recording *rec, const char *path
 		return -errno;
 	if (S_ISDIR(st.st_mode))
 		return recording__open_dir(rec, path, o);
+	/*
+	 * A FIFO (or another stream) cannot be opened twice, once for its magic and once to
+	 * read it: it can only be perf's pipe format, which the session reads from one open.
+	 */
+	if (!S_ISREG(st.st_mode) && o->no_perf) {
+		pr_err("%s: not a regular file, so perf's pipe format, which is left out\n", path);
+		return -ENOENT;
+	}
+	if (!S_ISREG(st.st_mode))
+		return recording__open_perf(rec, path, o);
 	kind = recording__file_kind(path);
 	if (kind < 0)
 		return kind;

@@ -114,7 +114,7 @@ static void td_walk__release(struct td_walk *w, const struct trace_dat_reader *r
 
 	if (to < from + TD_RELEASE_STEP)
 		return;
-	madvise((char *)r->map + from, (size_t)(to - from), MADV_DONTNEED);
+	madvise((char *)r->data_map + from, (size_t)(to - from), MADV_DONTNEED);
 	w->released = to;
 }
 
@@ -125,7 +125,7 @@ static void td_walk__release(struct td_walk *w, const struct trace_dat_reader *r
 static int td_walk__load(struct td_walk *w, const struct trace_dat_reader *r)
 {
 	const struct rb_layout *l = &r->layout;
-	const void *page = r->map + w->next;
+	const void *page = r->data_map + w->next;
 	uint32_t commit = rb_page__commit(page, l);
 	uint64_t page_ts;
 	int64_t lost;

@@ -202,11 +202,11 @@ static void formats__write(struct td_out *out, struct tracefs_instance *inst,
 	}
 }
 
-void td_events__write(const struct td_events *ev, struct tracefs_instance *inst,
-		      struct td_out *out, bool ftrace_formats)
+void td_events__write_ftrace(struct tracefs_instance *inst, struct td_out *out,
+			     bool ftrace_formats)
 {
 	char **ftrace = NULL;
-	int nr = ftrace_formats ? system__list(inst, "ftrace", &ftrace) : 0, nr_systems = 0;
+	int nr = ftrace_formats ? system__list(inst, "ftrace", &ftrace) : 0;
 
 	if (nr < 0) {
 		out->err = out->err ?: nr;
@@ -215,6 +215,12 @@ void td_events__write(const struct td_events *ev, struct tracefs_instance *inst,
 	td_out__u32(out, nr);
 	formats__write(out, inst, "ftrace", ftrace, nr);
 	names__free(ftrace, nr);
+}
+
+void td_events__write_systems(const struct td_events *ev, struct tracefs_instance *inst,
+			      struct td_out *out)
+{
+	int nr_systems = 0;
 
 	for (int i = 0; i < ev->nr_systems; i++)
 		nr_systems += ev->systems[i].nr_events > 0;
@@ -228,6 +234,14 @@ void td_events__write(const struct td_events *ev, struct tracefs_instance *inst,
 		td_out__u32(out, sys->nr_events);
 		formats__write(out, inst, sys->name, sys->events, sys->nr_events);
 	}
+}
+
+void td_events__write(const struct td_events *ev, struct tracefs_instance *inst,
+		      struct td_out *out, bool ftrace_formats)
+{
+	td_events__write_ftrace(inst, out, ftrace_formats);
+	if (!out->err)
+		td_events__write_systems(ev, inst, out);
 }
 
 void td_events__exit(struct td_events *ev)

@@ -38,24 +38,31 @@ static bool fmt_text__span(struct fmt_text *t, const char *set)
 #define FMT_IDENT	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_"
 #define FMT_DIGITS	"0123456789"
 
-/* "\tfield:unsigned long args[6];\toffset:16;\tsize:48;\tsigned:0;\n" */
+/*
+ * "\tfield:unsigned long args[6];\toffset:16;\tsize:48;\tsigned:0;\n". Outside brackets a
+ * declaration is a type and a name: two names or more, with spaces and '*' (libtraceevent
+ * 1.7 leaks a token of anything else, such as "unsign:d short" or "intxcommon_pid"); an
+ * array's size may be an expression.
+ */
 static bool fmt_text__field(struct fmt_text *t)
 {
-	int depth = 0;
+	int depth = 0, names = 0;
 
 	if (!fmt_text__skip(t, "\tfield:"))
 		return false;
 	for (; t->p < t->end && *t->p != ';'; t->p++) {
-		if (*t->p == '[' || *t->p == '(')
+		if (*t->p == '[' || (depth && *t->p == '('))
 			depth++;
-		else if (*t->p == ']' || *t->p == ')')
+		else if (*t->p == ']' || (depth && *t->p == ')'))
 			depth--;
-		else if (!strchr(FMT_IDENT " *:,-+<>", *t->p))
+		else if (!strchr(depth ? FMT_IDENT " *:,-+<>" : FMT_IDENT " *", *t->p))
 			return false;
+		else if (!depth && strchr(FMT_IDENT, *t->p) && !strchr(FMT_IDENT, t->p[-1]))
+			names++;	/* t->p[-1] is at worst the ':' of "field:" */
 		if (depth < 0 || depth > 4)
 			return false;
 	}
-	return depth == 0 && fmt_text__skip(t, ";\toffset:") && fmt_text__span(t, FMT_DIGITS) &&
+	return depth == 0 && names >= 2 && fmt_text__skip(t, ";\toffset:") && fmt_text__span(t, FMT_DIGITS) &&
 	       fmt_text__skip(t, ";\tsize:") && fmt_text__span(t, FMT_DIGITS) &&
 	       fmt_text__skip(t, ";\tsigned:") && fmt_text__span(t, FMT_DIGITS) &&
 	       fmt_text__skip(t, ";") && (fmt_text__skip(t, "\n") || t->p == t->end);

@@ -52,6 +52,8 @@ int td_out__file(struct td_out *out, const char *path, int width,
  * fails the file, with a message ending in hint. A NULL path is -ENOMEM.
  */
 void td_out__required_file(struct td_out *out, const char *path, const char *hint);
+/* Overwrite width bytes at file offset off, in the buffer if they are still there. */
+void td_out__patch(struct td_out *out, uint64_t off, const void *v, size_t width);
 /* Write out the buffer. 0 or the sticky -errno. */
 int td_out__flush(struct td_out *out);
 
@@ -68,9 +70,13 @@ struct td_events {
 int td_events__add(struct td_events *ev, struct tracefs_instance *inst, const char *spec);
 /* Add the events enabled in inst now (its set_event). 0 or -errno. */
 int td_events__add_enabled(struct td_events *ev, struct tracefs_instance *inst);
-/* The ftrace formats section and the event formats section. */
+/* The ftrace formats section and the event formats section, or each alone. */
 void td_events__write(const struct td_events *ev, struct tracefs_instance *inst,
 		      struct td_out *out, bool ftrace_formats);
+void td_events__write_ftrace(struct tracefs_instance *inst, struct td_out *out,
+			     bool ftrace_formats);
+void td_events__write_systems(const struct td_events *ev, struct tracefs_instance *inst,
+			      struct td_out *out);
 void td_events__exit(struct td_events *ev);
 
 /* ---- trace-dat-meta.c: what describes the data ---- */
@@ -83,17 +89,25 @@ struct td_layout {
 
 int td_layout__read(struct td_layout *l, struct tracefs_instance *inst);
 
-/* Magic, version, endianness, long size, page size. */
-void td_meta__write_head(struct td_out *out, const struct td_layout *l);
+/* Magic, version ("6", "7"), endianness, long size, page size. */
+void td_meta__write_head(struct td_out *out, const struct td_layout *l, const char *version);
 /* header_page and header_event of inst. */
 void td_meta__write_headers(struct td_out *out, struct tracefs_instance *inst);
-/* kallsyms, printk formats, saved cmdlines. */
+/* kallsyms, printk formats, saved cmdlines; or one of them. */
 void td_meta__write_symbols(struct td_out *out, struct tracefs_instance *inst, bool kallsyms);
+enum { TD_SYMBOLS_KALLSYMS, TD_SYMBOLS_PRINTK, TD_SYMBOLS_CMDLINES };
+void td_meta__write_symbol(struct td_out *out, struct tracefs_instance *inst, int which);
+/* One option: u16 id, u32 size, the data. */
+void td_option__write(struct td_out *out, uint16_t id, const void *data, uint32_t len);
 /* The instance's trace_clock text ("[local] global ..."), malloc'ed; NULL, logged. */
 char *td_meta__read_clock(struct tracefs_instance *inst);
-/* The CPU count and the options section. */
+/* Version 6: the CPU count and the options section. */
 void td_meta__write_options(struct td_out *out, struct tracefs_instance *inst, int nr_cpus,
 			    const char *version);
+/* The options that describe the instance: CPU count, clock (its text), uname, version, and
+ * each CPU's stats. */
+void td_meta__write_instance_options(struct td_out *out, struct tracefs_instance *inst,
+				     int nr_cpus, const char *version, const char *clock);
 /*
  * "flyrecord", the table of nr CPUs' {offset, size} and the trace clock after it. CPU i's
  * sizes[i] bytes go at offsets[i], aligned to align, in CPU order, at least 10 bytes after
@@ -102,6 +116,24 @@ void td_meta__write_options(struct td_out *out, struct tracefs_instance *inst, i
 uint64_t td_meta__write_flyrecord(struct td_out *out, const char *clock,
 				  const uint64_t *sizes, int nr, uint64_t align,
 				  uint64_t *offsets);
+
+/* ---- trace-dat-v7.c: version 7, compressed with zstd ---- */
+
+struct td_v7_params {
+	struct tracefs_instance *inst;
+	const struct td_layout *layout;
+	const struct td_events *events;
+	const char *clock;		/* trace_clock's text */
+	const char *version;
+	int nr_cpus;
+	const int *fds;			/* each CPU's spool, */
+	const uint64_t *sizes;		/* and its bytes of whole sub-buffers */
+	uint64_t align;			/* of each CPU's data */
+	int level;			/* zstd's */
+};
+
+/* The whole file into out from offset 0. Returns where it ends; out->err on failure. */
+uint64_t td_v7__write(struct td_out *out, const struct td_v7_params *p);
 
 /* ---- trace-dat-spool.c: one CPU's sub-buffers, kept until finish ---- */
 

@@ -14,17 +14,8 @@
 #include <event-parse.h>
 #include <internal/lib.h>
 #include <tracefs/tracefs.h>
+#include "trace-dat-ids.h"
 #include "trace-dat-internal.h"
-
-/* Option ids of trace-cmd's format that 3.1.6 knows. */
-enum {
-	TD_OPTION_DONE		= 0,
-	TD_OPTION_CPUSTAT	= 2,
-	TD_OPTION_TRACECLOCK	= 4,
-	TD_OPTION_UNAME		= 5,
-	TD_OPTION_CPUCOUNT	= 8,
-	TD_OPTION_VERSION	= 9,
-};
 
 int td_layout__read(struct td_layout *l, struct tracefs_instance *inst)
 {
@@ -61,7 +52,7 @@ int td_layout__read(struct td_layout *l, struct tracefs_instance *inst)
 	return err;
 }
 
-void td_meta__write_head(struct td_out *out, const struct td_layout *l)
+void td_meta__write_head(struct td_out *out, const struct td_layout *l, const char *version)
 {
 	static const unsigned char magic[] = { 0x17, 0x08, 0x44 };
 	const char big_endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
@@ -69,7 +60,7 @@ void td_meta__write_head(struct td_out *out, const struct td_layout *l)
 
 	td_out__write(out, magic, sizeof(magic));
 	td_out__write(out, "tracing", 7);
-	td_out__str(out, "6");
+	td_out__str(out, version);
 	td_out__write(out, &big_endian, 1);
 	td_out__write(out, &long_size, 1);
 	td_out__u32(out, l->page_size);
@@ -137,23 +128,37 @@ static char *cmdlines_path(struct tracefs_instance *inst)
 	return path;
 }
 
-void td_meta__write_symbols(struct td_out *out, struct tracefs_instance *inst, bool kallsyms)
+void td_meta__write_symbol(struct td_out *out, struct tracefs_instance *inst, int which)
 {
 	char *path;
 
-	if (kallsyms)
+	switch (which) {
+	case TD_SYMBOLS_KALLSYMS:
 		section__optional_file(out, "/proc/kallsyms", 4, kallsyms__visible);
-	else
-		td_out__u32(out, 0);	/* perf.data's: perf resolves kernel symbols itself */
-	path = tracefs_get_tracing_file("printk_formats");
-	section__optional_file(out, path, 4, NULL);
-	tracefs_put_tracing_file(path);
-	path = cmdlines_path(inst);
-	section__optional_file(out, path, 8, NULL);
+		return;
+	case TD_SYMBOLS_PRINTK:
+		path = tracefs_get_tracing_file("printk_formats");
+		section__optional_file(out, path, 4, NULL);
+		break;
+	default:
+		path = cmdlines_path(inst);
+		section__optional_file(out, path, 8, NULL);
+		break;
+	}
 	tracefs_put_tracing_file(path);
 }
 
-static void option__write(struct td_out *out, uint16_t id, const void *data, uint32_t len)
+void td_meta__write_symbols(struct td_out *out, struct tracefs_instance *inst, bool kallsyms)
+{
+	if (kallsyms)
+		td_meta__write_symbol(out, inst, TD_SYMBOLS_KALLSYMS);
+	else
+		td_out__u32(out, 0);	/* perf.data's: perf resolves kernel symbols itself */
+	td_meta__write_symbol(out, inst, TD_SYMBOLS_PRINTK);
+	td_meta__write_symbol(out, inst, TD_SYMBOLS_CMDLINES);
+}
+
+void td_option__write(struct td_out *out, uint16_t id, const void *data, uint32_t len)
 {
 	td_out__u16(out, id);
 	td_out__u32(out, len);
@@ -172,7 +177,7 @@ static void option__cpustat(struct td_out *out, struct tracefs_instance *inst, i
 	if (!stats)
 		return;		/* a CPU that is not possible has no stats: nothing to say */
 	n = snprintf(head, sizeof(head), "CPU: %d\n", cpu);
-	td_out__u16(out, TD_OPTION_CPUSTAT);
+	td_out__u16(out, TD_OPT_CPUSTAT);
 	td_out__u32(out, n + size + 1);
 	td_out__write(out, head, n);
 	td_out__write(out, stats, size + 1);
@@ -189,33 +194,40 @@ char *td_meta__read_clock(struct tracefs_instance *inst)
 	return clock;
 }
 
-void td_meta__write_options(struct td_out *out, struct tracefs_instance *inst, int nr_cpus,
-			    const char *version)
+void td_meta__write_instance_options(struct td_out *out, struct tracefs_instance *inst,
+				     int nr_cpus, const char *version, const char *clock)
 {
 	struct utsname u;
 	char *text;
 	uint32_t cpus = nr_cpus;
 
-	td_out__u32(out, nr_cpus);
-	td_out__write(out, "options  ", 10);
-	/* the same count as the table: a reader that honours it reads the table unchanged */
-	option__write(out, TD_OPTION_CPUCOUNT, &cpus, sizeof(cpus));
-	/*
-	 * The clock text goes after the flyrecord table. libtracecmd 3.1.6 also parses this
-	 * option's data as a clock: an empty string, so that it neither reads past the data
-	 * (no data at all) nor drops a first copy of the clock it parsed (the whole text).
-	 */
-	option__write(out, TD_OPTION_TRACECLOCK, "", 1);
+	td_option__write(out, TD_OPT_CPUCOUNT, &cpus, sizeof(cpus));
+	td_option__write(out, TD_OPT_TRACECLOCK, clock, strlen(clock) + 1);
 	if (uname(&u) == 0 &&
 	    asprintf(&text, "%s %s %s %s %s", u.sysname, u.nodename, u.release, u.version,
 		     u.machine) >= 0) {
-		option__write(out, TD_OPTION_UNAME, text, strlen(text) + 1);
+		td_option__write(out, TD_OPT_UNAME, text, strlen(text) + 1);
 		free(text);
 	}
-	option__write(out, TD_OPTION_VERSION, version, strlen(version) + 1);
+	td_option__write(out, TD_OPT_VERSION, version, strlen(version) + 1);
 	for (int cpu = 0; cpu < nr_cpus; cpu++)
 		option__cpustat(out, inst, cpu);
-	td_out__u16(out, TD_OPTION_DONE);	/* version 6: no size after DONE */
+}
+
+void td_meta__write_options(struct td_out *out, struct tracefs_instance *inst, int nr_cpus,
+			    const char *version)
+{
+	td_out__u32(out, nr_cpus);
+	td_out__write(out, "options  ", 10);
+	/*
+	 * The CPU count is the same as the table's: a reader that honours it reads the table
+	 * unchanged. The clock text goes after the flyrecord table. libtracecmd 3.1.6 also
+	 * parses the TRACECLOCK option's data as a clock: an empty string, so that it neither
+	 * reads past the data (no data at all) nor drops a first copy of the clock it parsed
+	 * (the whole text).
+	 */
+	td_meta__write_instance_options(out, inst, nr_cpus, version, "");
+	td_out__u16(out, TD_OPT_DONE);	/* version 6: no size after DONE */
 }
 
 uint64_t td_meta__write_flyrecord(struct td_out *out, const char *clock,

@@ -74,8 +74,7 @@ void td_out__str(struct td_out *out, const char *s)
 	td_out__write(out, s, strlen(s) + 1);
 }
 
-/* Overwrite width bytes at file offset off, in the buffer if they are still there. */
-static void td_out__patch(struct td_out *out, uint64_t off, const void *v, size_t width)
+void td_out__patch(struct td_out *out, uint64_t off, const void *v, size_t width)
 {
 	uint64_t start = out->pos - out->used;
 

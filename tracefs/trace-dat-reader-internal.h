@@ -6,6 +6,7 @@
 #ifndef AUXTRACE_TRACEFS_TRACE_DAT_READER_INTERNAL_H
 #define AUXTRACE_TRACEFS_TRACE_DAT_READER_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <tracefs/trace-dat-reader.h>
@@ -18,6 +19,17 @@ struct trace_dat_reader {
 	bool tracing_data;
 	struct trace_dat_reader_opts opts;
 	uint64_t size;
+	int file_version;		/* 6 or 7 */
+	bool compressed;		/* version 7 with zstd */
+	uint64_t options_at;		/* version 7: the first options section */
+	/* The sub-buffers: the file's map, or (compressed) a decompressed copy of them in an
+	 * unnamed temporary file, mapped. */
+	const unsigned char *data_map;
+	uint64_t data_size;
+	uint64_t sections[6];		/* version 7: headers, ftrace and event formats, kallsyms,
+					 * printk formats, cmdlines: their offsets */
+	const char *buffer_opt;		/* version 7: the top buffer's BUFFER option, in the map */
+	uint32_t buffer_opt_size;
 	struct tep_handle *tep;
 	struct rb_layout layout;	/* of the file's header_page, sub-buffers of page size */
 	int nr_cpus;

@@ -13,34 +13,33 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <zstd.h>
+
 #include <event-parse.h>
 #include <internal/lib.h>
 #include <internal/opts.h>
 #include "trace-dat-format.h"
+#include "trace-dat-ids.h"
 #include "trace-dat-reader-internal.h"
-
-/* Option ids of trace-cmd's format that the reader uses or names. */
-enum {
-	TD_OPT_DONE		= 0,
-	TD_OPT_DATE		= 1,
-	TD_OPT_CPUSTAT		= 2,
-	TD_OPT_BUFFER		= 3,
-	TD_OPT_UNAME		= 5,
-	TD_OPT_OFFSET		= 7,
-	TD_OPT_CPUCOUNT		= 8,
-	TD_OPT_VERSION		= 9,
-};
 
 /* More CPUs than any kernel has (CONFIG_NR_CPUS tops out at 8192): a damaged count. */
 #define TD_MAX_CPUS	65536
+/* A chunk of trace-cmd's is 10 sub-buffers: more than this is a damaged size. */
+#define TD_MAX_CHUNK	(64u << 20)
 #define TD_LABEL_LEN	10	/* "options  ", "flyrecord", "latency  ", NUL included */
 /* Where the page size is: after the magic, "6", the endianness and the long size. */
 #define TD_PAGE_SIZE_AT	14
 
-/* The file, read front to back: every read checks that the file has the bytes. */
+/*
+ * The file (or a decompressed section of it), read front to back: every read checks that
+ * the bytes are there. pos counts from base; at is base's offset in the file, for messages.
+ */
 struct td_in {
 	const struct trace_dat_reader *r;
+	const unsigned char *base;
+	uint64_t size;
 	uint64_t pos;
+	uint64_t section;		/* version 7: the file offset of the section read; 0: none */
 };
 
 static int __printf(3, 4) td_in__corrupt(const struct td_in *in, uint64_t at, const char *fmt,
@@ -52,8 +51,12 @@ static int __printf(3, 4) td_in__corrupt(const struct td_in *in, uint64_t at, co
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	pr_err("%s: at offset 0x%llx: %s: the file is damaged or not a trace.dat of version 6\n",
-	       in->r->path, (unsigned long long)at, msg);
+	if (in->section)
+		pr_err("%s: in the section at offset 0x%llx, at byte 0x%llx of its content: %s: the file is damaged\n",
+		       in->r->path, (unsigned long long)in->section, (unsigned long long)at, msg);
+	else
+		pr_err("%s: at offset 0x%llx: %s: the file is damaged or not a trace.dat of version 6 or 7\n",
+		       in->r->path, (unsigned long long)at, msg);
 	return libauxtrace__err(-EINVAL);
 }
 
@@ -62,13 +65,13 @@ static const void *td_in__bytes(struct td_in *in, uint64_t len, const char *what
 {
 	const void *p;
 
-	if (len > in->r->size - in->pos) {
+	if (len > in->size - in->pos) {
 		td_in__corrupt(in, in->pos, "%s needs %llu bytes, the file has %llu left", what,
 			       (unsigned long long)len,
-			       (unsigned long long)(in->r->size - in->pos));
+			       (unsigned long long)(in->size - in->pos));
 		return NULL;
 	}
-	p = in->r->map + in->pos;
+	p = in->base + in->pos;
 	in->pos += len;
 	return p;
 }
@@ -101,8 +104,8 @@ static int td_in__u64(struct td_in *in, uint64_t *v, const char *what)
 /* A NUL-terminated string in place, or NULL (logged) when the file ends first. */
 static const char *td_in__str(struct td_in *in, const char *what)
 {
-	const char *s = (const char *)in->r->map + in->pos;
-	const char *nul = memchr(s, 0, in->r->size - in->pos);
+	const char *s = (const char *)in->base + in->pos;
+	const char *nul = memchr(s, 0, in->size - in->pos);
 
 	if (!nul) {
 		td_in__corrupt(in, in->pos, "%s has no terminating NUL before the end of the file",
@@ -120,7 +123,7 @@ static const char *td_in__str(struct td_in *in, const char *what)
 static int td_in__section(struct td_in *in, int width, const char *what, char **copy,
 			  uint64_t *len)
 {
-	uint32_t len32;
+	uint32_t len32 = 0;
 	const void *p;
 	int err;
 
@@ -143,6 +146,24 @@ static int td_in__section(struct td_in *in, int width, const char *what, char **
 	return 0;
 }
 
+/* Version 7 after the page size: the compression's name and version, the options' offset. */
+static int td_reader__v7_head(struct trace_dat_reader *r, struct td_in *in)
+{
+	const char *name = td_in__str(in, "the compression name");
+	const char *version = name ? td_in__str(in, "the compression version") : NULL;
+
+	if (!version || td_in__u64(in, &r->options_at, "the options' offset"))
+		return -EINVAL;
+	if (!strcmp(name, "zstd")) {
+		r->compressed = true;
+	} else if (strcmp(name, "none")) {
+		pr_err("%s: compressed with '%.16s %.16s': this reader decompresses zstd only (trace-cmd record --compression zstd)\n",
+		       r->path, name, version);
+		return libauxtrace__err(-EOPNOTSUPP);
+	}
+	return 0;
+}
+
 static int td_reader__head(struct trace_dat_reader *r, struct td_in *in)
 {
 	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
@@ -159,11 +180,13 @@ static int td_reader__head(struct trace_dat_reader *r, struct td_in *in)
 	if (!version)
 		return -EINVAL;
 	/* perf writes its tracing data as "0.6", the same layout as a version 6 file's front */
-	if (strcmp(version, "6") && !(r->tracing_data && !strcmp(version, "0.6"))) {
-		pr_err("%s: trace.dat version '%.16s': this reader reads version 6 (trace-cmd record writes it unless asked for -v7 or compression)\n",
+	if (strcmp(version, "6") && strcmp(version, "7") &&
+	    !(r->tracing_data && !strcmp(version, "0.6"))) {
+		pr_err("%s: trace.dat version '%.16s': this reader reads versions 6 and 7\n",
 		       r->path, version);
-		return libauxtrace__err(strcmp(version, "7") ? -EINVAL : -EOPNOTSUPP);
+		return libauxtrace__err(-EOPNOTSUPP);
 	}
+	r->file_version = strcmp(version, "7") ? 6 : 7;
 	if (td_in__read(in, &endian, 1, "the endianness") ||
 	    td_in__read(in, &long_size, 1, "the long size") ||
 	    td_in__u32(in, &page_size, "the page size"))
@@ -182,7 +205,7 @@ static int td_reader__head(struct trace_dat_reader *r, struct td_in *in)
 	tep_set_local_bigendian(r->tep, host_big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_long_size(r->tep, long_size);
 	tep_set_page_size(r->tep, (int)page_size);
-	return 0;
+	return r->file_version == 7 ? td_reader__v7_head(r, in) : 0;
 }
 
 /* header_page: the sub-buffer layout (as the tracefs layer reads it from the kernel). */
@@ -266,9 +289,9 @@ static int td_reader__formats(struct trace_dat_reader *r, struct td_in *in, cons
 	if (td_in__u32(in, &count, "a format count"))
 		return -EINVAL;
 	/* each one takes at least its 8-byte size */
-	if (count > (r->size - in->pos) / 8)
+	if (count > (in->size - in->pos) / 8)
 		return td_in__corrupt(in, in->pos - 4, "%u formats of system '%s' cannot fit in the %llu bytes left",
-				      count, system, (unsigned long long)(r->size - in->pos));
+				      count, system, (unsigned long long)(in->size - in->pos));
 	for (uint32_t i = 0; i < count; i++) {
 		uint64_t at = in->pos, len;
 		struct tep_event *ev = NULL;
@@ -304,9 +327,9 @@ static int td_reader__event_systems(struct trace_dat_reader *r, struct td_in *in
 
 	if (td_in__u32(in, &nr, "the system count"))
 		return -EINVAL;
-	if (nr > (r->size - in->pos) / 6)	/* a name, its NUL and a count at least */
+	if (nr > (in->size - in->pos) / 6)	/* a name, its NUL and a count at least */
 		return td_in__corrupt(in, in->pos - 4, "%u event systems cannot fit in the %llu bytes left",
-				      nr, (unsigned long long)(r->size - in->pos));
+				      nr, (unsigned long long)(in->size - in->pos));
 	for (uint32_t i = 0; i < nr; i++) {
 		const char *system = td_in__str(in, "a system name");
 		int err;
@@ -336,10 +359,10 @@ static void td_reader__drop(const struct trace_dat_reader *r, uint64_t from, uin
 }
 
 /*
- * kallsyms, printk formats, saved cmdlines: text that names addresses and pids. A parser
- * that refuses it costs names in printed events, not events: a warning.
+ * kallsyms (which 0), printk formats (1), saved cmdlines (2): text that names addresses and
+ * pids. A parser that refuses it costs names in printed events, not events: a warning.
  */
-static int td_reader__symbols(struct trace_dat_reader *r, struct td_in *in)
+static int td_reader__symbol(struct trace_dat_reader *r, struct td_in *in, int which)
 {
 	static const struct {
 		const char *what;
@@ -351,29 +374,181 @@ static int td_reader__symbols(struct trace_dat_reader *r, struct td_in *in)
 		{ "printk formats", 4, tep_parse_printk_formats, td_printk__check },
 		{ "saved cmdlines", 8, tep_parse_saved_cmdlines, NULL },
 	};
+	uint64_t at = in->pos, len;
+	const char *why;
+	char *text;
+	bool skip;
+	int err = td_in__section(in, sections[which].width, sections[which].what, &text, &len);
 
-	for (size_t i = 0; i < ARRAY_SIZE(sections); i++) {
-		uint64_t at = in->pos, len;
-		const char *why;
-		char *text;
-		int err = td_in__section(in, sections[i].width, sections[i].what, &text, &len);
-
-		if (err)
-			return libauxtrace__err(err);
-		/* copied: kallsyms are megabytes, mapped and copied would count twice */
+	if (err)
+		return libauxtrace__err(err);
+	/* copied: kallsyms are megabytes, mapped and copied would count twice */
+	if (in->base == r->map)
 		td_reader__drop(r, at, in->pos);
-		why = sections[i].check ? sections[i].check(text, (size_t)len) : NULL;
-		/* left out, the section is still read: the file's layout goes through it */
-		bool skip = sections[i].parse == tep_parse_kallsyms && r->opts.no_kallsyms;
-
-		if (!why && len && !skip && sections[i].parse(r->tep, text))
-			why = "text libtraceevent cannot parse";
-		if (why)
-			pr_warn("%s: at offset 0x%llx: the %s have %s: events print without them\n",
-				r->path, (unsigned long long)at, sections[i].what, why);
-		free(text);
-	}
+	why = sections[which].check ? sections[which].check(text, (size_t)len) : NULL;
+	/* left out, the section is still read: the file's layout goes through it */
+	skip = sections[which].parse == tep_parse_kallsyms && r->opts.no_kallsyms;
+	if (!why && len && !skip && sections[which].parse(r->tep, text))
+		why = "text libtraceevent cannot parse";
+	if (why)
+		pr_warn("%s: at offset 0x%llx: the %s have %s: events print without them\n",
+			r->path, (unsigned long long)(in->section ?: at), sections[which].what, why);
+	free(text);
 	return 0;
+}
+
+static int td_reader__symbols(struct trace_dat_reader *r, struct td_in *in)
+{
+	int err = 0;
+
+	for (int which = 0; which < 3 && !err; which++)
+		err = td_reader__symbol(r, in, which);
+	return err;
+}
+
+/* "[local] global counter": the selected clock, malloc'ed; the whole word when none is. */
+static char *clock__selected(const char *text, size_t len)
+{
+	const char *open = memchr(text, '[', len), *close;
+
+	if (open && (close = memchr(open, ']', len - (size_t)(open - text))))
+		return strndup(open + 1, (size_t)(close - open - 1));
+	return strndup(text, strcspn(text, " \n"));
+}
+
+/* The file's CPU count, at offset at: the tables per CPU. 0 or -errno. */
+static int td_reader__set_cpus(struct trace_dat_reader *r, struct td_in *in, uint64_t at,
+			       uint32_t cpus)
+{
+	if (!cpus || cpus > TD_MAX_CPUS)
+		return td_in__corrupt(in, at, "a CPU count of %u (1 to %d)", cpus, TD_MAX_CPUS);
+	r->nr_cpus = (int)cpus;
+	r->cpus = calloc(cpus, sizeof(*r->cpus));
+	r->cpustat = calloc(cpus, sizeof(*r->cpustat));
+	if (!r->cpus || !r->cpustat)
+		return libauxtrace__err(-ENOMEM);
+	return 0;
+}
+
+/*
+ * CPU cpu's chunks at off in the file (a count, then each chunk's compressed and plain sizes
+ * and its zstd frame) decompressed to the end of fd, where *end is. 0 or -errno.
+ */
+static int td_reader__unzip_cpu(struct trace_dat_reader *r, int cpu, uint64_t off, int fd,
+				uint64_t *end)
+{
+	struct td_in in = { .r = r, .base = r->map, .size = r->size, .pos = off };
+	struct trace_dat_cpu_data *d = &r->cpus[cpu];
+	unsigned int page = r->layout.subbuf_size;
+	void *buf = NULL;
+	uint32_t nr = 0;
+	int err = td_in__u32(&in, &nr, "a chunk count");
+
+	d->offset = *end;
+	for (uint32_t i = 0; i < nr && !err; i++) {
+		uint64_t at = in.pos;
+		uint32_t zsize, size;
+		const void *z;
+
+		if (td_in__u32(&in, &zsize, "a chunk's size") || td_in__u32(&in, &size, "a chunk's size") ||
+		    !(z = td_in__bytes(&in, zsize, "a chunk"))) {
+			err = -EINVAL;
+			break;
+		}
+		if (!size || size % page || size > TD_MAX_CHUNK) {
+			err = td_in__corrupt(&in, at, "CPU %d: a chunk of %u bytes (whole %u-byte sub-buffers, at most %u)",
+					     cpu, size, page, TD_MAX_CHUNK);
+			break;
+		}
+		free(buf);
+		buf = malloc(size);
+		if (!buf) {
+			err = -ENOMEM;
+			break;
+		}
+		if (ZSTD_decompress(buf, size, z, zsize) != (size_t)size) {
+			err = td_in__corrupt(&in, at, "CPU %d: a chunk does not decompress to its %u bytes",
+					     cpu, size);
+			break;
+		}
+		if (pwrite(fd, buf, size, (off_t)*end) != (ssize_t)size) {
+			err = -errno ?: -EIO;
+			pr_err("%s: cannot keep the decompressed data of CPU %d: %s\n", r->path, cpu,
+			       strerror(-err));
+			break;
+		}
+		*end += size;
+	}
+	free(buf);
+	d->size = *end - d->offset;
+	return err;
+}
+
+/*
+ * Version 7: the top buffer's BUFFER option (the flyrecord section's offset, name, clock,
+ * page size, and per CPU its id, offset and size). Compressed data goes decompressed into an
+ * unnamed temporary file, mapped, which the cursors read as the file's sub-buffers.
+ */
+static int td_reader__buffer(struct trace_dat_reader *r, struct td_in *opt, uint64_t at,
+			     const char *data, uint32_t size)
+{
+	struct td_in in = { .r = r, .base = (const unsigned char *)data, .size = size,
+			    .section = opt->section ?: at };
+	uint64_t flyrecord, end = 0;
+	uint32_t page, nr;
+	const char *clock;
+	int fd = -1, err = 0;
+
+	if (td_in__u64(&in, &flyrecord, "the flyrecord offset") || !td_in__str(&in, "the buffer name") ||
+	    !(clock = td_in__str(&in, "the buffer clock")) || td_in__u32(&in, &page, "the page size") ||
+	    td_in__u32(&in, &nr, "the CPU count"))
+		return -EINVAL;
+	if (!r->cpus || page != r->layout.subbuf_size || nr > (uint32_t)r->nr_cpus)
+		return td_in__corrupt(&in, 0, "a BUFFER of %u CPUs and %u-byte pages in a file of %d CPUs and %u-byte pages",
+				      nr, page, r->nr_cpus, r->layout.subbuf_size);
+	if (!r->clock && !(r->clock = strdup(clock)))
+		return -ENOMEM;
+	if (r->compressed) {
+		const char *dir = getenv("TMPDIR") ?: "/tmp";
+
+		fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+		if (fd < 0) {
+			err = -errno;
+			pr_err("%s: no room for its decompressed data in %s: %s (set TMPDIR to a writable directory)\n",
+			       r->path, dir, strerror(errno));
+			return libauxtrace__err(err);
+		}
+	}
+	for (uint32_t i = 0; i < nr && !err; i++) {
+		uint32_t cpu;
+		uint64_t off, len;
+
+		if (td_in__u32(&in, &cpu, "a CPU id") || td_in__u64(&in, &off, "a CPU's offset") ||
+		    td_in__u64(&in, &len, "a CPU's size"))
+			err = -EINVAL;
+		else if (cpu >= (uint32_t)r->nr_cpus || off > r->size || len > r->size - off)
+			err = td_in__corrupt(&in, in.pos - 20, "CPU %u's data, %llu bytes at 0x%llx, is outside the file's %d CPUs and %llu bytes",
+					     cpu, (unsigned long long)len, (unsigned long long)off,
+					     r->nr_cpus, (unsigned long long)r->size);
+		else if (r->compressed)
+			err = td_reader__unzip_cpu(r, (int)cpu, off, fd, &end);
+		else if (len % page)
+			err = td_in__corrupt(&in, in.pos - 20, "CPU %u's data is not whole %u-byte sub-buffers",
+					     cpu, page);
+		else
+			r->cpus[cpu] = (struct trace_dat_cpu_data){ off, len };
+	}
+	if (!err && r->compressed && end) {
+		void *map = mmap(NULL, (size_t)end, PROT_READ, MAP_PRIVATE, fd, 0);
+
+		if (map == MAP_FAILED)
+			err = -errno;
+		else
+			r->data_map = map, r->data_size = end;
+	}
+	if (fd >= 0)
+		close(fd);
+	return err;
 }
 
 /* An option's text as a string of its own (the file's may lack the NUL). */
@@ -418,6 +593,8 @@ static int td_reader__option(struct trace_dat_reader *r, struct td_in *in, uint1
 		if (size < sizeof(cpus))
 			return td_in__corrupt(in, at, "a CPUCOUNT option of %u bytes", size);
 		memcpy(&cpus, data, sizeof(cpus));
+		if (!r->cpus)	/* version 7: the count is this option */
+			return td_reader__set_cpus(r, in, at, cpus);
 		if ((int)cpus != r->nr_cpus)
 			return td_in__corrupt(in, at, "the CPUCOUNT option says %u CPUs, the header %d",
 					      cpus, r->nr_cpus);
@@ -431,7 +608,21 @@ static int td_reader__option(struct trace_dat_reader *r, struct td_in *in, uint1
 		r->ts_offset += strtoll(text, NULL, 0);
 		free(text);
 		return 0;
+	case TD_OPT_TRACECLOCK:
+		if (r->file_version == 7 && size) {
+			free(r->clock);
+			r->clock = clock__selected(data, size);
+			return r->clock ? 0 : -ENOMEM;
+		}
+		return 0;
+	case TD_OPT_HEADER_INFO ... TD_OPT_CMDLINES:
+		if (size < sizeof(uint64_t))
+			return td_in__corrupt(in, at, "a section offset option of %u bytes", size);
+		memcpy(&r->sections[id - TD_OPT_HEADER_INFO], data, sizeof(uint64_t));
+		return 0;
 	case TD_OPT_BUFFER:
+		if (r->file_version == 7 && size > 8 && !data[8])	/* the top buffer */
+			return td_reader__buffer(r, in, at, data, size);
 		pr_warn("%s: the file also holds the buffer of instance '%.*s': only the top buffer is read\n",
 			r->path, size > 8 ? (int)strnlen(data + 8, size - 8) : 0,
 			size > 8 ? data + 8 : "");
@@ -441,7 +632,8 @@ static int td_reader__option(struct trace_dat_reader *r, struct td_in *in, uint1
 	}
 }
 
-static int td_reader__options(struct trace_dat_reader *r, struct td_in *in)
+/* Options up to DONE; version 7 (next not NULL): DONE's offset of the next options section. */
+static int td_reader__options(struct trace_dat_reader *r, struct td_in *in, uint64_t *next)
 {
 	for (;;) {
 		uint64_t at = in->pos;
@@ -452,8 +644,12 @@ static int td_reader__options(struct trace_dat_reader *r, struct td_in *in)
 
 		if (td_in__u16(in, &id, "an option id"))
 			return -EINVAL;
-		if (id == TD_OPT_DONE)
+		if (id == TD_OPT_DONE && !next)
 			return 0;
+		if (id == TD_OPT_DONE)
+			return td_in__u32(in, &size, "DONE's size") || size != 8 ||
+			       td_in__u64(in, next, "the next options' offset") ?
+			       td_in__corrupt(in, at, "a DONE option of version 7 holds 8 bytes") : 0;
 		if (td_in__u32(in, &size, "an option size"))
 			return -EINVAL;
 		data = td_in__bytes(in, size, "an option");
@@ -465,15 +661,6 @@ static int td_reader__options(struct trace_dat_reader *r, struct td_in *in)
 	}
 }
 
-/* "[local] global counter": the selected clock, malloc'ed; the whole word when none is. */
-static char *clock__selected(const char *text, size_t len)
-{
-	const char *open = memchr(text, '[', len), *close;
-
-	if (open && (close = memchr(open, ']', len - (size_t)(open - text))))
-		return strndup(open + 1, (size_t)(close - open - 1));
-	return strndup(text, strcspn(text, " \n"));
-}
 
 static int td_reader__flyrecord(struct trace_dat_reader *r, struct td_in *in)
 {
@@ -516,21 +703,19 @@ static int td_reader__flyrecord(struct trace_dat_reader *r, struct td_in *in)
 static int td_reader__data_sections(struct trace_dat_reader *r, struct td_in *in)
 {
 	uint32_t cpus;
+	int err;
 
 	if (td_in__u32(in, &cpus, "the CPU count"))
 		return -EINVAL;
-	if (!cpus || cpus > TD_MAX_CPUS || cpus > (r->size - in->pos) / 16)
-		return td_in__corrupt(in, in->pos - 4, "a CPU count of %u (1 to %d, 16 bytes of table each)",
-				      cpus, TD_MAX_CPUS);
-	r->nr_cpus = (int)cpus;
-	r->cpus = calloc(cpus, sizeof(*r->cpus));
-	r->cpustat = calloc(cpus, sizeof(*r->cpustat));
-	if (!r->cpus || !r->cpustat)
-		return libauxtrace__err(-ENOMEM);
+	if (cpus > (in->size - in->pos) / 16)
+		return td_in__corrupt(in, in->pos - 4, "a CPU count of %u: 16 bytes of table each do not fit",
+				      cpus);
+	err = td_reader__set_cpus(r, in, in->pos - 4, cpus);
+	if (err)
+		return err;
 	for (;;) {
 		uint64_t at = in->pos;
 		const char *label = td_in__bytes(in, TD_LABEL_LEN, "a section label");
-		int err;
 
 		if (!label)
 			return -EINVAL;
@@ -544,18 +729,90 @@ static int td_reader__data_sections(struct trace_dat_reader *r, struct td_in *in
 		if (memcmp(label, "options  ", TD_LABEL_LEN))
 			return td_in__corrupt(in, at, "'options', 'flyrecord' or 'latency' expected, found '%.9s'",
 					      label);
-		err = td_reader__options(r, in);
+		err = td_reader__options(r, in, NULL);
 		if (err)
 			return err;
 	}
 }
 
+/* A version 7 section: its content (decompressed: *buf, freed by the caller) in *in. */
+static int td_reader__section(struct trace_dat_reader *r, uint64_t at, uint16_t want,
+			      struct td_in *in, void **buf)
+{
+	struct td_in file = { .r = r, .base = r->map, .size = r->size, .pos = at };
+	uint16_t id = 0, flags = 0;
+	uint32_t string, zsize = 0, size = 0;
+	uint64_t len = 0;
+	const unsigned char *p;
+
+	*buf = NULL;
+	if (!at)
+		return td_in__corrupt(&file, 0, "no section %u: the options do not say where it is",
+				      want);
+	if (td_in__u16(&file, &id, "a section id") || td_in__u16(&file, &flags, "a section's flags") ||
+	    td_in__u32(&file, &string, "a section's name") || td_in__u64(&file, &len, "a section's size") ||
+	    !(p = td_in__bytes(&file, len, "a section")))
+		return -EINVAL;
+	if (id != want)
+		return td_in__corrupt(&file, at, "section %u expected, found %u", want, id);
+	*in = (struct td_in){ .r = r, .base = p, .size = len, .section = at };
+	if (!(flags & 1))
+		return 0;
+	if (td_in__u32(in, &zsize, "the compressed size") || td_in__u32(in, &size, "the plain size") ||
+	    !(p = td_in__bytes(in, zsize, "the compressed block")))
+		return -EINVAL;
+	*buf = malloc(size ?: 1);
+	if (!*buf)
+		return -ENOMEM;
+	if (ZSTD_decompress(*buf, size, p, zsize) != (size_t)size)
+		return td_in__corrupt(in, 0, "the block does not decompress to its %u bytes", size);
+	*in = (struct td_in){ .r = r, .base = *buf, .size = size, .section = at };
+	return 0;
+}
+
+/* Version 7: the options chain from the head's offset, then the sections they point at. */
+static int td_reader__read_v7(struct trace_dat_reader *r)
+{
+	struct td_in top = { .r = r, .base = r->map, .size = r->size }, in;
+	uint64_t next = r->options_at;
+	void *buf;
+	int err = 0;
+
+	for (int n = 0; next && !err; n++) {
+		if (n == 64)
+			return td_in__corrupt(&top, next, "the options sections run in a circle");
+		err = td_reader__section(r, next, TD_OPT_DONE, &in, &buf);
+		if (!err)
+			err = td_reader__options(r, &in, &next);
+		free(buf);
+	}
+	if (!err && !r->cpus)
+		err = td_in__corrupt(&top, r->options_at, "no CPUCOUNT option");
+	for (int i = 0; i < 6 && !err; i++) {
+		err = td_reader__section(r, r->sections[i], (uint16_t)(TD_OPT_HEADER_INFO + i), &in,
+					 &buf);
+		if (!err && i == 0)
+			err = td_reader__header_page(r, &in) ?: td_reader__header_event(&in);
+		else if (!err && i == 1)
+			err = td_reader__formats(r, &in, "ftrace", false);
+		else if (!err && i == 2)
+			err = td_reader__event_systems(r, &in);
+		else if (!err)
+			err = td_reader__symbol(r, &in, i - 3);
+		free(buf);
+	}
+	return err;
+}
+
 static int td_reader__read(struct trace_dat_reader *r)
 {
-	struct td_in in = { .r = r, .pos = 0 };
+	struct td_in in = { .r = r, .base = r->map, .size = r->size };
 	int err;
 
+	r->data_map = r->map;
 	err = td_reader__head(r, &in);
+	if (!err && r->file_version == 7)
+		return td_reader__read_v7(r);
 	if (!err)
 		err = td_reader__header_page(r, &in);
 	if (!err)
@@ -670,6 +927,7 @@ struct trace_dat_reader *trace_dat_reader__open_tracing_data(const void *data, s
 	r->size = size;
 	err = r->path && r->tep ? td_reader__read(r) : -ENOMEM;
 	r->map = NULL;	/* the caller's: what the handle needs was copied out of it */
+	r->data_map = NULL;
 	if (err) {
 		trace_dat_reader__close(r);
 		return libauxtrace__ptr_err(err);
@@ -681,6 +939,8 @@ void trace_dat_reader__close(struct trace_dat_reader *r)
 {
 	if (!r)
 		return;
+	if (r->data_map && r->data_map != r->map)
+		munmap((void *)r->data_map, (size_t)r->data_size);
 	if (r->map)
 		munmap((void *)r->map, (size_t)r->size);
 	if (r->tep)

@@ -25,7 +25,7 @@ static ssize_t tracing_data__write(int fd, struct tracefs_instance *inst,
 		err = td_events__add(&ev, inst, events[i]);
 	if (!err) {
 		td_out__init(out, fd);
-		td_meta__write_head(out, &layout);
+		td_meta__write_head(out, &layout, "6");
 		td_meta__write_headers(out, inst);
 		td_events__write(&ev, inst, out, false);	/* as perf: no ftrace formats */
 		td_meta__write_symbols(out, inst, false);

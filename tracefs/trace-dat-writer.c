@@ -24,6 +24,7 @@ struct trace_dat_writer {
 	bool events_given;		/* opts named them: do not look at set_event */
 	char *version;
 	unsigned int mode;
+	int level;			/* zstd's for version 7; 0: version 6, stored */
 	int nr_cpus;
 	int fd;				/* the trace.dat, unnamed until finish succeeds */
 	bool closed;			/* finish was called: the sinks refuse data */
@@ -62,6 +63,12 @@ static int writer__init(struct trace_dat_writer *w, const char *path,
 		return -EINVAL;
 	}
 	w->mode = o->mode ?: 0600;
+	w->level = o->compression_level;
+	if (w->level < 0 || w->level > 22) {
+		pr_err("trace_dat_writer_opts.compression_level %d: zstd takes 1 to 22 (0: none)\n",
+		       w->level);
+		return -EINVAL;
+	}
 	if (w->mode & ~07777u) {
 		pr_err("trace_dat_writer_opts.mode %#o has bits beyond permissions (07777)\n",
 		       w->mode);
@@ -206,10 +213,24 @@ static int writer__write(struct trace_dat_writer *w, struct td_out *out)
 		err = -ENOMEM;
 	if (!err)
 		err = writer__sizes(w, sizes);
-	if (!err) {
+	if (!err && w->level) {
+		int *fds = calloc((size_t)w->nr_cpus, sizeof(*fds));
+		struct td_v7_params p = {
+			.inst = w->inst, .layout = &w->layout, .events = &w->events,
+			.clock = clock, .version = w->version, .nr_cpus = w->nr_cpus, .fds = fds,
+			.sizes = sizes, .align = align, .level = w->level,
+		};
+
+		for (int cpu = 0; fds && cpu < w->nr_cpus; cpu++)
+			fds[cpu] = w->spools[cpu].fd;
+		td_out__init(out, w->fd);
+		end = fds ? td_v7__write(out, &p) : 0;
+		err = fds ? td_out__flush(out) : -ENOMEM;
+		free(fds);
+	} else if (!err) {
 		offsets = sizes + w->nr_cpus;
 		td_out__init(out, w->fd);
-		td_meta__write_head(out, &w->layout);
+		td_meta__write_head(out, &w->layout, "6");
 		td_meta__write_headers(out, w->inst);
 		td_events__write(&w->events, w->inst, out, true);
 		td_meta__write_symbols(out, w->inst, true);

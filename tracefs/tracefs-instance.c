@@ -44,29 +44,48 @@ static struct tracefs_instance *instance__new(const char *trace_dir, const char 
 	return inst;
 }
 
-struct tracefs_instance *tracefs_instance_create(const char *name)
+/*
+ * mkdir instances/<name>. An existing one is attached to (libtracefs' create), unless
+ * exclusive: then it is left alone and EEXIST says so, quietly, since a caller that wants an
+ * instance of its own is expected to try another name.
+ */
+static struct tracefs_instance *instance__create(const char *name, bool exclusive)
 {
 	const char *top = tracefs_tracing_dir();
 	struct tracefs_instance *inst;
+	int err;
 
 	if (!top)
 		return NULL;
 	if (name && !instance_name__valid(name))
 		return instance_name__refuse(name);
+	if (exclusive && !name)
+		return libauxtrace__ptr_err(-EINVAL);	/* the top level is everybody's */
 	inst = instance__new(top, name);
 	if (!inst || !name)
 		return inst;
 	if (mkdir(inst->dir, 0755) == 0) {
 		inst->is_new = true;
-	} else if (errno != EEXIST) {
-		int err = -errno;
-
+		return inst;
+	}
+	err = -errno;
+	if (err == -EEXIST && !exclusive)
+		return inst;
+	if (err != -EEXIST)
 		pr_err("cannot create tracing instance %s: %s (needs root or CAP_SYS_ADMIN over tracefs)\n",
 		       inst->dir, strerror(-err));
-		tracefs_instance_free(inst);
-		return libauxtrace__ptr_err(err);
-	}
-	return inst;
+	tracefs_instance_free(inst);
+	return libauxtrace__ptr_err(err);
+}
+
+struct tracefs_instance *tracefs_instance_create(const char *name)
+{
+	return instance__create(name, false);
+}
+
+struct tracefs_instance *tracefs_instance_create_exclusive(const char *name)
+{
+	return instance__create(name, true);
 }
 
 struct tracefs_instance *tracefs_instance_alloc(const char *tracing_dir, const char *name)

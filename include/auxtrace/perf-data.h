@@ -86,6 +86,11 @@ struct perf_data_writer_opts {
 	 * 0: none (then CLOCK_DATA is written only for events with a clockid, read by finish).
 	 */
 	uint64_t clock_ref_ns, wall_ref_ns;
+	/* perf record -z: 1..22, the zstd level the data sink's records are compressed at
+	 * (PERF_RECORD_COMPRESSED, HEADER_COMPRESSED); 0: stored as they are. What a
+	 * push still holds after 5 ms in the compressor is stored plain, counted, so that a
+	 * slow compressor does not hold a ring until it overflows. */
+	int compression_level;
 	size_t :0;
 };
 
@@ -207,6 +212,10 @@ struct perf_data_writer_stats {
 	uint64_t build_ids;	/* HEADER_BUILD_ID entries written by finish */
 	int error;		/* the first write error (-errno), 0 */
 	bool finished;		/* the header and features are written */
+	uint64_t compressed_input;	/* compression: record bytes that went in, */
+	uint64_t compressed_bytes;	/*   the COMPRESSED records they made (of data_size), */
+	uint64_t compressed_records;	/*   and how many */
+	uint64_t stored_uncompressed;	/* record bytes stored plain: compressing was slow */
 };
 /*
  * perf_data_writer__stats() returns the writer's counters, borrowed: valid while the writer

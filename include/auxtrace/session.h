@@ -355,6 +355,9 @@ struct perf_session_stats {
 	uint64_t auxtrace_bytes;	/* AUXTRACE payload bytes */
 	uint64_t nr_auxtrace_errors;	/* PERF_RECORD_AUXTRACE_ERROR */
 	uint64_t first_time, last_time;	/* of the records delivered with a time */
+	uint64_t nr_damaged_samples;	/* impossible given the header (a CPU beyond NRCPUS, a
+					 * pid beyond PID_MAX_LIMIT, a time outside SAMPLE_TIME):
+					 * not delivered */
 };
 
 /*

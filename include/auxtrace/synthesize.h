@@ -60,7 +60,8 @@ AUXTRACE_API int perf_event__synthesize_thread(struct evlist *evlist, pid_t pid,
  * perf_event__synthesize_kernel_mmap() pushes the kernel's text as perf names it: MMAP
  * "[kernel.kallsyms]_text" from _text (in /proc/kallsyms) to the end of the address space, pid
  * -1, so that kernel addresses resolve. Returns 0 or -errno: ENOENT when /proc/kallsyms hides
- * the addresses (kptr_restrict: run as root), the read's, the sink's.
+ * the addresses (kptr_restrict: run as root; logged as a warning, since a recording can go on
+ * without it), the read's, the sink's.
  */
 AUXTRACE_API int perf_event__synthesize_kernel_mmap(struct evlist *evlist,
 						    const struct perf_synth_opts *opts,
@@ -71,7 +72,7 @@ AUXTRACE_API int perf_event__synthesize_kernel_mmap(struct evlist *evlist,
  * BPF_EVENT PROG_LOAD with the program's id and tag. A program that vanished meanwhile, or
  * whose JIT addresses the kernel hides (kernel.kptr_restrict, bpf_jit_harden), is skipped
  * (debug log). Needs CAP_SYS_ADMIN to walk the programs. Returns 0 or -errno: EPERM without it
- * (logged with the fix), the sink's.
+ * (logged as a warning with the fix: a recording can go on without it), the sink's.
  */
 AUXTRACE_API int perf_event__synthesize_bpf_events(struct evlist *evlist,
 						   const struct perf_synth_opts *opts,

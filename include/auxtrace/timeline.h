@@ -45,7 +45,12 @@ enum timeline_kind {
 	TIMELINE_AUX_SAMPLE,		/* a sample an AUX decoder synthesized (--itrace b, i) */
 	TIMELINE_AUX_ERROR,		/* an AUX decode error (--itrace e) */
 	TIMELINE_STREAM,		/* a record of a stream (timeline__add_stream) */
-	TIMELINE_PERF_USER,		/* a perf.data user record (timeline_opts.user_records) */
+	/*
+	 * A user record of perf.data (type >= 64: AUXTRACE_INFO, AUXTRACE, ID_INDEX, ...), only
+	 * with timeline_opts.user_records: no time, where it was read (an AUXTRACE before the
+	 * samples decoded from its buffer).
+	 */
+	TIMELINE_PERF_USER,
 	TIMELINE_NR_KINDS
 };
 
@@ -60,9 +65,10 @@ struct timeline_record {
 	int pid, tid;			/* -1 when unknown */
 	const char *source;		/* "perf", or the stream's name ("ftrace") */
 	union {
-		struct {		/* TIMELINE_PERF_SAMPLE, _EVENT, _USER */
+		struct {		/* TIMELINE_PERF_SAMPLE, TIMELINE_PERF_EVENT, _USER */
 			union perf_event *event;
-			struct perf_sample *sample;	/* its sample fields (sample_id_all); _USER: NULL */
+			/* its sample fields (sample_id_all); NULL for a user record */
+			struct perf_sample *sample;
 			struct evsel *evsel;
 		} perf;
 		struct {		/* TIMELINE_AUX_SAMPLE */
@@ -115,11 +121,8 @@ struct timeline_opts {
 	 */
 	bool any_clock;
 	/*
-	 * Also deliver perf.data's user records (type >= 64: AUXTRACE_INFO, AUXTRACE with its
-	 * header only, AUXTRACE_ERROR, FINISHED_ROUND, TIME_CONV, ...) as TIMELINE_PERF_USER,
-	 * without a time: they go out where they are read, in file order, which with ordered
-	 * kernel records is before the kernel records of their round. An AUXTRACE record comes
-	 * without its payload (the size bytes after it: read them with a session of your own).
+	 * Deliver perf.data's user records too (TIMELINE_PERF_USER): what a reader needs from
+	 * AUXTRACE_INFO (which AUX data) or from each AUXTRACE (where an AUX buffer starts).
 	 */
 	bool user_records;
 };

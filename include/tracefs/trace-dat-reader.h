@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * A trace.dat reader: trace-cmd's file format, version 6, as trace_dat_writer and trace-cmd
- * record 3.1 write it. The file is mapped read-only; events are handed out in place, and the
- * pages a cursor has walked past leave the process's memory in steps of a few MiB, so that
- * reading a file of any size takes bounded memory.
+ * A trace.dat reader: trace-cmd's file format, versions 6 and 7 (sections, uncompressed or
+ * zstd), as trace_dat_writer and trace-cmd record 3.1 write it. The file is mapped read-only;
+ * events are handed out in place, and the pages a cursor has walked past leave the process's
+ * memory in steps of a few MiB, so that reading a file of any size takes bounded memory (a
+ * compressed file's CPU data is first decompressed into an unnamed file in $TMPDIR or /tmp,
+ * mapped the same way: the offsets of trace_dat_cpu_data and of records are then offsets in
+ * that data).
  *
  * struct trace_dat_reader *r = trace_dat_reader__open("trace.dat"); struct trace_dat_cursor *c
  * = trace_dat_cursor__new(r, -1);    // every CPU, by time const struct trace_dat_record *rec;
@@ -18,7 +21,7 @@
  * damaged file gives NULL or -errno (EINVAL) and a message through the library's log callback
  * naming the file, the offset, the section or CPU, and what was expected there.
  *
- * Not read: files of another byte order, compressed files and version 7 sections, latency
+ * Not read: files of another byte order, compression other than zstd (zlib), latency
  * traces, instance buffers other than the top one (said with a warning).
  */
 #ifndef AUXTRACE_TRACE_DAT_READER_H
@@ -42,7 +45,7 @@ struct trace_dat_cursor;
  * header_event, the event formats (parsed into a libtraceevent handle), kallsyms, printk
  * formats, saved cmdlines, options, and the flyrecord table of each CPU's data. Returns the
  * reader, the caller's (trace_dat_reader__close), or NULL + errno: from open() or mmap(),
- * EINVAL for a file that is not a version 6 trace.dat or is damaged (logged), EOPNOTSUPP for
+ * EINVAL for a file that is not a version 6 or 7 trace.dat or is damaged (logged), EOPNOTSUPP for
  * one this reader does not read (logged), ENOMEM.
  */
 AUXTRACE_API struct trace_dat_reader *trace_dat_reader__open(const char *path);

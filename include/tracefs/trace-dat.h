@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * A trace.dat writer: trace-cmd's file format, version 6, as trace-cmd report 3.1.6 and
- * libtracecmd read it, for the ftrace events of one tracefs instance.
+ * A trace.dat writer: trace-cmd's file format, version 6 (or 7 with zstd, see
+ * compression_level), as trace-cmd report 3.1.6 and libtracecmd read it, for the ftrace
+ * events of one tracefs instance.
  *
  *	w = trace_dat_writer__new("out/trace.dat", inst, NULL);
  *	per CPU:  tracefs_cpu_drain(tcpu, trace_dat_writer__cpu_sink(w, cpu));
@@ -55,6 +56,12 @@ struct trace_dat_writer_opts {
 	int nr_cpus;			/* CPUs the file describes; 0: every possible CPU */
 	const char *version;		/* the VERSION option; NULL: "libauxtrace <version>" */
 	unsigned int mode;		/* permission bits of the file; 0: 0600 */
+	/*
+	 * 1..22: write version 7 with zstd at this level, as trace-cmd 3.x writes it with
+	 * compression (each description section one block, each CPU's data in chunks of 10
+	 * sub-buffers); trace-cmd report 3.1.6 reads it. 0: version 6, stored.
+	 */
+	int compression_level;
 };
 
 /*

@@ -84,6 +84,15 @@ struct tracefs_instance;
  */
 AUXTRACE_API struct tracefs_instance *tracefs_instance_create(const char *name);
 /*
+ * tracefs_instance_create_exclusive() creates <tracing dir>/instances/<name> and fails if
+ * it exists: an instance somebody else made (with events enabled, readers of its own) is
+ * never taken over, so a recorder that destroys what it created removes nothing else's.
+ * Not in libtracefs. Returns the handle (tracefs_instance_is_new() is true), or NULL + errno:
+ * EEXIST (logged nothing: try another name), EINVAL for a NULL name or one create refuses,
+ * mkdir's, ENODEV, ENOMEM.
+ */
+AUXTRACE_API struct tracefs_instance *tracefs_instance_create_exclusive(const char *name);
+/*
  * tracefs_instance_alloc() returns a handle (tracefs_instance_free) for an instance that
  * exists already, never created: <tracing_dir>/instances/<name>
  * (tracing_dir NULL: the mounted tracefs; name NULL: tracing_dir itself). NULL with errno

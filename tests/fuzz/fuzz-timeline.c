@@ -37,6 +37,9 @@ static int fuzz_record(void *ctx, const struct timeline_record *rec)
 		fuzz__touch(rec->perf.event, rec->perf.event->header.size);
 		fuzz__touch(rec->perf.sample->raw_data, rec->perf.sample->raw_size);
 		break;
+	case TIMELINE_PERF_USER:
+		fuzz__touch(rec->perf.event, rec->perf.event->header.size);
+		break;
 	case TIMELINE_AUX_SAMPLE:
 		fuzz__sink += rec->aux.sample->ip;
 		break;
@@ -76,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const char magic[] = "\x17\x08\x44tracing";
 	static char dir[64], perf[96], ftrace[96];
-	AUXTRACE_OPTS(timeline_opts, tl_opts, .any_clock = true);
+	AUXTRACE_OPTS(timeline_opts, tl_opts, .any_clock = true, .user_records = true);
 	AUXTRACE_OPTS(perf_session_opts, s_opts, .decoders = auxtrace_decoders__builtin());
 	AUXTRACE_OPTS(auxtrace_recording_opts, opts, .session = &s_opts, .timeline = &tl_opts);
 	const uint8_t *split = memmem(data, size, magic, sizeof(magic) - 1);

@@ -137,6 +137,7 @@ bad unknown-event "unknown event 'nope'" -e nope -- true
 bad bad-m "Invalid argument for -m" -e cpu-clock -m abc -- true
 bad bad-S "No AUX area tracing to snapshot" -e cpu-clock -S -- true
 bad bad-ftrace "no ftrace event matches" --ftrace sched:no_such_event -a --duration 0.1
+check "bad-ftrace: the error is printed once" [ "$(grep -c no_such_event "$tmp/bad-bad-ftrace.log")" -eq 1 ]
 
 # an unwritable place and a full disk, on tmpfs mounts of a mount namespace of our own
 if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then

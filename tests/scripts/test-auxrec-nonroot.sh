@@ -2,7 +2,8 @@
 # auxrec record as an unprivileged user (nobody), as perf record runs there: above
 # kernel.perf_event_paranoid 1 an event that would count the kernel excludes it, said in one
 # line, and the recording works; side-band the user cannot have (the kernel map kptr_restrict
-# hides, the BPF programs) is skipped with one warning each, none labelled an error;
+# hides, the BPF programs) is skipped with one warning each ("auxrec: warning:"), none
+# labelled an error; an error about tracefs is said once;
 # --no-bpf-event drops the BPF side-band as in perf. Held against perf record run the same way.
 set -u
 cd "$(dirname "$0")/../.."
@@ -37,9 +38,14 @@ else
 fi
 check "... with no line labelled error" [ "$(grep -ci error a.log)" = 0 ]
 check "... and one warning for each side-band it cannot have (kernel map, BPF programs)" \
-	[ "$(grep -c '^libauxtrace warning: synthesize: kernel map skipped' a.log)" -le 1 -a "$(grep -c '^libauxtrace warning: synthesize: BPF programs skipped' a.log)" = 1 ]
+	[ "$(grep -c '^auxrec: warning: synthesize: kernel map skipped' a.log)" -le 1 -a "$(grep -c '^auxrec: warning: synthesize: BPF programs skipped' a.log)" = 1 ]
 timeout 60 perf report -f -i a/perf.data --stdio --sort comm 2>/dev/null | grep -q ' dd *$'
 check "... and perf report shows dd's samples" [ $? -eq 0 ]
+
+# an error the library explains (tracefs closed to this user) is said once, not again by auxrec
+as_nobody "$auxrec" record -o "$out/ft" --ftrace sched:sched_switch -- true >ft.log 2>&1
+check "--ftrace as nobody fails, saying tracefs is closed to this user, in one line" \
+	[ $? -ne 0 -a "$(grep -ci tracefs ft.log)" = 1 ]
 
 as_nobody "$auxrec" record -e cpu-clock --no-bpf-event -o "$out/nb" -- true >nb.log 2>&1
 check "--no-bpf-event: exits 0 with no BPF warning" \

@@ -138,6 +138,7 @@ left=""
 for inst in $(ls --duration "$tracefs"/instances/auxrec-* 2>/dev/null); do
 	grep -qxF "$inst" <<<"$instances_before" && continue
 	pid=${inst##*/auxrec-}
+	pid=${pid%%.*}	# auxrec-PID.N: the name was taken
 	[ "$(cat /proc/"$pid"/comm 2>/dev/null)" = auxrec ] || left="$left $inst"
 done
 check "no auxrec tracefs instance left behind${left:+:$left}" [ -z "$left" ]

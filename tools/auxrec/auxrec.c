@@ -16,8 +16,8 @@
 static int auxrec_print(enum libauxtrace_print_level level, const char *fmt, va_list ap)
 {
 	static const char *const prefix[] = {
-		[LIBAUXTRACE_ERR] = "error", [LIBAUXTRACE_WARN] = "warning",
-		[LIBAUXTRACE_INFO] = "info", [LIBAUXTRACE_DEBUG] = "debug",
+		[LIBAUXTRACE_ERR] = "libauxtrace error", [LIBAUXTRACE_WARN] = "auxrec: warning",
+		[LIBAUXTRACE_INFO] = "libauxtrace info", [LIBAUXTRACE_DEBUG] = "libauxtrace debug",
 	};
 	size_t len = strlen(fmt);
 
@@ -25,7 +25,7 @@ static int auxrec_print(enum libauxtrace_print_level level, const char *fmt, va_
 	    (level == LIBAUXTRACE_INFO && auxrec_verbose < 1) ||
 	    (level == LIBAUXTRACE_DEBUG && auxrec_verbose < 2))
 		return 0;
-	fprintf(stderr, "libauxtrace %s: ", prefix[level]);
+	fprintf(stderr, "%s: ", prefix[level]);
 	vfprintf(stderr, fmt, ap);
 	if (!len || fmt[len - 1] != '\n')
 		fputc('\n', stderr);

@@ -15,6 +15,7 @@
 #include "cmd.h"
 #include "error.h"
 #include "report.h"
+#include "recording-file.h"
 #include "report-html.h"
 
 #define REPORT_DEFAULT_DIR	"auxrec.data"
@@ -53,12 +54,45 @@ static bool is_dir(const char *path)
 	return !stat(path, &st) && S_ISDIR(st.st_mode);
 }
 
+/*
+ * What is there is checked before the opener opens it: a FIFO is never opened (the opener
+ * reads a file's magic, then opens it again: a FIFO's second open waits for ever), and a
+ * directory's trace.dat that is there but cannot be read is an error, not a report without
+ * the ftrace side.
+ */
+static int report_input__check(const struct report_input *in)
+{
+	char *perf, *trace;
+	int err;
+
+	if (!is_dir(in->where))
+		return recording_file__check(in->where);
+	perf = path_join(in->where, "perf.data");
+	trace = path_join(in->where, "trace.dat");
+	err = perf && trace ? recording_file__optional(perf) : -ENOMEM;
+	err = err < 0 ? err : recording_file__optional(trace);
+	free(perf);
+	free(trace);
+	return err < 0 ? err : 0;
+}
+
 int report_input__init(struct report_input *in, const char *arg)
 {
+	struct stat st;
+
 	memset(in, 0, sizeof(*in));
 	in->named = arg;
 	in->where = strdup(arg ? arg : REPORT_DEFAULT_DIR);
-	return in->where ? 0 : -ENOMEM;
+	if (!in->where)
+		return -ENOMEM;
+	if (stat(in->where, &st)) {
+		int err = -errno;
+
+		auxrec_error("%s: %s%s", in->where, strerror(errno), !arg && errno == ENOENT ?
+			     " (auxrec record writes there; or name a recording)" : "");
+		return err;
+	}
+	return report_input__check(in);
 }
 
 int report_input__name_files(struct report_input *in, bool has_perf, bool has_trace)

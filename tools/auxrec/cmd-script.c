@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * auxrec script: the samples of a recording, one line each in perf script's default style,
- * with the branches and instructions the AUX decoders synthesize (--itrace) in time order
- * among them: the command line, the session, the selection; script-print.c prints each
- * record.
+ * auxrec script: a recording as one stream in time order (the timeline of its perf.data and
+ * trace.dat): perf samples one line each in perf script's default style, with the branches
+ * and instructions the AUX decoders synthesize (--itrace) among them, and the ftrace events
+ * as trace-cmd report prints them. Here: the command line, the walk, the selection;
+ * script-print.c prints each perf record, script-ftrace.c each ftrace one.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,31 +21,41 @@
 #include <auxtrace/itrace.h>
 #include <auxtrace/machine.h>
 #include <auxtrace/session.h>
+#include <auxtrace/timeline.h>
+#include <event-parse.h>
+#include <auxtrace-recording.h>
 #include <trace-dat-reader.h>
 #include "cmd.h"
 #include "error.h"
 #include "script-fields.h"
 #include "script-filter.h"
 #include "script-ftrace.h"
+#include "script-line.h"
 #include "script-print.h"
 
 enum { OPT_ITRACE = 256, OPT_NO_ITRACE, OPT_PID, OPT_TID, OPT_COMM, OPT_TIME, OPT_NS,
-       OPT_CALL_TRACE, OPT_CALL_RET_TRACE };
+       OPT_CALL_TRACE, OPT_CALL_RET_TRACE, OPT_SOURCE, OPT_ANY_CLOCK };
 
 static const char script_usage[] =
 	"usage: auxrec script [--itrace[=OPTS] | --no-itrace | --call-trace | --call-ret-trace]\n"
 	"                     [-F FIELDS] [--ns] [-C CPUS] [--pid PIDS] [--tid TIDS]\n"
-	"                     [--comm COMMS] [--time START,STOP] [-i] [FILE|DIR|-]\n"
+	"                     [--comm COMMS] [--time START,STOP] [--source perf,ftrace]\n"
+	"                     [--any-clock] [-i] [DIR|FILE|-]\n"
 	"\n"
-	"Print the samples of a recording as perf script does: comm, tid, [cpu], time,\n"
-	"period, event, ip sym+off (dso); a tracepoint's fields as libtraceevent formats them\n"
-	"from the recording's event formats; a callchain's frames below its sample; branches\n"
-	"synthesized from Intel PT or BTS data as `from sym+off (dso) => to sym+off (dso)`,\n"
-	"in time order with the other samples.\n"
+	"Print a recording as one stream in time order: the samples of its perf.data as perf\n"
+	"script does (comm, tid, [cpu], time, period, event, ip sym+off (dso); a tracepoint's\n"
+	"fields as libtraceevent formats them; a callchain's frames below its sample; branches\n"
+	"synthesized from Intel PT or BTS data as `from sym+off (dso) => to sym+off (dso)`),\n"
+	"and among them the ftrace events of its trace.dat as trace-cmd report does, each line\n"
+	"marked `ftrace: ` (grep '^ftrace: ' | cut -c9- gives trace-cmd's lines back). A\n"
+	"trace.dat alone prints as trace-cmd report, unmarked.\n"
 	"\n"
-	"  -i, --input PATH  a perf.data file, a directory auxrec record wrote (its\n"
-	"                    perf.data), or - for perf's pipe format on stdin; default\n"
-	"                    auxrec.data/perf.data, else perf.data\n"
+	"  -i, --input PATH  a directory auxrec record wrote (its perf.data and trace.dat), a\n"
+	"                    perf.data, a trace.dat, or - for perf's pipe format on stdin;\n"
+	"                    default auxrec.data, else perf.data\n"
+	"      --source S    read only these of a directory's files: perf, ftrace or both\n"
+	"      --any-clock   interleave files recorded on different clocks by their raw times\n"
+	"                    (refused without it: the order between them would mean nothing)\n"
 	"      --itrace=OPTS what to synthesize from AUX data, perf's letters: b branches,\n"
 	"                    i<N><unit> an instruction sample every N instructions (i), TSC\n"
 	"                    ticks (t) or ns, us, ms of the trace's time (Intel PT; BTS has\n"
@@ -55,9 +65,13 @@ static const char script_usage[] =
 	"      --no-itrace   do not decode AUX data\n"
 	"      --call-trace  calls, each function indented by call depth (--itrace=cewp)\n"
 	"      --call-ret-trace  calls and returns, with the branch's kind (--itrace=crewp)\n"
-	"  -F, --fields F    perf script's fields: a list, TYPE:list (hw, sw, trace), or\n"
+	"  -F, --fields F    perf script's fields of the perf lines (ftrace lines stay\n"
+	"                    trace-cmd's): a list, TYPE:list (hw, sw, trace), or\n"
 	"                    +field/-field; " SCRIPT_FIELD_NAMES "\n"
-	"      --ns          times to the nanosecond\n"
+	"      --ns          perf lines' times to the nanosecond\n"
+	"Selection, of perf and ftrace records alike (an ftrace event's thread is its\n"
+	"common_pid, its process the one perf.data's side-band gave that thread, else the\n"
+	"thread; its comm trace-cmd's; a loss mark answers to -C and --time only):\n"
 	"  -C, --cpu CPUS    only these CPUs (0-2,4)\n"
 	"      --pid PIDS    only these processes (1,42)\n"
 	"      --tid TIDS    only these threads\n"
@@ -65,29 +79,22 @@ static const char script_usage[] =
 	"      --time START,STOP  only this span, in seconds as printed (either may be empty)\n"
 	"\n"
 	"Symbols come from the files the recording mapped (.symtab, else .dynsym, or their\n"
-	"separate debug files by build ID) and from /proc/kallsyms; [unknown] otherwise.\n"
-	"\n"
-	"A trace.dat (or a directory holding a trace.dat and no perf.data) prints its\n"
-	"ftrace events as trace-cmd report does: comm-pid [cpu] secs.usecs: name: fields,\n"
-	"and CPU:N [n EVENTS DROPPED] where the kernel lost events.\n";
+	"separate debug files by build ID) and from /proc/kallsyms; [unknown] otherwise.\n";
 
 struct script {
-	struct perf_tool tool;
 	struct perf_machine *machine;
-	struct perf_session *session;
+	struct perf_session *session;	/* NULL: no perf.data */
 	struct script_filter *filter;
 	struct script_print print;
-	struct trace_dat_reader *tracing;	/* the tracing data's formats, when there are */
+	struct trace_dat_reader *tracing;	/* perf.data's tracepoint formats, when there are */
+	struct script_ftrace *ftrace;	/* the trace.dat's lines; NULL: no trace.dat */
+	struct tep_handle *ftrace_tep;	/* its comms, for --comm */
+	struct script_line *line;	/* an ftrace line being built */
 	bool follow_calls;		/* callindent: every branch goes to the call depths */
 	bool bts;			/* the AUX data is Intel BTS's */
 	uint32_t branch_filter;		/* branches shown (c, r with callindent); 0: all */
 	uint64_t nr_errors;
 };
-
-static struct script *script_of(struct perf_tool *tool)
-{
-	return (struct script *)((char *)tool - offsetof(struct script, tool));
-}
 
 /* perf script's selection: comm only looked up when --comm asks for it. */
 static bool script__selected(struct script *scr, int cpu, pid_t pid, pid_t tid, uint64_t time)
@@ -110,14 +117,8 @@ static int script__fields_given(struct script *scr, struct evsel *evsel)
 	return -EINVAL;
 }
 
-static int script__sample(struct perf_tool *tool, struct perf_session *session,
-			  union perf_event *event, struct perf_sample *sample,
-			  struct evsel *evsel)
+static int script__sample(struct script *scr, struct perf_sample *sample, struct evsel *evsel)
 {
-	struct script *scr = script_of(tool);
-
-	(void)session;
-	(void)event;
 	if (!script__selected(scr, (int)sample->cpu, (pid_t)sample->pid, (pid_t)sample->tid,
 			      sample->time))
 		return 0;
@@ -125,12 +126,9 @@ static int script__sample(struct perf_tool *tool, struct perf_session *session,
 	       script_print__sample(&scr->print, evsel, sample);
 }
 
-static int script__auxtrace_sample(struct perf_tool *tool, struct perf_session *session,
-				   const struct auxtrace_sample *sample, struct evsel *evsel)
+static int script__auxtrace_sample(struct script *scr, const struct auxtrace_sample *sample,
+				   struct evsel *evsel)
 {
-	struct script *scr = script_of(tool);
-
-	(void)session;
 	if (scr->follow_calls) {
 		int err = script_print__follow(&scr->print, sample);
 
@@ -146,68 +144,84 @@ static int script__auxtrace_sample(struct perf_tool *tool, struct perf_session *
 	       script_print__auxtrace_sample(&scr->print, evsel, sample);
 }
 
-static int script__auxtrace_error(struct perf_tool *tool, struct perf_session *session,
-				  const struct auxtrace_decode_error *err, struct evsel *evsel)
+/*
+ * A user record: AUXTRACE_INFO says which AUX data this is (perf keeps BTS call depths per
+ * buffer), each AUXTRACE where a buffer starts, for those call depths (callindent).
+ */
+static int script__user(struct script *scr, const union perf_event *event)
 {
-	struct script *scr = script_of(tool);
-
-	(void)session;
-	(void)evsel;
-	scr->nr_errors++;
-	return script_print__auxtrace_error(&scr->print, err);
-}
-
-/* Which AUX data this is: perf keeps BTS call depths per buffer. */
-static int script__user_event(struct perf_tool *tool, struct perf_session *session,
-			      union perf_event *event, uint64_t file_offset)
-{
-	struct script *scr = script_of(tool);
-
-	(void)session;
-	(void)file_offset;
 	if (event->header.type == PERF_RECORD_AUXTRACE_INFO)
 		scr->bts = event->auxtrace_info.type == PERF_AUXTRACE_INTEL_BTS;
-	return 0;
-}
-
-/* Where each AUX buffer starts, for the BTS call depths (callindent). */
-static int script__auxtrace(struct perf_tool *tool, struct perf_session *session,
-			    union perf_event *event, uint64_t data_offset, const void *data)
-{
-	struct script *scr = script_of(tool);
-
-	(void)session;
-	(void)data_offset;
-	(void)data;
-	if (!scr->follow_calls || !scr->bts)
+	if (event->header.type != PERF_RECORD_AUXTRACE || !scr->follow_calls || !scr->bts)
 		return 0;
 	return script_print__bts_buffer(&scr->print, (int)event->auxtrace.cpu,
 					(pid_t)event->auxtrace.tid, event->auxtrace.offset);
 }
 
-/* Side-band: the machine follows processes, their names and mappings. */
-static int script__event(struct perf_tool *tool, struct perf_session *session,
-			 union perf_event *event, struct perf_sample *sample, struct evsel *evsel)
+/*
+ * The selection of an ftrace event: ftrace knows the thread only (common_pid); its process
+ * is the one perf.data's side-band gave that thread, else the thread itself. The comm is
+ * trace-cmd's (saved cmdlines, what the sched_switch plugin learned). A loss mark belongs to
+ * a CPU, not a task: -C and --time only.
+ */
+static bool script__ftrace_selected(struct script *scr, const struct timeline_record *rec,
+				    const struct trace_dat_record *t)
 {
-	struct script *scr = script_of(tool);
+	const char *comm = NULL;
+	pid_t pid = -1;
 
-	(void)session;
-	(void)evsel;
-	return perf_machine__process_event(scr->machine, event, sample);
+	if (t->kind == TRACE_DAT_LOST)
+		return script_filter__match_span(scr->filter, rec->cpu, rec->time);
+	if (scr->filter->pids && scr->session)
+		pid = perf_machine__pid(scr->machine, rec->tid);
+	if (script_filter__needs_comm(scr->filter))
+		comm = tep_data_comm_from_pid(scr->ftrace_tep, rec->tid);
+	return script_filter__match(scr->filter, rec->cpu, pid >= 0 ? pid : rec->tid, rec->tid,
+				    comm, rec->time);
 }
 
-/* -i: a file, a directory auxrec record wrote, or - for a pipe; default as perf. */
-static const char *script__input(const char *input, char *buf, size_t size)
+static int script__ftrace_record(struct script *scr, const struct timeline_record *rec)
+{
+	const struct trace_dat_record *t = rec->stream.data;
+
+	if (!script__ftrace_selected(scr, rec, t))
+		return 0;
+	script_ftrace__line(scr->ftrace, t, scr->line);
+	return script_line__write(scr->line, stdout);
+}
+
+/* One record of the recording, in time order: to its printer. */
+static int script__record(void *ctx, const struct timeline_record *rec)
+{
+	struct script *scr = ctx;
+
+	switch (rec->kind) {
+	case TIMELINE_PERF_SAMPLE:
+		return script__sample(scr, rec->perf.sample, rec->perf.evsel);
+	case TIMELINE_PERF_EVENT:	/* side-band: processes, their names and mappings */
+		return perf_machine__process_event(scr->machine, rec->perf.event, rec->perf.sample);
+	case TIMELINE_PERF_USER:
+		return script__user(scr, rec->perf.event);
+	case TIMELINE_AUX_SAMPLE:
+		return script__auxtrace_sample(scr, rec->aux.sample, rec->aux.evsel);
+	case TIMELINE_AUX_ERROR:
+		scr->nr_errors++;
+		return script_print__auxtrace_error(&scr->print, rec->aux_error.err);
+	case TIMELINE_STREAM:
+		return script__ftrace_record(scr, rec);
+	default:
+		return 0;
+	}
+}
+
+/* The input: given, else auxrec.data when it is there, else perf.data (as perf). */
+static const char *script__input(const char *input)
 {
 	struct stat st;
 
-	if (!input)
-		input = stat("auxrec.data", &st) ? "perf.data" : "auxrec.data";
-	if (strcmp(input, "-") && !stat(input, &st) && S_ISDIR(st.st_mode)) {
-		snprintf(buf, size, "%s/perf.data", input);
-		return buf;
-	}
-	return input;
+	if (input)
+		return input;
+	return stat("auxrec.data", &st) ? "perf.data" : "auxrec.data";
 }
 
 static void script__warn(const struct script *scr)
@@ -231,6 +245,8 @@ struct script_args {
 	const char *path;
 	const struct itrace_synth_opts *itrace;
 	bool decode;
+	bool no_perf, no_ftrace;	/* --source */
+	bool any_clock;
 	struct script_filter filter;
 	struct script_fields fields;
 	bool ns;
@@ -260,18 +276,69 @@ static void script__tracing_data(struct script *scr, const char *path)
 			      !perf_session__is_pipe(scr->session));
 }
 
+/* The recording could not be opened: why, and what to do about it. */
+static void script__open_failed(const char *path, int err)
+{
+	if (err == -EXDEV) {
+		auxrec_error("%s: its perf.data and trace.dat were recorded on different clocks "
+			     "(see above): their times cannot be interleaved. Read one alone with "
+			     "--source perf or --source ftrace (or give %s/perf.data or "
+			     "%s/trace.dat), or interleave them by their raw times anyway with "
+			     "--any-clock", path, path, path);
+		return;
+	}
+	auxrec_error("cannot read %s: %s%s", path, strerror(-err),
+		     err == -ENOENT ? " (record one with auxrec record, or give -i)" : "");
+}
+
+/*
+ * The perf.data side: the machine that follows its processes, the printer and its tracepoint
+ * formats.
+ */
+static int script__open_perf(struct script *scr, const char *path)
+{
+	scr->machine = perf_machine__new(NULL);
+	if (!scr->machine)
+		return -errno;
+	scr->print.machine = scr->machine;
+	if (!scr->session)
+		return 0;
+	scr->print.evlist = perf_session__evlist(scr->session);
+	script_print__init(&scr->print);
+	script__tracing_data(scr, path);
+	return 0;
+}
+
+/*
+ * The trace.dat side: its lines, marked when perf lines are among them; alone, trace-cmd
+ * report's "cpus=N" first.
+ */
+static int script__open_ftrace(struct script *scr, struct trace_dat_reader *r)
+{
+	if (!r)
+		return 0;
+	scr->line = malloc(sizeof(*scr->line));
+	scr->ftrace = scr->line ? script_ftrace__new(r, scr->session ? SCRIPT_FTRACE_MARK : 0)
+				: NULL;
+	if (!scr->ftrace)
+		return -errno;
+	scr->line->len = 0;
+	scr->ftrace_tep = trace_dat_reader__tep(r);
+	if (!scr->session)
+		printf("cpus=%d\n", trace_dat_reader__nr_cpus(r));
+	return 0;
+}
+
 static int script__run(struct script_args *args)
 {
-	AUXTRACE_OPTS(perf_session_opts, opts,
+	AUXTRACE_OPTS(perf_session_opts, session_opts,
 		      .decoders = args->decode ? auxtrace_decoders__builtin() : NULL,
 		      .cpus = args->filter.cpus,
 		      .itrace_synth_opts = args->itrace);
+	AUXTRACE_OPTS(timeline_opts, tl_opts, .any_clock = args->any_clock, .user_records = true);
+	AUXTRACE_OPTS(auxtrace_recording_opts, opts, .session = &session_opts,
+		      .timeline = &tl_opts, .no_perf = args->no_perf, .no_ftrace = args->no_ftrace);
 	struct script scr = {
-		.tool = { .sz = sizeof(scr.tool), .ordered_events = true,
-			  .sample = script__sample, .event = script__event,
-			  .user_event = script__user_event, .auxtrace = script__auxtrace,
-			  .auxtrace_sample = script__auxtrace_sample,
-			  .auxtrace_error = script__auxtrace_error },
 		.filter = &args->filter,
 		.follow_calls = args->follow_calls,
 		.branch_filter = args->branch_filter,
@@ -279,36 +346,61 @@ static int script__run(struct script_args *args)
 			   .out = stdout },
 	};
 	const char *path = args->path;
-	static char out[1 << 16];
+	static char out[1 << 20];	/* lines are short and many: fewer, larger writes */
+	struct auxtrace_recording *rec;
 	int err;
 
 	setvbuf(stdout, out, _IOFBF, sizeof(out));
-	scr.machine = perf_machine__new(NULL);
-	if (!scr.machine)
-		return -errno;
-	scr.session = perf_session__new(path, &opts);
-	if (!scr.session) {
+	rec = auxtrace_recording__open(path, &opts);
+	if (!rec) {
 		err = -errno;
-		auxrec_error("cannot read %s: %s%s", path, strerror(-err),
-			     err == -ENOENT ? " (record one with auxrec record, or give -i)" : "");
-		perf_machine__delete(scr.machine);
+		script__open_failed(path, err);
 		return err;
 	}
-	scr.print.machine = scr.machine;
-	scr.print.evlist = perf_session__evlist(scr.session);
-	script_print__init(&scr.print);
-	script__tracing_data(&scr, path);
-	err = perf_session__process_events(scr.session, &scr.tool);
+	scr.session = auxtrace_recording__session(rec);
+	err = script__open_perf(&scr, path) ?:
+	      script__open_ftrace(&scr, auxtrace_recording__trace_dat(rec));
+	if (!err)
+		err = timeline__process(auxtrace_recording__timeline(rec), script__record, &scr);
 	if (fflush(stdout) && !err)
 		err = -errno;
 	if (err)
 		auxrec_error("reading %s stopped: %s", path, strerror(-err));
-	script__warn(&scr);
-	script_print__exit(&scr.print);
+	if (scr.session) {
+		script__warn(&scr);
+		script_print__exit(&scr.print);
+	}
+	script_ftrace__delete(scr.ftrace);
+	free(scr.line);
 	trace_dat_reader__close(scr.tracing);
-	perf_session__delete(scr.session);
 	perf_machine__delete(scr.machine);
+	auxtrace_recording__close(rec);
 	return err;
+}
+
+/* --source: which files of a recording to read, "perf", "ftrace" or both. 0, or 2. */
+static int script__source(struct script_args *args, const char *arg)
+{
+	char *list = strdup(arg), *save = NULL;
+	int ret = list ? 0 : 1;
+
+	args->no_perf = args->no_ftrace = true;
+	for (char *s = strtok_r(list, ",", &save); !ret && s; s = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(s, "perf")) {
+			args->no_perf = false;
+		} else if (!strcmp(s, "ftrace")) {
+			args->no_ftrace = false;
+		} else {
+			auxrec_error("--source '%s': perf, ftrace or perf,ftrace expected", arg);
+			ret = 2;
+		}
+	}
+	if (!ret && args->no_perf && args->no_ftrace) {
+		auxrec_error("--source '%s': name perf, ftrace or both", arg);
+		ret = 2;
+	}
+	free(list);
+	return ret;
 }
 
 /* A selection option's argument; 0, or 2 (usage) after saying what is wrong with it. */
@@ -400,14 +492,15 @@ int cmd_script(int argc, char **argv)
 		{ "ns", no_argument, NULL, OPT_NS },
 		{ "call-trace", no_argument, NULL, OPT_CALL_TRACE },
 		{ "call-ret-trace", no_argument, NULL, OPT_CALL_RET_TRACE },
+		{ "source", required_argument, NULL, OPT_SOURCE },
+		{ "any-clock", no_argument, NULL, OPT_ANY_CLOCK },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	AUXTRACE_OPTS(itrace_synth_opts, itrace, .default_no_sample = true);
 	struct script_args args = { .itrace = &itrace, .decode = true,
 				    .filter = SCRIPT_FILTER_INIT };
-	const char *input = NULL, *bad, *trace_dat;
-	char path[4096];
+	const char *input = NULL, *bad;
 	int c, ret = 0;
 
 	script_fields__init(&args.fields);
@@ -448,6 +541,12 @@ int cmd_script(int argc, char **argv)
 		case OPT_CALL_RET_TRACE:
 			ret = script__call_trace(&args, &itrace, c == OPT_CALL_RET_TRACE);
 			break;
+		case OPT_SOURCE:
+			ret = script__source(&args, optarg);
+			break;
+		case OPT_ANY_CLOCK:
+			args.any_clock = true;
+			break;
 		case 'h':
 			fputs(script_usage, stdout);
 			script_filter__exit(&args.filter);
@@ -464,12 +563,9 @@ int cmd_script(int argc, char **argv)
 			     argv[optind]);
 		ret = 2;
 	}
-	trace_dat = ret ? NULL : script_ftrace__input(input, path, sizeof(path));
-	if (trace_dat) {
-		ret = script_ftrace__run(trace_dat) ? 1 : 0;
-	} else if (!ret) {
+	if (!ret) {
 		script__follow_calls(&args, &itrace);
-		args.path = script__input(input, path, sizeof(path));
+		args.path = script__input(input);
 		ret = script__run(&args) ? 1 : 0;
 	}
 	script_filter__exit(&args.filter);

@@ -23,6 +23,17 @@ void auxrec_error(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+void auxrec_warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("auxrec: warning: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
 const char *auxrec_strerror(int err)
 {
 	static char buf[128];

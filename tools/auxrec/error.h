@@ -8,6 +8,8 @@ extern int auxrec_verbose;
 
 /* Print to stderr with the tool's prefix. */
 void auxrec_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same for what does not stop the command: "auxrec: warning: ...". */
+void auxrec_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /*
  * strerror(err) (err positive or negative), with the fix for errors that a limit of the
  * user's causes: out of file descriptors names ulimit -n.

@@ -146,9 +146,24 @@ static bool ftrace__owner_alive(long pid)
 	return !strcmp(comm, "auxrec\n");
 }
 
+/* The pid in an instance name auxrec gives (auxrec-PID, auxrec-PID.N), or 0. */
+static long ftrace__instance_pid(const char *name)
+{
+	char *end;
+	long pid;
+
+	if (strncmp(name, "auxrec-", 7))
+		return 0;
+	pid = strtol(name + 7, &end, 10);
+	if (*end == '.' && end[1] >= '1' && end[1] <= '9')
+		strtol(end + 1, &end, 10);
+	return *end || pid <= 0 ? 0 : pid;
+}
+
 /*
  * Instances of ours whose auxrec is gone (SIGKILL leaves them, tracing on): remove them, and
- * say so. One whose pid now belongs to another program is ours all the same.
+ * say so. One whose pid now belongs to another program is ours all the same. One of a live
+ * auxrec is left alone, whoever made it.
  */
 static void ftrace__remove_stale_instances(const char *tracing)
 {
@@ -161,16 +176,12 @@ static void ftrace__remove_stale_instances(const char *tracing)
 	if (!dp)
 		return;
 	while ((d = readdir(dp)) != NULL) {
+		long pid = ftrace__instance_pid(d->d_name);
 		struct tracefs_instance *stale;
-		char *end;
-		long pid;
 
-		if (strncmp(d->d_name, "auxrec-", 7))
+		if (!pid || ftrace__owner_alive(pid))
 			continue;
-		pid = strtol(d->d_name + 7, &end, 10);
-		if (*end || pid <= 0 || ftrace__owner_alive(pid))
-			continue;
-		stale = tracefs_instance_create(d->d_name);
+		stale = tracefs_instance_alloc(NULL, d->d_name);
 		if (stale && tracefs_instance_destroy(stale) == 0)
 			fprintf(stderr, "auxrec: removed tracefs instance %s, left behind by an "
 				"auxrec that is gone (killed with SIGKILL?)\n", d->d_name);
@@ -181,6 +192,34 @@ static void ftrace__remove_stale_instances(const char *tracing)
 		tracefs_instance_free(stale);
 	}
 	closedir(dp);
+}
+
+/*
+ * An instance that is ours alone: auxrec-PID, or auxrec-PID.N when that name is taken. An
+ * instance that exists is somebody else's (its events enabled, readers of its own): taken
+ * over, we would record its events and remove it at the end. So it is left as it is.
+ */
+static struct tracefs_instance *ftrace__create_instance(void)
+{
+	char name[80], first[64];
+
+	snprintf(first, sizeof(first), "auxrec-%d", (int)getpid());
+	for (int n = 0; n < 100; n++) {
+		struct tracefs_instance *inst;
+
+		if (n)
+			snprintf(name, sizeof(name), "%s.%d", first, n);
+		inst = tracefs_instance_create_exclusive(n ? name : first);
+		if (inst && n)
+			auxrec_warning("tracefs instance %s exists and is not this recording's: "
+				       "recording in %s instead, and leaving %s as it is", first,
+				       name, first);
+		if (inst || errno != EEXIST)
+			return inst;	/* any other failure: the library said why, naming it */
+	}
+	auxrec_error("tracefs instances %s to %s.99 all exist: remove those no recording uses "
+		     "(rmdir %s/instances/%s*)", first, first, tracefs_tracing_dir(), first);
+	return NULL;
 }
 
 static struct tracefs_cpu *ftrace_session__open_cpu(struct ftrace_session *fs, int cpu)
@@ -197,22 +236,15 @@ struct ftrace_session *ftrace_session__new(char **events, int nr_events, enum ft
 	struct ftrace_session *fs = calloc(1, sizeof(*fs));
 	struct perf_cpu_map *online = cpus ? perf_cpu_map__get(cpus) :
 					     perf_cpu_map__new_online_cpus();
-	char name[64];
 
 	if (!fs || !online)
 		goto fail;
-	if (!tracefs_tracing_dir()) {
-		auxrec_error(errno == EACCES ? "tracefs: permission denied: ftrace events need root" :
-			     "tracefs is not mounted: as root, mount -t tracefs nodev /sys/kernel/tracing");
-		goto fail;
-	}
+	if (!tracefs_tracing_dir())
+		goto fail;	/* the library said why (not mounted, or not root), once */
 	ftrace__remove_stale_instances(tracefs_tracing_dir());
-	snprintf(name, sizeof(name), "auxrec-%d", (int)getpid());
-	fs->instance = tracefs_instance_create(name);
-	if (!fs->instance) {
-		auxrec_error("cannot create tracefs instance %s: %s", name, auxrec_strerror(errno));
+	fs->instance = ftrace__create_instance();
+	if (!fs->instance)
 		goto fail;
-	}
 	fs->mode = mode;
 	/* Events go in while tracing is off so that the first sub-buffer is ours. */
 	tracefs_trace_off(fs->instance);
@@ -340,7 +372,8 @@ void ftrace_session__delete(struct ftrace_session *fs)
 		if (fs->tcpus[i])
 			tracefs_cpu_close(fs->tcpus[i]);
 	if (fs->instance) {
-		tracefs_instance_destroy(fs->instance);
+		if (tracefs_instance_is_new(fs->instance))	/* what we made, and nothing else */
+			tracefs_instance_destroy(fs->instance);
 		tracefs_instance_free(fs->instance);
 	}
 	free(fs->tcpus);

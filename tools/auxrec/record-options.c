@@ -64,6 +64,8 @@ static const char record_usage[] =
 	"                          events only writes perf.data as FILE.data, as perf; -o -\n"
 	"                          streams perf.data in perf's pipe format to stdout (the\n"
 	"                          default events then leave their ftrace half out)\n"
+	"  -z, --compression-level[=N]  zstd-compress perf.data's records (perf record -z)\n"
+	"                          and trace.dat (version 7), level N 1..22 (default 1)\n"
 	"\n"
 	"With a command and neither -a nor -C, the command's threads are recorded on every CPU.\n"
 	"With no -e and no --ftrace, auxrec records this machine's AUX PMU if it has one, else\n"
@@ -246,6 +248,21 @@ static int record__parse_buffer_kb(struct record *rec, const char *arg)
 	return 0;
 }
 
+/* -z as perf record's: a bare -z is level 1, the fastest; zstd goes to 22. */
+static int record__parse_compression(struct record *rec, const char *arg)
+{
+	char *end;
+	long level = arg ? strtol(arg, &end, 10) : 1;
+
+	if (arg && (*end || end == arg || level < 1 || level > 22)) {
+		auxrec_error("--compression-level '%s': give a zstd level, 1 (fastest, the "
+			     "default) to 22 (smallest)", arg);
+		return -EINVAL;
+	}
+	rec->compression_level = (int)level;
+	return 0;
+}
+
 /* -C: a CPU list whose every CPU is online, so the recording cannot be silently empty. */
 static int record__check_cpu_list(const char *list)
 {
@@ -399,6 +416,7 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "clockid", required_argument, NULL, 'k' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "compression-level", optional_argument, NULL, 'z' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -407,7 +425,7 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 	rec->clockid = -1;
 	rec->trace_clock = "perf";	/* perf's own clock, as trace-cmd -C perf */
 	optind = 1;
-	while (!err && (c = getopt_long(argc, argv, "+e:gaC:p:m:S::dF:c:Tk:o:qvh", longopts, NULL)) != -1) {
+	while (!err && (c = getopt_long(argc, argv, "+e:gaC:p:m:S::dF:c:Tk:o:z::qvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			err = record__add(&rec->events, &rec->nr_events, optarg);
@@ -493,6 +511,9 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 			break;
 		case 'o':
 			rec->output = optarg;
+			break;
+		case 'z':
+			err = record__parse_compression(rec, optarg);
 			break;
 		case 'h':
 			fputs(record_usage, stdout);

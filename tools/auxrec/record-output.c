@@ -285,7 +285,8 @@ static int record__write_tracing_data(struct record *rec)
 int record__open_perf_data(struct record *rec)
 {
 	/* the cmdline: /proc/self/cmdline, auxrec's whole */
-	AUXTRACE_OPTS(perf_data_writer_opts, opts, .pipe = rec->to_stdout);
+	AUXTRACE_OPTS(perf_data_writer_opts, opts, .pipe = rec->to_stdout,
+		      .compression_level = rec->compression_level);
 	int err;
 
 	/*
@@ -319,7 +320,7 @@ int record__open_perf_data(struct record *rec)
 int record__open_trace_dat(struct record *rec)
 {
 	/* the formats of the events enabled in the instance: --ftrace may name patterns */
-	AUXTRACE_OPTS(trace_dat_writer_opts, opts);
+	AUXTRACE_OPTS(trace_dat_writer_opts, opts, .compression_level = rec->compression_level);
 
 	rec->trace_dat = trace_dat_writer__new(rec->trace_path,
 					       ftrace_session__instance(rec->ftrace), &opts);
@@ -341,6 +342,24 @@ static void record__say_file(const char *path, int err, bool quiet)
 		fprintf(stderr, "auxrec: wrote %s (%.1f KiB)\n", path, st.st_size / 1024.0);
 }
 
+/* -z: how much the compressor saved, and what it had to store plain to keep up. */
+static void record__say_compression(struct record *rec)
+{
+	const struct perf_data_writer_stats *st = perf_data_writer__stats(rec->perf_data);
+
+	if (!rec->compression_level)
+		return;
+	fprintf(stderr, "auxrec: zstd level %d: %.1f KiB of records in %.1f KiB (%.1fx) in %llu "
+		"COMPRESSED records\n", rec->compression_level, st->compressed_input / 1024.0,
+		st->compressed_bytes / 1024.0, st->compressed_bytes ?
+		(double)st->compressed_input / st->compressed_bytes : 0.0,
+		(unsigned long long)st->compressed_records);
+	if (st->stored_uncompressed)
+		fprintf(stderr, "auxrec: %.1f KiB stored uncompressed: compressing took longer than "
+			"the rings could wait (a lower -z level keeps up)\n",
+			st->stored_uncompressed / 1024.0);
+}
+
 int record__finish_output(struct record *rec)
 {
 	int err = 0, e;
@@ -352,6 +371,7 @@ int record__finish_output(struct record *rec)
 		else if (e)
 			auxrec_error("the perf.data stream on stdout ended with an error: %s",
 				     auxrec_strerror(-e));
+		record__say_compression(rec);
 		err = e;
 	}
 	if (rec->trace_dat) {

@@ -89,13 +89,14 @@ void record__print_stats(struct record *rec)
 {
 	int nr = evlist__nr_mmaps(rec->evlist);
 	bool per_thread = evlist__per_thread(rec->evlist) && nr;
-	struct perf_cpu_map *cpus = per_thread ? NULL : perf_cpu_map__new_online_cpus();
 	struct record_row total = { .has_perf = true, .has_aux = true, .has_ftrace = true };
+	struct perf_cpu_map *cpus;
 	char label[32];
 
 	record__clear_status();
 	if (rec->quiet)
 		return;
+	cpus = per_thread ? NULL : perf_cpu_map__new_online_cpus();	/* after -q: not leaked */
 	if (rec->end_reason)
 		fprintf(stderr, "auxrec: recorded %.2f s; ended because %s\n",
 			rec->ended - rec->started, rec->end_reason);

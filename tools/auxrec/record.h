@@ -34,6 +34,7 @@ struct record {
 	bool to_stdout;
 	bool output_given;	/* -o was given (not the default directory) */
 	bool output_file;	/* -o FILE.data with perf events only: perf.data is FILE.data */
+	int compression_level;	/* -z: zstd level, 0: off */
 	bool help;		/* -h: usage printed, nothing to record */
 	char **argv;		/* the workload, or NULL */
 	char *default_event;	/* the AUX PMU's event when none was given */

@@ -26,7 +26,7 @@ struct report_input {
 	char *trace_path;	/* NULL: none */
 };
 
-/* NULL arg: "auxrec.data". 0 or -ENOMEM. */
+/* NULL arg: "auxrec.data". Checks what is there (a FIFO is refused). 0, or -errno printed. */
 int report_input__init(struct report_input *in, const char *arg);
 /* Once opened: the paths of the files found (a directory's, or where itself). 0 or -ENOMEM. */
 int report_input__name_files(struct report_input *in, bool has_perf, bool has_trace);

@@ -131,12 +131,16 @@ static bool int_list__has(const int *list, size_t nr, int v)
 	return bsearch(&v, list, nr, sizeof(*list), int__cmp) != NULL;
 }
 
+bool script_filter__match_span(const struct script_filter *f, int cpu, uint64_t time)
+{
+	return time >= f->time_start && time <= f->time_end &&
+	       (!f->cpus || perf_cpu_map__has(f->cpus, (struct perf_cpu){ cpu }));
+}
+
 bool script_filter__match(const struct script_filter *f, int cpu, pid_t pid, pid_t tid,
 			  const char *comm, uint64_t time)
 {
-	if (time < f->time_start || time > f->time_end)
-		return false;
-	if (f->cpus && !perf_cpu_map__has(f->cpus, (struct perf_cpu){ cpu }))
+	if (!script_filter__match_span(f, cpu, time))
 		return false;
 	if (f->pids && !int_list__has(f->pids, f->nr_pids, pid))
 		return false;

@@ -49,6 +49,8 @@ static inline bool script_filter__needs_comm(const struct script_filter *f)
  */
 bool script_filter__match(const struct script_filter *f, int cpu, pid_t pid, pid_t tid,
 			  const char *comm, uint64_t time);
+/* script_filter__match_span() tests -C and --time only: for what belongs to no task. */
+bool script_filter__match_span(const struct script_filter *f, int cpu, uint64_t time);
 
 void script_filter__exit(struct script_filter *f);
 

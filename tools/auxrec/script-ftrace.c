@@ -5,17 +5,13 @@
  * compiled print format (script-ftrace-fmt.h) when it has one, else from libtraceevent, as
  * trace-cmd's does, into one trace_seq reused for every event.
  */
-#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/stat.h>
 
 #include <event-parse.h>
 #include <trace-seq.h>
 #include <tracefs/trace-dat-reader.h>
-#include "error.h"
 #include "script-ftrace-fmt.h"
 #include "script-ftrace.h"
 #include "script-line.h"
@@ -232,98 +228,4 @@ void script_ftrace__line(struct script_ftrace *f, const struct trace_dat_record 
 		script_ftrace__lost(rec, l);
 	else
 		script_ftrace__event_line(f, rec, l);
-}
-
-int script_ftrace__print_file(struct script_ftrace *f, FILE *out)
-{
-	struct trace_dat_cursor *c = trace_dat_cursor__new(f->r, -1);
-	const struct trace_dat_record *rec;
-	struct script_line *l;
-	int err = 0;
-
-	if (!c)
-		return -errno;
-	l = malloc(sizeof(*l));
-	if (!l) {
-		trace_dat_cursor__delete(c);
-		return -ENOMEM;
-	}
-	l->len = 0;
-	fprintf(out, "cpus=%d\n", trace_dat_reader__nr_cpus(f->r));
-	while (!err && (rec = trace_dat_cursor__next(c))) {
-		script_ftrace__line(f, rec, l);
-		err = script_line__write(l, out);
-	}
-	if (!err && errno)
-		err = -errno;
-	free(l);
-	trace_dat_cursor__delete(c);
-	return err;
-}
-
-/* trace.dat's first bytes, as trace-cmd writes them */
-static const char trace_dat_magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-
-static bool is_trace_dat(const char *path)
-{
-	char head[sizeof(trace_dat_magic)];
-	FILE *f = fopen(path, "re");
-	bool yes;
-
-	if (!f)
-		return false;
-	yes = fread(head, 1, sizeof(head), f) == sizeof(head) &&
-	      !memcmp(head, trace_dat_magic, sizeof(head));
-	fclose(f);
-	return yes;
-}
-
-const char *script_ftrace__input(const char *input, char *buf, size_t size)
-{
-	struct stat st;
-
-	if (!input) {
-		input = "auxrec.data";
-		if (stat(input, &st))
-			return NULL;
-	}
-	if (!strcmp(input, "-") || stat(input, &st))
-		return NULL;
-	if (!S_ISDIR(st.st_mode))
-		return is_trace_dat(input) ? input : NULL;
-	snprintf(buf, size, "%s/perf.data", input);
-	if (!access(buf, F_OK))
-		return NULL;
-	snprintf(buf, size, "%s/trace.dat", input);
-	return is_trace_dat(buf) ? buf : NULL;
-}
-
-int script_ftrace__run(const char *path)
-{
-	static char out[1 << 20];	/* lines are short and many: fewer, larger writes */
-	struct trace_dat_reader *r = trace_dat_reader__open(path);
-	struct script_ftrace *f;
-	int err;
-
-	if (!r) {
-		err = -errno;
-		auxrec_file_error(path, "cannot read it as trace.dat", err);
-		return err;
-	}
-	f = script_ftrace__new(r, 0);
-	if (!f) {
-		err = -errno;
-		auxrec_error("%s: %s", path, auxrec_strerror(err));
-		trace_dat_reader__close(r);
-		return err;
-	}
-	setvbuf(stdout, out, _IOFBF, sizeof(out));
-	err = script_ftrace__print_file(f, stdout);
-	if (fflush(stdout) && !err)
-		err = -errno;
-	if (err)
-		auxrec_file_error(path, "reading stopped", err);
-	script_ftrace__delete(f);
-	trace_dat_reader__close(r);
-	return err;
 }

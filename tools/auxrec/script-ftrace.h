@@ -42,23 +42,4 @@ void script_ftrace__delete(struct script_ftrace *f);
 void script_ftrace__line(struct script_ftrace *f, const struct trace_dat_record *rec,
 			 struct script_line *l);
 
-/*
- * script_ftrace__print_file() prints every record of f's reader to out as trace-cmd report
- * does (its "cpus=N" line first), in time order over the CPUs. 0, or -errno: a damaged file
- * (what was read before is printed; the reader logged where) or a failed write.
- */
-int script_ftrace__print_file(struct script_ftrace *f, FILE *out);
-
-/*
- * script_ftrace__input() returns the trace.dat that auxrec script reads alone for input (a
- * path, or NULL for the default): a trace.dat file by its first bytes, or a directory with a
- * trace.dat and no perf.data (written to buf); NULL when input is something else.
- */
-const char *script_ftrace__input(const char *input, char *buf, size_t size);
-/*
- * script_ftrace__run() prints the trace.dat at path to stdout (script_ftrace__print_file);
- * errors go to stderr, naming the file. 0, or -errno.
- */
-int script_ftrace__run(const char *path);
-
 #endif

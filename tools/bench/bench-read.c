@@ -16,7 +16,7 @@
  * which the kernel may drop. Rates: ftrace events per second of `auxrec script trace.dat`
  * against `trace-cmd report` (target >= 5x), perf samples per second of `auxrec script
  * perf.data` against `perf script` (target >= 1x); peak RSS of auxrec report and script
- * (target <= 64 MB).
+ * (target <= 64 MB). And `auxrec script DIR`, both files as one time-ordered stream.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -240,11 +240,13 @@ int main(int argc, char **argv)
 		char *report[] = { auxrec, "report", dir, NULL };
 		char *script_tr[] = { auxrec, "script", trace_path, NULL };
 		char *script_pd[] = { auxrec, "script", "-i", perf_path, NULL };
+		char *script_dir[] = { auxrec, "script", dir, NULL };	/* both, one stream */
 		char *tc[] = { "timeout", "600", "trace-cmd", "report", "-i", trace_path, NULL };
 		char *ps[] = { "timeout", "600", "perf", "script", "-i", perf_path, NULL };
 		struct run r_report = run_child(report);
 		struct run r_str = run_child(script_tr), r_tc = run_child(tc);
 		struct run r_spd = run_child(script_pd), r_ps = run_child(ps);
+		struct run r_sdir = run_child(script_dir);
 
 		print_run("auxrec report DIR", &r_report, c.ftrace_events + c.perf_samples,
 			  "records");
@@ -252,11 +254,14 @@ int main(int argc, char **argv)
 		print_run("trace-cmd report", &r_tc, c.ftrace_events, "events");
 		print_run("auxrec script perf.data", &r_spd, c.perf_samples, "samples");
 		print_run("perf script", &r_ps, c.perf_samples, "samples");
+		print_run("auxrec script DIR (merged)", &r_sdir, c.ftrace_events + c.perf_samples,
+			  "records");
 		print_ratio("ftrace part", &r_str, &r_tc, 5);
 		print_ratio("perf part", &r_spd, &r_ps, 1);
 		print_rss("auxrec report:", &r_report);
 		print_rss("auxrec script trace.dat:", &r_str);
 		print_rss("auxrec script perf.data:", &r_spd);
+		print_rss("auxrec script DIR (merged):", &r_sdir);
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	return system(cmd) ? 1 : 0;

@@ -9,6 +9,9 @@
  * samples of the loop captured per call made, and PERF_RECORD_LOST. The recorder's CPU time
  * (user + system, from wait4; `sleep` costs it nothing worth counting) per captured sample is
  * the figure: the issue's target is at most 0.2x perf record's.
+ *
+ * Then once more each with -z (zstd level 1): the file's size against the bytes of records
+ * it holds, and the recorder's CPU per MB of records, auxrec -z against perf record -z.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,12 +37,15 @@ struct result {
 	uint64_t captured;	/* samples of the loop in the file */
 	uint64_t lost;		/* PERF_RECORD_LOST counts */
 	long calls;
+	uint64_t record_bytes;	/* of the records the reader delivered (decompressed) */
+	uint64_t file_size;
 };
 
 struct count_ctx {
 	struct perf_tool tool;
 	pid_t tid;
 	uint64_t captured;
+	uint64_t bytes;
 };
 
 static int count_sample(struct perf_tool *tool, struct perf_session *session,
@@ -48,9 +54,9 @@ static int count_sample(struct perf_tool *tool, struct perf_session *session,
 	struct count_ctx *c = (struct count_ctx *)tool;
 
 	(void)session;
-	(void)event;
 	(void)evsel;
 	c->captured += sample->tid == (uint32_t)c->tid;
+	c->bytes += event->header.size;
 	return 0;
 }
 
@@ -67,6 +73,7 @@ static int count_file(const char *path, pid_t tid, struct result *r)
 		return -errno;
 	err = perf_session__process_events(session, &c.tool);
 	r->captured = c.captured;
+	r->record_bytes = c.bytes;
 	r->lost = perf_session__stats(session)->total_lost;
 	perf_session__delete(session);
 	return err;
@@ -105,6 +112,7 @@ static pid_t start_loop(void)
 
 static int run(char *const recorder[], const char *path, struct result *r)
 {
+	struct stat st;
 	struct rusage ru;
 	int status;
 	pid_t rec, loop;
@@ -121,6 +129,7 @@ static int run(char *const recorder[], const char *path, struct result *r)
 	r->cpu_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
 		   ru.ru_stime.tv_usec / 1e6;
 	r->calls = CALLS;
+	r->file_size = stat(path, &st) ? 0 : (uint64_t)st.st_size;
 	return count_file(path, loop, r);
 }
 
@@ -130,6 +139,42 @@ static void print(const char *name, const struct result *r)
 	       "%7.1f ns/sample\n", name, (unsigned long long)r->captured, r->calls,
 	       (double)r->captured / r->calls, (unsigned long long)r->lost, r->cpu_s,
 	       r->captured ? r->cpu_s * 1e9 / r->captured : 0.0);
+}
+
+static void print_z(const char *name, const struct result *r)
+{
+	double mb = r->record_bytes / 1048576.0;
+
+	printf("  %-17s %7.1f MiB of records in %6.2f MiB (%5.1fx)  lost %6llu  CPU %6.3f s  "
+	       "%6.1f ms/MB\n", name, mb, r->file_size / 1048576.0,
+	       r->file_size ? (double)r->record_bytes / r->file_size : 0.0,
+	       (unsigned long long)r->lost, r->cpu_s, mb ? r->cpu_s * 1e3 / mb : 0.0);
+}
+
+/* One -z run of each: sizes and CPU per MB of records. */
+static int compare_compressed(const char *auxrec, const char *out_auxrec, const char *perf_path,
+			      const char *out_perf)
+{
+	char *const a[] = { (char *)auxrec, "record", "-z", "-e", "syscalls:sys_enter_getppid",
+			    "-C", "0", "-m", "1024", "-o", (char *)out_auxrec, "--", "sleep", "4",
+			    NULL };
+	char *const p[] = { "perf", "record", "-z", "-e", "syscalls:sys_enter_getppid", "-C", "0",
+			    "-m", "1024", "-o", (char *)out_perf, "--", "sleep", "4", NULL };
+	struct result ra = { 0 }, rp = { 0 };
+	int err = run(a, perf_path, &ra);
+
+	if (!err)
+		err = run(p, out_perf, &rp);
+	if (err)
+		return err;
+	printf("-z (zstd level 1), the same load:\n");
+	print_z("auxrec -z", &ra);
+	print_z("perf record -z", &rp);
+	printf("CPU per MB of records: auxrec -z %.1f ms, perf record -z %.1f ms: %.2fx\n",
+	       ra.cpu_s * 1e3 / (ra.record_bytes / 1048576.0),
+	       rp.cpu_s * 1e3 / (rp.record_bytes / 1048576.0),
+	       (ra.cpu_s / ra.record_bytes) / (rp.cpu_s / rp.record_bytes));
+	return 0;
 }
 
 int main(void)
@@ -173,6 +218,9 @@ int main(void)
 	printf("median CPU per captured sample: auxrec %.1f ns, perf record %.1f ns: %.2fx "
 	       "(target <= 0.2x)\n", bench__median(aux_ns, REPS), bench__median(perf_ns, REPS),
 	       bench__median(aux_ns, REPS) / bench__median(perf_ns, REPS));
+	n = compare_compressed(auxrec, out_auxrec, perf_path, out_perf);
+	if (n)
+		fprintf(stderr, "bench-record: the -z runs failed: %s\n", strerror((int)-n));
 	if (system(NULL)) {
 		char cmd[160];
 
