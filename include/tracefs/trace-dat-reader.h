@@ -27,6 +27,7 @@
 #ifndef AUXTRACE_TRACE_DAT_READER_H
 #define AUXTRACE_TRACE_DAT_READER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <auxtrace/core.h>

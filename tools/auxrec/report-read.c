@@ -185,18 +185,19 @@ static int report_walk__aux_flush(struct report_walk *w)
 {
 	int err = 0;
 
-	for (size_t i = 0; i < w->nr_rings; i++) {
-		struct aux_ring *r = &w->rings[i];
+	for (size_t i = 0; i < w->nr_rings && !err; i++)
+		while (!err && aux_fifo__first(&w->rings[i].bufs))
+			err = report_walk__aux_done(w, &w->rings[i].bufs);
+	return err;
+}
 
-		while (!err && aux_fifo__first(&r->bufs))
-			err = report_walk__aux_done(w, &r->bufs);
-		free(r->bufs.v);
-		free(r->marks.v);
+static void report_walk__aux_free(struct report_walk *w)
+{
+	for (size_t i = 0; i < w->nr_rings; i++) {
+		free(w->rings[i].bufs.v);
+		free(w->rings[i].marks.v);
 	}
 	free(w->rings);
-	w->rings = NULL;
-	w->nr_rings = 0;
-	return err;
 }
 
 /* A PERF_RECORD_AUX: the time of the stretch it covers (a full-trace ring's). */
@@ -682,7 +683,7 @@ int report_data__read(struct report_data *d, struct report_input *in)
 
 	memset(d, 0, sizeof(*d));
 	err = report_walk__run(&w, in);
-	report_walk__aux_flush(&w);	/* frees what an error left waiting */
+	report_walk__aux_free(&w);
 	auxtrace_recording__close(w.rec);
 	free(w.ftrace_ids);
 	report_feed__delete(w.feed);
