@@ -95,24 +95,10 @@ int report_input__init(struct report_input *in, const char *arg)
 	return report_input__check(in);
 }
 
-int report_input__name_files(struct report_input *in, bool has_perf, bool has_trace)
-{
-	bool dir = is_dir(in->where);
-
-	if (has_perf && !(in->perf_path = dir ? path_join(in->where, "perf.data")
-					      : strdup(in->where)))
-		return -ENOMEM;
-	if (has_trace && !(in->trace_path = dir ? path_join(in->where, "trace.dat")
-						: strdup(in->where)))
-		return -ENOMEM;
-	return 0;
-}
-
 void report_input__exit(struct report_input *in)
 {
 	free(in->where);
 	free(in->perf_path);
-	free(in->trace_path);
 }
 
 /* The page into a temporary file beside out, renamed to out only when it is whole. */
@@ -210,8 +196,9 @@ int cmd_report(int argc, char **argv)
 		goto out;
 	if (dump) {
 		/* -D reads perf.data alone: a directory's, or the file named */
-		err = report_input__name_files(&in, true, false) ?:
-		      report_dump__print(stdout, in.perf_path);
+		in.perf_path = is_dir(in.where) ? path_join(in.where, "perf.data")
+						: strdup(in.where);
+		err = in.perf_path ? report_dump__print(stdout, in.perf_path) : -ENOMEM;
 		goto out;
 	}
 	err = report_data__read(&d, &in);

@@ -556,18 +556,6 @@ static int report_walk__record(void *ctx, const struct timeline_record *rec)
 	return w->err;
 }
 
-static int file_size(const char *path, uint64_t *size)
-{
-	struct stat st;
-
-	if (!path)
-		return 0;
-	if (stat(path, &st))
-		return -errno;
-	*size = (uint64_t)st.st_size;
-	return 0;
-}
-
 /*
  * Open what in names, interleaving the two files whatever their clocks (a health view reports
  * each file; the text says when their times are not comparable). No AUX decoders: report
@@ -614,7 +602,7 @@ static int report_walk__clocks(struct report_walk *w, struct perf_session *ps,
 	return 0;
 }
 
-static int report_walk__run(struct report_walk *w, struct report_input *in)
+static int report_walk__run(struct report_walk *w, const struct report_input *in)
 {
 	struct report_data *d = w->d;
 	struct perf_session *ps;
@@ -627,9 +615,6 @@ static int report_walk__run(struct report_walk *w, struct report_input *in)
 		return err;
 	ps = auxtrace_recording__session(w->rec);
 	tr = auxtrace_recording__trace_dat(w->rec);
-	err = report_input__name_files(in, ps != NULL, tr != NULL);
-	if (err)
-		return err;
 	w->by_cpu = tr || !ps || perf_by_cpu(ps);
 	d->m = report_model__new(w->by_cpu ? REPORT_LANES_CPU : REPORT_LANES_THREAD);
 	d->agg = d->m ? report_agg__new() : NULL;
@@ -637,8 +622,8 @@ static int report_walk__run(struct report_walk *w, struct report_input *in)
 	if (!w->feed)
 		return -errno;
 	err = model_info(d->m, REPORT_INFO_DATA_DIR, in->where);
-	err = err ?: file_size(in->perf_path, &d->perf_size);
-	err = err ?: file_size(in->trace_path, &d->trace_size);
+	d->perf_size = ps ? perf_session__size(ps) : 0;
+	d->trace_size = tr ? trace_dat_reader__size(tr) : 0;
 	err = err ?: report_walk__clocks(w, ps, tr);
 	if (!err && ps)
 		err = perf_describe(w, ps) ?:
@@ -675,7 +660,7 @@ static int report_walk__run(struct report_walk *w, struct report_input *in)
 	return err;
 }
 
-int report_data__read(struct report_data *d, struct report_input *in)
+int report_data__read(struct report_data *d, const struct report_input *in)
 {
 	struct report_walk w = { .d = d, .last_time = REPORT_TIME_NONE,
 				 .last_snapshot = REPORT_TIME_NONE };

@@ -22,14 +22,11 @@
 struct report_input {
 	char *where;		/* what the user named: the directory or the file */
 	bool named;		/* else the default directory */
-	char *perf_path;	/* NULL: none (known once opened) */
-	char *trace_path;	/* NULL: none */
+	char *perf_path;	/* -D's perf.data */
 };
 
 /* NULL arg: "auxrec.data". Checks what is there (a FIFO is refused). 0, or -errno printed. */
 int report_input__init(struct report_input *in, const char *arg);
-/* Once opened: the paths of the files found (a directory's, or where itself). 0 or -ENOMEM. */
-int report_input__name_files(struct report_input *in, bool has_perf, bool has_trace);
 void report_input__exit(struct report_input *in);
 
 /* One AUX queue (mmap idx) of perf.data: its PERF_RECORD_AUXTRACE buffers. */
@@ -59,7 +56,7 @@ struct report_data {
  * error printed (which file, what, where) and d empty. A file damaged midway is not a
  * failure: d holds what was read before, d->read_error says why the rest was not.
  */
-int report_data__read(struct report_data *d, struct report_input *in);
+int report_data__read(struct report_data *d, const struct report_input *in);
 void report_data__exit(struct report_data *d);
 
 /* The text report. */
