@@ -127,7 +127,8 @@ static int walk__record(void *ctx, const struct timeline_record *rec)
 	if (w->nr[rec->kind] > 1 && (rec->kind == TIMELINE_STREAM) != (w->prev_kind == TIMELINE_STREAM))
 		w->switches++;
 	w->prev_kind = rec->kind;
-	if (rec->kind == TIMELINE_PERF_SAMPLE || rec->kind == TIMELINE_PERF_EVENT) {
+	if (rec->kind == TIMELINE_PERF_SAMPLE || rec->kind == TIMELINE_PERF_EVENT ||
+	    rec->kind == TIMELINE_PERF_USER) {
 		ck_assert_str_eq(rec->source, "perf");
 		w->perf_types[rec->perf.event->header.type]++;
 	}
@@ -178,7 +179,7 @@ static void assert_perf_whole(const struct walk *w, struct auxtrace_recording *r
 	}
 	ck_assert_uint_eq(w->nr[TIMELINE_PERF_SAMPLE], st->nr_events[PERF_RECORD_SAMPLE]);
 	ck_assert_uint_eq(w->nr[TIMELINE_PERF_SAMPLE] + w->nr[TIMELINE_PERF_EVENT], kernel);
-	ck_assert_uint_eq(timeline__stream_records(tl, "perf"), kernel);
+	ck_assert_uint_eq(timeline__stream_records(tl, "perf"), kernel + w->nr[TIMELINE_PERF_USER]);
 	ck_assert_uint_gt(w->nr[TIMELINE_PERF_SAMPLE], 0);
 }
 
@@ -288,6 +289,8 @@ START_TEST(test_single_files)
 	AUXTRACE_OPTS(auxtrace_recording_opts, no_ftrace, .no_ftrace = true);
 	AUXTRACE_OPTS(auxtrace_recording_opts, no_perf, .no_perf = true);
 	AUXTRACE_OPTS(auxtrace_recording_opts, neither, .no_perf = true, .no_ftrace = true);
+	AUXTRACE_OPTS(timeline_opts, user_tl, .user_records = true);
+	AUXTRACE_OPTS(auxtrace_recording_opts, user, .timeline = &user_tl);
 	struct auxtrace_recording *rec;
 	struct walk w = { 0 };
 
@@ -299,11 +302,35 @@ START_TEST(test_single_files)
 	assert_perf_whole(&w, rec);
 	auxtrace_recording__close(rec);
 
+	ck_assert_uint_eq(w.nr[TIMELINE_PERF_USER], 0);	/* only when asked for */
+
 	memset(&w, 0, sizeof(w));
 	ck_assert_int_eq(walk_path(&w, in_dir("one"), &no_ftrace, &rec), 0);
 	ck_assert_uint_eq(w.nr_ftrace, 0);
 	assert_perf_whole(&w, rec);
 	auxtrace_recording__close(rec);
+
+	/* user_records: every user record too, each once, without a time */
+	memset(&w, 0, sizeof(w));
+	ck_assert_int_eq(walk_path(&w, in_dir("one"), &user, &rec), 0);
+	assert_perf_whole(&w, rec);
+	{
+		const struct perf_session_stats *st =
+			perf_session__stats(auxtrace_recording__session(rec));
+		uint64_t nr = 0;
+
+		for (int type = PERF_RECORD_USER_TYPE_START; type < PERF_SESSION_NR_TYPES; type++) {
+			ck_assert_msg(w.perf_types[type] == st->nr_events[type],
+				      "user record type %d: %" PRIu64 " delivered, the session read %"
+				      PRIu64, type, w.perf_types[type], st->nr_events[type]);
+			nr += st->nr_events[type];
+		}
+		ck_assert_uint_gt(st->nr_events[PERF_RECORD_FINISHED_ROUND], 0);
+		ck_assert_uint_eq(w.nr[TIMELINE_PERF_USER], nr);
+		ck_assert_uint_ge(timeline__stats(auxtrace_recording__timeline(rec))->nr_no_time, nr);
+	}
+	auxtrace_recording__close(rec);
+	free(w.ftrace);
 
 	memset(&w, 0, sizeof(w));
 	ck_assert_int_eq(walk_path(&w, in_dir("one/trace.dat"), NULL, &rec), 0);

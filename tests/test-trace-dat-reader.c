@@ -340,6 +340,50 @@ START_TEST(test_description)
 }
 END_TEST
 
+/* A kernel function's address from /proc/kallsyms (0: the kernel hides them). */
+static unsigned long long kernel_text_address(void)
+{
+	unsigned long long addr = 0;
+	char line[512], type;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	ck_assert_ptr_nonnull(f);
+	while (!addr && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%llx %c", &addr, &type) != 2 || (type != 'T' && type != 't'))
+			addr = 0;
+	fclose(f);
+	return addr;
+}
+
+/* no_kallsyms: the formats and the data as before, the kernel's symbols left out of tep. */
+START_TEST(test_no_kallsyms)
+{
+	AUXTRACE_OPTS(trace_dat_reader_opts, no_ksyms, .no_kallsyms = true);
+	unsigned long long addr = kernel_text_address();
+	struct trace_dat_reader *r, *lean;
+	struct recording rec;
+	size_t nr;
+
+	REQUIRE_TRACING();
+	if (!addr)
+		return;		/* nothing to look up: the kernel hides its addresses */
+	record(&rec, "ksyms.dat", 0, 2, 10, 16);
+	r = trace_dat_reader__open_opts(rec.path, NULL);
+	lean = trace_dat_reader__open_opts(rec.path, &no_ksyms);
+	ck_assert_ptr_nonnull(r);
+	ck_assert_ptr_nonnull(lean);
+	ck_assert_ptr_nonnull(tep_find_function(trace_dat_reader__tep(r), addr));
+	ck_assert_ptr_null(tep_find_function(trace_dat_reader__tep(lean), addr));
+	trace_dat_reader__events(lean, &nr);
+	ck_assert_uint_eq(nr, 1);
+	ck_assert_ptr_nonnull(tep_find_event_by_name(trace_dat_reader__tep(lean), "ftrace",
+						     "print"));
+	ck_assert_int_eq(trace_dat_reader__nr_cpus(lean), trace_dat_reader__nr_cpus(r));
+	trace_dat_reader__close(lean);
+	trace_dat_reader__close(r);
+}
+END_TEST
+
 /* ---- damaged files ---- */
 
 static void *slurp(const char *path, size_t *len)
@@ -616,6 +660,7 @@ int main(void)
 	tcase_add_test(tc, test_same_events_as_trace_cmd);
 	tcase_add_test(tc, test_lost_marks_as_trace_cmd);
 	tcase_add_test(tc, test_description);
+	tcase_add_test(tc, test_no_kallsyms);
 	tcase_add_test(tc, test_truncated);
 	tcase_add_test(tc, test_flipped_description);
 	tcase_add_test(tc, test_damaged_subbuffer);

@@ -57,9 +57,10 @@ static int recording__open_perf(struct auxtrace_recording *rec, const char *path
 	return rec->session ? 0 : -errno;
 }
 
-static int recording__open_trace_dat(struct auxtrace_recording *rec, const char *path)
+static int recording__open_trace_dat(struct auxtrace_recording *rec, const char *path,
+				     const struct auxtrace_recording_opts *o)
 {
-	rec->reader = trace_dat_reader__open(path);
+	rec->reader = trace_dat_reader__open_opts(path, o->trace_dat);
 	return rec->reader ? 0 : -errno;
 }
 
@@ -84,7 +85,7 @@ static int recording__open_dir(struct auxtrace_recording *rec, const char *dir,
 	if (has_perf)
 		err = recording__open_perf(rec, perf, o);
 	if (!err && has_ftrace)
-		err = recording__open_trace_dat(rec, ftrace);
+		err = recording__open_trace_dat(rec, ftrace, o);
 	return err;
 }
 
@@ -118,7 +119,7 @@ static int recording__open_path(struct auxtrace_recording *rec, const char *path
 		return -ENOENT;
 	}
 	return kind == REC_PERF_DATA ? recording__open_perf(rec, path, o)
-				     : recording__open_trace_dat(rec, path);
+				     : recording__open_trace_dat(rec, path, o);
 }
 
 struct auxtrace_recording *auxtrace_recording__open(const char *path,

@@ -17,6 +17,7 @@ struct trace_dat_reader {
 	const unsigned char *map;	/* the whole file, read-only */
 	/* perf.data's tracing data (borrowed while it is read): the description, no CPU data */
 	bool tracing_data;
+	struct trace_dat_reader_opts opts;
 	uint64_t size;
 	int file_version;		/* 6 or 7 */
 	bool compressed;		/* version 7 with zstd */

@@ -17,6 +17,7 @@
 
 #include <event-parse.h>
 #include <internal/lib.h>
+#include <internal/opts.h>
 #include "trace-dat-format.h"
 #include "trace-dat-ids.h"
 #include "trace-dat-reader-internal.h"
@@ -376,6 +377,7 @@ static int td_reader__symbol(struct trace_dat_reader *r, struct td_in *in, int w
 	uint64_t at = in->pos, len;
 	const char *why;
 	char *text;
+	bool skip;
 	int err = td_in__section(in, sections[which].width, sections[which].what, &text, &len);
 
 	if (err)
@@ -384,7 +386,9 @@ static int td_reader__symbol(struct trace_dat_reader *r, struct td_in *in, int w
 	if (in->base == r->map)
 		td_reader__drop(r, at, in->pos);
 	why = sections[which].check ? sections[which].check(text, (size_t)len) : NULL;
-	if (!why && len && sections[which].parse(r->tep, text))
+	/* left out, the section is still read: the file's layout goes through it */
+	skip = sections[which].parse == tep_parse_kallsyms && r->opts.no_kallsyms;
+	if (!why && len && !skip && sections[which].parse(r->tep, text))
 		why = "text libtraceevent cannot parse";
 	if (why)
 		pr_warn("%s: at offset 0x%llx: the %s have %s: events print without them\n",
@@ -871,6 +875,12 @@ static void td_reader__drop_description(struct trace_dat_reader *r)
 
 struct trace_dat_reader *trace_dat_reader__open(const char *path)
 {
+	return trace_dat_reader__open_opts(path, NULL);
+}
+
+struct trace_dat_reader *trace_dat_reader__open_opts(const char *path,
+						      const struct trace_dat_reader_opts *opts)
+{
 	struct trace_dat_reader *r;
 	int err;
 
@@ -879,6 +889,10 @@ struct trace_dat_reader *trace_dat_reader__open(const char *path)
 	r = calloc(1, sizeof(*r));
 	if (!r)
 		return NULL;
+	if (opts__copy(trace_dat_reader_opts, &r->opts, opts)) {
+		free(r);
+		return libauxtrace__ptr_err(EINVAL);
+	}
 	r->path = strdup(path);
 	r->tep = tep_alloc();
 	if (!r->path || !r->tep)

@@ -27,6 +27,7 @@ struct perf_session_opts;
 struct timeline;
 struct timeline_opts;
 struct trace_dat_reader;
+struct trace_dat_reader_opts;
 
 /* How to open a recording. Declare it with AUXTRACE_OPTS (auxtrace/core.h). */
 struct auxtrace_recording_opts {
@@ -37,6 +38,8 @@ struct auxtrace_recording_opts {
 	const struct timeline_opts *timeline;
 	bool no_perf;			/* leave a directory's perf.data out */
 	bool no_ftrace;			/* leave a directory's trace.dat out */
+	/* For trace.dat (no_kallsyms); NULL: trace_dat_reader__open's defaults. */
+	const struct trace_dat_reader_opts *trace_dat;
 };
 
 /*

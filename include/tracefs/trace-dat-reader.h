@@ -27,6 +27,7 @@
 #ifndef AUXTRACE_TRACE_DAT_READER_H
 #define AUXTRACE_TRACE_DAT_READER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <auxtrace/core.h>
@@ -49,6 +50,25 @@ struct trace_dat_cursor;
  * one this reader does not read (logged), ENOMEM.
  */
 AUXTRACE_API struct trace_dat_reader *trace_dat_reader__open(const char *path);
+
+/* How to open a trace.dat. Declare it with AUXTRACE_OPTS (auxtrace/core.h). */
+struct trace_dat_reader_opts {
+	size_t sz;			/* sizeof(struct trace_dat_reader_opts) */
+	/*
+	 * Check the kallsyms section but leave it out of the tep handle: the kernel's symbols
+	 * take megabytes there (~19 MiB for 120 K symbols), which a reader that never prints an
+	 * event's %ps or function field need not hold. Events then print those as addresses.
+	 */
+	bool no_kallsyms;
+};
+
+/*
+ * trace_dat_reader__open_opts() is trace_dat_reader__open() with opts (NULL: the defaults,
+ * as trace_dat_reader__open). Returns what trace_dat_reader__open returns, and NULL + EINVAL
+ * for opts the rule of option structs refuses.
+ */
+AUXTRACE_API struct trace_dat_reader *
+trace_dat_reader__open_opts(const char *path, const struct trace_dat_reader_opts *opts);
 /*
  * trace_dat_reader__open_tracing_data() reads the tracing data of a perf.data (its
  * HEADER_TRACING_DATA section, or the payload of the pipe format's

@@ -6,14 +6,15 @@
 # and the same in AUX snapshot mode; perf 6.1 makes another. Checked:
 #  - the text report has what the recording program did: samples, ftrace events + missed,
 #    AUX bytes, the truncated AUX stretch at its time, lanes (a quiet CPU's too); a trace.dat
-#    alone reads too;
+#    alone reads too; files on two clocks are both reported, the text saying so;
 #  - report -D shows every record perf report -D shows (same offsets, sizes, types, names),
 #    PT packets as many as perf decodes, on both recordings;
 #  - the page (--html) in headless Chromium shows the text report's numbers, marks and
 #    snapshots, with no console error and no request; screenshots stay in $B/report-recording/;
 #    options go before or after DIR (--html DIR -o FILE, DIR --html);
 #  - a missing or damaged input gives the same error from the text report and --html, a
-#    non-zero exit and no page.
+#    non-zero exit and no page; a file damaged midway is named with the offset, and the text
+#    still reports what was read before it (and the other file whole).
 set -u
 cd "$(dirname "$0")/../.."
 B=${B:-build}
@@ -106,6 +107,18 @@ check "perf's file: its samples with time and CPU as perf shows them" \
 	cmp -s <(grep -E '^[0-9]+ [0-9]+ 0x[0-9a-f]+ \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE' "$out/perf.perf-D" | cut -d: -f1 | sort) \
 	       <(grep -E '^[0-9]+ [0-9]+ 0x[0-9a-f]+ \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE' "$out/perf.auxrec-D" | cut -d: -f1 | sort)
 
+# perf's file (perf's own clock) beside the recording's trace.dat (mono): both still reported
+mkdir -p "$out/mixed"
+ln -sf "$PWD/$out/perf.data" "$out/mixed/perf.data"
+ln -sf "$PWD/$rec/trace.dat" "$out/mixed/trace.dat"
+"$AUXREC" report "$out/mixed" >"$out/mixed.txt" 2>"$out/mixed.err"
+check "two clocks: report exits 0" [ $? -eq 0 ]
+check "two clocks: the text says they differ" \
+	grep -q '^  clocks       differ: perf.data on "perf", trace.dat on "mono"' "$out/mixed.txt"
+check "two clocks: perf's samples counted" [ "$(awk '/^perf samples /{print $4; exit}' "$out/mixed.txt")" -gt 0 ]
+check "two clocks: trace.dat read whole ($events events)" \
+	[ "$(awk '/^ftrace events /{print $4; exit}' "$out/mixed.txt")" = "$events" ]
+
 # ---- the page ----
 "$AUXREC" report --html "$rec" >/dev/null
 check "auxrec report --html writes $rec/report.html" [ -s "$rec/report.html" ]
@@ -158,7 +171,7 @@ same_error() {	# same_error WHAT DIR PATTERN
 }
 same_error "a missing directory" "$out/none" "$out/none: No such file or directory"
 mkdir -p "$out/empty"
-same_error "a directory without perf.data" "$out/empty" "perf.data: No such file or directory: .* is not a recording directory"
+same_error "a directory without perf.data or trace.dat" "$out/empty" "empty: no perf.data or trace.dat to read in this directory"
 mkdir -p "$out/cut"
 cp "$rec/trace.dat" "$out/cut/"
 head -c 100000 "$rec/perf.data" >"$out/cut/perf.data"
@@ -175,9 +188,31 @@ EOF
 )
 printf '\xff\xff\xff\x07' | dd of="$out/badtrace/trace.dat" bs=1 seek=$((off + 8)) conv=notrunc status=none
 same_error "a damaged trace.dat sub-buffer" "$out/badtrace" \
-	"CPU 0: the sub-buffer at offset $(printf '0x%x' "$off") is damaged"
+	"badtrace/trace.dat: CPU 0: the sub-buffer at offset $(printf '0x%x' "$off") is damaged"
+# what was read before the damage is still reported: all of perf.data, ftrace's other CPUs
+"$AUXREC" report "$out/badtrace" >"$out/badtrace.txt" 2>/dev/null
+check "a damaged trace.dat: the text says it is incomplete" grep -q "^  incomplete " "$out/badtrace.txt"
+check "a damaged trace.dat: perf.data's samples are all still counted" \
+	[ "$(awk '/^perf samples /{print $4; exit}' "$out/badtrace.txt")" = "$(truth calls)" ]
+check "a damaged trace.dat: perf.data's AUX bytes are all still counted" \
+	[ "$(awk '/^AUX trace /{print $3; exit}' "$out/badtrace.txt")" = "$(truth auxBytes)" ]
+# a perf.data damaged midway: the 500th sample's header claims a size of 0
+mkdir -p "$out/badperf"
+cp "$rec/perf.data" "$rec/trace.dat" "$out/badperf/"
+off=$("$AUXREC" report -D "$rec/perf.data" | awk '/PERF_RECORD_SAMPLE/ && ++n == 500 { print $3; exit }')
+printf '\0\0' | dd of="$out/badperf/perf.data" bs=1 seek=$((off + 6)) conv=notrunc status=none
+"$AUXREC" report "$out/badperf" >"$out/badperf.txt" 2>"$out/badperf.err"
+check "a damaged perf.data: exits non-zero" [ $? -ne 0 ]
+check "a damaged perf.data: the error names the file and the record's offset $off" \
+	grep -qE "badperf/perf.data: .*(offset|at) $off" "$out/badperf.err"
+check "a damaged perf.data: the text says it is incomplete" grep -q "^  incomplete " "$out/badperf.txt"
+check "a damaged perf.data: the samples before it are counted" \
+	[ "$(awk '/^perf samples /{print $4; exit}' "$out/badperf.txt")" -ge 400 ]
+check "a damaged perf.data: trace.dat is still read whole ($events events)" \
+	[ "$(awk '/^ftrace events /{print $4; exit}' "$out/badperf.txt")" = "$events" ]
+sed 's/^/    /' "$out/badperf.err"
 printf 'not a recording' >"$out/junk"
 "$AUXREC" report "$out/junk" 2>"$out/err-junk" >/dev/null
 check "a file of neither kind is refused, saying what was expected" \
-	grep -q "neither perf.data (PERFILE2) nor trace.dat" "$out/err-junk"
+	grep -q "junk: neither a perf.data (magic PERFILE2) nor a trace.dat" "$out/err-junk"
 exit $fail

@@ -14,8 +14,8 @@
 
 #include "cmd.h"
 #include "error.h"
-#include "recording-file.h"
 #include "report.h"
+#include "recording-file.h"
 #include "report-html.h"
 
 #define REPORT_DEFAULT_DIR	"auxrec.data"
@@ -29,6 +29,8 @@ static const char report_usage[] =
 	"records, every kind of loss, the time span and the start's date. What ran: per task its\n"
 	"time on CPU (from sched_switch or context-switch records), samples and events; per\n"
 	"event its records per CPU, first and last; the top symbols of each sampled event.\n"
+	"One walk over both files in time order; files on different clocks are each reported,\n"
+	"saying so; a damaged file is named with the offset, what was read before it reported.\n"
 	"\n"
 	"  -D, --dump-raw-trace  every perf.data record, as perf report -D shows it, AUX data\n"
 	"                        through its decoder (Intel PT packets, BTS branches)\n"
@@ -38,9 +40,6 @@ static const char report_usage[] =
 
 enum { OPT_HTML = 256 };
 
-static const unsigned char perf_magic[8] = "PERFILE2";
-static const unsigned char trace_magic[10] = "\x17\x08\x44tracing";
-
 static char *path_join(const char *dir, const char *name)
 {
 	char *p;
@@ -48,87 +47,58 @@ static char *path_join(const char *dir, const char *name)
 	return asprintf(&p, "%s/%s", dir, name) < 0 ? NULL : p;
 }
 
-/* Which kind of file path is, from its first bytes: 'p' perf.data, 't' trace.dat, 0. */
-static int file_kind(const char *path)
+static bool is_dir(const char *path)
 {
-	unsigned char head[16] = { 0 };
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	struct stat st;
 
-	if (fd < 0)
-		return -errno;
-	n = read(fd, head, sizeof(head));
-	close(fd);
-	if (n < 0)
-		return -errno;
-	/* perf.data in either byte order, and the pipe format's magic too */
-	if (!memcmp(head, perf_magic, 8) || !memcmp(head, "2ELIFREP", 8))
-		return 'p';
-	if (!memcmp(head, trace_magic, sizeof(trace_magic)))
-		return 't';
-	return 0;
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/*
+ * What is there is checked before the opener opens it: a FIFO is never opened (the opener
+ * reads a file's magic, then opens it again: a FIFO's second open waits for ever), and a
+ * directory's trace.dat that is there but cannot be read is an error, not a report without
+ * the ftrace side.
+ */
+static int report_input__check(const struct report_input *in)
+{
+	char *perf, *trace;
+	int err;
+
+	if (!is_dir(in->where))
+		return recording_file__check(in->where);
+	perf = path_join(in->where, "perf.data");
+	trace = path_join(in->where, "trace.dat");
+	err = perf && trace ? recording_file__optional(perf) : -ENOMEM;
+	err = err < 0 ? err : recording_file__optional(trace);
+	free(perf);
+	free(trace);
+	return err < 0 ? err : 0;
 }
 
 int report_input__init(struct report_input *in, const char *arg)
 {
-	bool by_default = !arg;
 	struct stat st;
-	int kind;
 
 	memset(in, 0, sizeof(*in));
-	arg = arg ? arg : REPORT_DEFAULT_DIR;
-	in->where = strdup(arg);
+	in->named = arg;
+	in->where = strdup(arg ? arg : REPORT_DEFAULT_DIR);
 	if (!in->where)
 		return -ENOMEM;
-	if (stat(arg, &st)) {
+	if (stat(in->where, &st)) {
 		int err = -errno;
 
-		auxrec_error("%s: %s%s", arg, strerror(errno), by_default && errno == ENOENT ?
+		auxrec_error("%s: %s%s", in->where, strerror(errno), !arg && errno == ENOENT ?
 			     " (auxrec record writes there; or name a recording)" : "");
 		return err;
 	}
-	if (S_ISDIR(st.st_mode)) {
-		in->perf_path = path_join(arg, "perf.data");
-		in->trace_path = path_join(arg, "trace.dat");
-		if (!in->perf_path || !in->trace_path)
-			return -ENOMEM;
-		if (access(in->perf_path, F_OK)) {
-			int err = -errno;
-
-			auxrec_error("%s: %s: %s is not a recording directory (auxrec record writes perf.data there)",
-				     in->perf_path, strerror(errno), arg);
-			return err;
-		}
-		kind = recording_file__check(in->perf_path);
-		if (!kind)
-			kind = recording_file__optional(in->trace_path);
-		if (kind == 0) {
-			free(in->trace_path);
-			in->trace_path = NULL;
-		}
-		return kind < 0 ? kind : 0;
-	}
-	kind = recording_file__check(arg);
-	if (kind)
-		return kind;
-	kind = file_kind(arg);
-	if (kind == 'p' || kind == 't') {
-		*(kind == 'p' ? &in->perf_path : &in->trace_path) = strdup(arg);
-		return in->perf_path || in->trace_path ? 0 : -ENOMEM;
-	}
-	if (kind < 0)
-		auxrec_error("%s: %s", arg, strerror(-kind));
-	else
-		auxrec_error("%s: neither perf.data (PERFILE2) nor trace.dat (\\x17\\x08\\x44tracing) by its first bytes",
-			     arg);
-	return kind < 0 ? kind : -EINVAL;
+	return report_input__check(in);
 }
 
 void report_input__exit(struct report_input *in)
 {
 	free(in->where);
 	free(in->perf_path);
-	free(in->trace_path);
 }
 
 /* The page into a temporary file beside out, renamed to out only when it is whole. */
@@ -225,28 +195,25 @@ int cmd_report(int argc, char **argv)
 	if (err)
 		goto out;
 	if (dump) {
-		if (!in.perf_path) {
-			auxrec_error("%s: -D shows perf.data records, and this is a trace.dat (trace-cmd report shows its events)",
-				     in.where);
-			err = -EINVAL;
-		} else {
-			err = report_dump__print(stdout, in.perf_path);
-		}
+		/* -D reads perf.data alone: a directory's, or the file named */
+		in.perf_path = is_dir(in.where) ? path_join(in.where, "perf.data")
+						: strdup(in.where);
+		err = in.perf_path ? report_dump__print(stdout, in.perf_path) : -ENOMEM;
 		goto out;
 	}
 	err = report_data__read(&d, &in);
 	if (err)
 		goto out;
-	if (html) {
-		struct stat st;
-
+	/* a damaged file: the text still shows what was read; no page stands for the whole */
+	err = d.read_error;
+	if (html && !err) {
 		if (!out)
-			page = stat(in.where, &st) == 0 && S_ISDIR(st.st_mode) ?
-			       path_join(in.where, "report.html") : strdup("report.html");
+			page = is_dir(in.where) ? path_join(in.where, "report.html")
+						: strdup("report.html");
 		err = out || page ? report_html__save(&d, out ? out : page) : -ENOMEM;
 		if (!err)
 			printf("%s\n", out ? out : page);
-	} else {
+	} else if (!html) {
 		report_text__print(stdout, &d);
 	}
 	report_data__exit(&d);

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * The files of a recording into a report model. Two passes: the first finds the recording's
- * span (so the model bins at the best width from the first record on) and the PERF_RECORD_AUX
- * records (whose times place the AUX bytes, which AUXTRACE records lack); the second adds
- * every record, loss and snapshot. perf.data through perf_session, trace.dat through the
- * trace.dat reader: both check every offset, and their errors say where.
+ * The files of a recording into a report model, in one walk: auxtrace_recording__open finds
+ * and opens them (a directory, a perf.data or a trace.dat, by their magic), its timeline
+ * hands every record over in time order, user records included (AUXTRACE_INFO says whether
+ * and how AUX data was recorded; AUXTRACE records carry its bytes). The model grows its bins
+ * as the records come, so nothing is read twice and nothing is kept but the aggregates and
+ * the AUX bytes still waiting for the PERF_RECORD_AUX that times them. perf.data through
+ * perf_session, trace.dat through the trace.dat reader: both check every offset, and a
+ * damaged file's error says which and where; what was read before it is still reported.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -13,7 +16,9 @@
 #include <sys/stat.h>
 
 #include <auxtrace/session.h>
+#include <auxtrace/timeline.h>
 #include <event-parse.h>
+#include <tracefs/auxtrace-recording.h>
 #include <tracefs/trace-dat-reader.h>
 
 #include "error.h"
@@ -24,40 +29,47 @@
 #define INTEL_PT_PRIV_SNAPSHOT_MODE	8
 #define INTEL_BTS_PRIV_SNAPSHOT_MODE	5
 
-/* A PERF_RECORD_AUX: where its bytes are in its ring's AUX stream, and when. */
-struct aux_mark {
+/*
+ * A stretch of one ring's AUX stream: an AUXTRACE record's bytes (not yet all timed), or a
+ * PERF_RECORD_AUX (its time) whose bytes have not come yet. Both come in stream order per
+ * ring, but AUXTRACE records go out as they are read and PERF_RECORD_AUX ones when their
+ * round is sorted: either may wait for the other.
+ */
+struct aux_span {
+	uint64_t start, end;
+	uint64_t time;		/* a PERF_RECORD_AUX's */
+	uint64_t covered;	/* an AUXTRACE record's bytes timed so far */
+	int lane;
+	bool counted;		/* the AUXTRACE record counted as a record */
+};
+
+struct aux_fifo {
+	struct aux_span *v;
+	size_t head, nr, alloc;
+};
+
+/* One AUX ring (a CPU's, or a thread's) and what waits on it. */
+struct aux_ring {
 	int key;		/* CPU, or tid on a per-thread ring */
-	uint64_t offset, size;
-	uint64_t time;
+	struct aux_fifo bufs, marks;
 };
 
 struct report_walk {
 	struct report_data *d;
-	const struct report_input *in;
+	struct auxtrace_recording *rec;
 	bool by_cpu;			/* lanes are CPUs (else threads) */
-	uint64_t first, last;		/* pass 1: the span */
-	struct aux_mark *marks;		/* pass 1: PERF_RECORD_AUX, sorted for the lookup */
-	size_t nr_marks, marks_alloc;
 	bool has_aux;			/* an AUXTRACE_INFO: AUX data was recorded */
 	bool snapshot_mode;
-	uint64_t last_time;		/* pass 2: of the latest timed record, in file order */
+	uint64_t last_time;		/* of the latest timed record delivered */
 	uint64_t last_snapshot;
-	int *ftrace_ids;		/* pass 1: ids of the ftrace system's events seen */
+	int *ftrace_ids;		/* ids of the ftrace system's events seen */
 	size_t nr_ftrace_ids;
-	struct report_feed *feed;	/* pass 2: what ran, into d->agg */
+	struct aux_ring *rings;
+	size_t nr_rings;
+	struct report_feed *feed;	/* what ran, into d->agg */
+	int err;			/* the walk's own failure (ENOMEM), not a file's */
 	bool said;			/* the error was printed where it happened */
 };
-
-/* A perf_tool and the walk its callbacks fill. */
-struct walk_tool {
-	struct perf_tool tool;
-	struct report_walk *w;
-};
-
-static struct report_walk *walk_of(struct perf_tool *tool)
-{
-	return ((struct walk_tool *)tool)->w;	/* the tool is the first member */
-}
 
 static uint64_t sample__time(const struct perf_sample *s)
 {
@@ -72,75 +84,6 @@ static int report_walk__lane(const struct report_walk *w, const struct perf_samp
 	return v == (uint32_t)-1 ? REPORT_LANE_NONE : (int)v;
 }
 
-static void report_walk__span(struct report_walk *w, uint64_t t)
-{
-	if (t == REPORT_TIME_NONE)
-		return;
-	if (t < w->first)
-		w->first = t;
-	if (t > w->last)
-		w->last = t;
-}
-
-/* ---- pass 1 ---- */
-
-static int pass1__sample(struct perf_tool *tool, struct perf_session *s, union perf_event *ev,
-			 struct perf_sample *sample, struct evsel *evsel)
-{
-	struct report_walk *w = walk_of(tool);
-
-	(void)s, (void)evsel;
-	report_walk__span(w, sample__time(sample));
-	if (ev->header.type == PERF_RECORD_AUX && sample__time(sample) != REPORT_TIME_NONE) {
-		struct aux_mark *m;
-
-		if (w->nr_marks == w->marks_alloc) {
-			size_t n = w->marks_alloc ? 2 * w->marks_alloc : 256;
-
-			m = reallocarray(w->marks, n, sizeof(*m));
-			if (!m)
-				return -ENOMEM;
-			w->marks = m;
-			w->marks_alloc = n;
-		}
-		w->marks[w->nr_marks++] = (struct aux_mark){
-			.key = (int)(sample->cpu != (uint32_t)-1 ? sample->cpu : sample->tid),
-			.offset = ev->aux.aux_offset, .size = ev->aux.aux_size,
-			.time = sample->time,
-		};
-	}
-	return 0;
-}
-
-static int pass1__user(struct perf_tool *tool, struct perf_session *s, union perf_event *ev,
-		       uint64_t offset)
-{
-	struct report_walk *w = walk_of(tool);
-	const struct perf_record_auxtrace_info *info = &ev->auxtrace_info;
-	size_t nr_priv = (ev->header.size - sizeof(*info)) / sizeof(uint64_t);
-
-	(void)s, (void)offset;
-	if (ev->header.type != PERF_RECORD_AUXTRACE_INFO)
-		return 0;
-	w->has_aux = true;
-	if (info->type == PERF_AUXTRACE_INTEL_PT && nr_priv > INTEL_PT_PRIV_SNAPSHOT_MODE)
-		w->snapshot_mode = info->priv[INTEL_PT_PRIV_SNAPSHOT_MODE];
-	else if (info->type == PERF_AUXTRACE_INTEL_BTS && nr_priv > INTEL_BTS_PRIV_SNAPSHOT_MODE)
-		w->snapshot_mode = info->priv[INTEL_BTS_PRIV_SNAPSHOT_MODE];
-	return 0;
-}
-
-static int aux_mark__cmp(const void *a, const void *b)
-{
-	const struct aux_mark *x = a, *y = b;
-
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return x->offset < y->offset ? -1 : x->offset > y->offset;
-}
-
-/* ---- pass 2 ---- */
-
 static int add_data(struct report_walk *w, enum report_source src, int lane, uint64_t t,
 		    uint64_t bytes, uint64_t records)
 {
@@ -153,15 +96,138 @@ static int add_loss(struct report_walk *w, enum report_loss_kind kind, int lane,
 	return report_model__add_loss(w->d->m, kind, lane, t, count);
 }
 
-static int pass2__sample(struct perf_tool *tool, struct perf_session *s, union perf_event *ev,
-			 struct perf_sample *sample, struct evsel *evsel)
+/* ---- AUX bytes at the times of the PERF_RECORD_AUX records that cover them ---- */
+
+static int aux_fifo__push(struct aux_fifo *q, const struct aux_span *span)
 {
-	struct report_walk *w = walk_of(tool);
+	if (q->head == q->nr)
+		q->head = q->nr = 0;	/* empty: start over, so a steady flow stays small */
+	if (q->nr == q->alloc) {
+		size_t n = q->alloc ? 2 * q->alloc : 16;
+		struct aux_span *v = reallocarray(q->v, n, sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		q->v = v;
+		q->alloc = n;
+	}
+	q->v[q->nr++] = *span;
+	return 0;
+}
+
+static struct aux_span *aux_fifo__first(struct aux_fifo *q)
+{
+	return q->head < q->nr ? &q->v[q->head] : NULL;
+}
+
+static struct aux_ring *report_walk__ring(struct report_walk *w, int key)
+{
+	struct aux_ring *r;
+
+	for (size_t i = 0; i < w->nr_rings; i++)
+		if (w->rings[i].key == key)
+			return &w->rings[i];
+	r = reallocarray(w->rings, w->nr_rings + 1, sizeof(*r));
+	if (!r)
+		return NULL;
+	w->rings = r;
+	r = &r[w->nr_rings++];
+	*r = (struct aux_ring){ .key = key };
+	return r;
+}
+
+/* An AUXTRACE record no later PERF_RECORD_AUX covers: its untimed rest, and it is done. */
+static int report_walk__aux_done(struct report_walk *w, struct aux_fifo *bufs)
+{
+	struct aux_span *b = &bufs->v[bufs->head++];
+	uint64_t rest = b->end - b->start - b->covered;
+
+	if (!rest && b->counted)
+		return 0;
+	return add_data(w, REPORT_SRC_AUX, b->lane, REPORT_TIME_NONE, rest, !b->counted);
+}
+
+/*
+ * Pair ring's waiting bytes with its waiting PERF_RECORD_AUX records: each stretch they
+ * share goes in at the record's time (the buffer counted at the first).
+ */
+static int aux_ring__match(struct report_walk *w, struct aux_ring *ring)
+{
+	struct aux_span *b, *m;
+	int err = 0;
+
+	while (!err && (b = aux_fifo__first(&ring->bufs)) && (m = aux_fifo__first(&ring->marks))) {
+		uint64_t from = m->start > b->start ? m->start : b->start;
+		uint64_t to = m->end < b->end ? m->end : b->end;
+
+		if (m->end <= b->start) {		/* bytes that never came */
+			ring->marks.head++;
+			continue;
+		}
+		if (b->end <= m->start) {		/* no record left for the rest */
+			err = report_walk__aux_done(w, &ring->bufs);
+			continue;
+		}
+		err = add_data(w, REPORT_SRC_AUX, b->lane, m->time, to - from, !b->counted);
+		b->counted = true;
+		b->covered += to - from;
+		/* the one that ends first is done; the buffer too when the record goes past it */
+		if (m->end <= b->end)
+			ring->marks.head++;
+		if (m->end >= b->end || b->covered == b->end - b->start)
+			err = err ?: report_walk__aux_done(w, &ring->bufs);
+	}
+	return err;
+}
+
+/* At the end: what no PERF_RECORD_AUX timed. */
+static int report_walk__aux_flush(struct report_walk *w)
+{
+	int err = 0;
+
+	for (size_t i = 0; i < w->nr_rings && !err; i++)
+		while (!err && aux_fifo__first(&w->rings[i].bufs))
+			err = report_walk__aux_done(w, &w->rings[i].bufs);
+	return err;
+}
+
+static void report_walk__aux_free(struct report_walk *w)
+{
+	for (size_t i = 0; i < w->nr_rings; i++) {
+		free(w->rings[i].bufs.v);
+		free(w->rings[i].marks.v);
+	}
+	free(w->rings);
+}
+
+/* A PERF_RECORD_AUX: the time of the stretch it covers (a full-trace ring's). */
+static int report_walk__aux_mark(struct report_walk *w, const union perf_event *ev,
+				 const struct perf_sample *sample)
+{
+	int key = (int)(sample->cpu != (uint32_t)-1 ? sample->cpu : sample->tid);
+	struct aux_span m = {
+		.start = ev->aux.aux_offset, .end = ev->aux.aux_offset + ev->aux.aux_size,
+		.time = sample->time,
+	};
+	struct aux_ring *ring;
+
+	if (w->snapshot_mode || sample__time(sample) == REPORT_TIME_NONE)
+		return 0;	/* a snapshot is placed at its own moment */
+	ring = report_walk__ring(w, key);
+	if (!ring || aux_fifo__push(&ring->marks, &m))
+		return -ENOMEM;
+	return aux_ring__match(w, ring);
+}
+
+/* ---- perf.data records ---- */
+
+static int report_walk__perf(struct report_walk *w, union perf_event *ev,
+			     struct perf_sample *sample, struct evsel *evsel)
+{
 	int lane = report_walk__lane(w, sample);
 	uint64_t t = sample__time(sample);
 	int err = 0;
 
-	(void)s;
 	if (t != REPORT_TIME_NONE)
 		w->last_time = t;
 	err = report_feed__perf(w->feed, ev, sample, evsel);
@@ -184,7 +250,7 @@ static int pass2__sample(struct perf_tool *tool, struct perf_session *s, union p
 			err = add_loss(w, REPORT_LOSS_AUX_PARTIAL, lane, t, 1);
 		if (!err && (ev->aux.flags & PERF_AUX_FLAG_COLLISION))
 			err = add_loss(w, REPORT_LOSS_AUX_COLLISION, lane, t, 1);
-		return err;
+		return err ?: report_walk__aux_mark(w, ev, sample);
 	default:
 		return 0;
 	}
@@ -209,46 +275,6 @@ static struct report_aux_queue *report_data__queue(struct report_data *d,
 }
 
 /*
- * A full-trace buffer's bytes at the times of the PERF_RECORD_AUX records that cover them
- * (the kernel writes one as each stretch of trace ends), the buffer itself counted at the
- * first; bytes no record covers, untimed.
- */
-static int report_walk__aux_buffer(struct report_walk *w, const struct perf_record_auxtrace *a,
-				   int lane)
-{
-	int key = a->cpu != (uint32_t)-1 ? (int)a->cpu : (int)a->tid;
-	uint64_t start = a->offset, end = a->offset + a->size, covered = 0, records = 1;
-	size_t lo = 0, hi = w->nr_marks;
-	int err;
-
-	while (lo < hi) {	/* the first mark of key that ends after start */
-		size_t mid = lo + (hi - lo) / 2;
-		const struct aux_mark *m = &w->marks[mid];
-
-		if (m->key < key || (m->key == key && m->offset + m->size <= start))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < w->nr_marks && w->marks[lo].key == key && w->marks[lo].offset < end; lo++) {
-		const struct aux_mark *m = &w->marks[lo];
-		uint64_t from = m->offset > start ? m->offset : start;
-		uint64_t to = m->offset + m->size < end ? m->offset + m->size : end;
-
-		if (to <= from)
-			continue;
-		err = add_data(w, REPORT_SRC_AUX, lane, m->time, to - from, records);
-		if (err)
-			return err;
-		covered += to - from;
-		records = 0;
-	}
-	if (covered == a->size && !records)
-		return 0;
-	return add_data(w, REPORT_SRC_AUX, lane, REPORT_TIME_NONE, a->size - covered, records);
-}
-
-/*
  * Snapshot mode: a snapshot is the AUXTRACE records written together at one moment, which
  * the file marks by no time of its own: the time of the latest timed record before them.
  */
@@ -267,79 +293,57 @@ static int report_walk__snapshot(struct report_walk *w, const struct perf_record
 	return add_data(w, REPORT_SRC_AUX, lane, t, a->size, 1);
 }
 
-static int pass2__auxtrace(struct perf_tool *tool, struct perf_session *s, union perf_event *ev,
-			   uint64_t data_offset, const void *data)
+/*
+ * A full-trace buffer's bytes go in at the times of the PERF_RECORD_AUX records that cover
+ * them (the kernel writes one as each stretch of trace ends), the buffer itself counted at
+ * the first; bytes no record covers, untimed.
+ */
+static int report_walk__auxtrace(struct report_walk *w, const struct perf_record_auxtrace *a)
 {
-	struct report_walk *w = walk_of(tool);
-	const struct perf_record_auxtrace *a = &ev->auxtrace;
 	struct report_aux_queue *q = report_data__queue(w->d, a);
 	uint32_t v = w->by_cpu ? a->cpu : a->tid;
 	int lane = v == (uint32_t)-1 ? REPORT_LANE_NONE : (int)v;
+	struct aux_span b = { .start = a->offset, .end = a->offset + a->size, .lane = lane };
+	struct aux_ring *ring;
 
-	(void)s, (void)data_offset, (void)data;
 	if (!q)
 		return -ENOMEM;
 	q->bytes += a->size;
 	q->buffers++;
-	return w->snapshot_mode ? report_walk__snapshot(w, a, lane)
-				: report_walk__aux_buffer(w, a, lane);
+	if (w->snapshot_mode)
+		return report_walk__snapshot(w, a, lane);
+	ring = report_walk__ring(w, a->cpu != (uint32_t)-1 ? (int)a->cpu : (int)a->tid);
+	if (!ring || aux_fifo__push(&ring->bufs, &b))
+		return -ENOMEM;
+	return aux_ring__match(w, ring);
 }
 
-static int pass2__user(struct perf_tool *tool, struct perf_session *s, union perf_event *ev,
-		       uint64_t offset)
+static void report_walk__auxtrace_info(struct report_walk *w, const union perf_event *ev)
 {
-	struct report_walk *w = walk_of(tool);
+	const struct perf_record_auxtrace_info *info = &ev->auxtrace_info;
+	size_t nr_priv = (ev->header.size - sizeof(*info)) / sizeof(uint64_t);
 
-	(void)s, (void)offset;
-	w->d->aux_errors += ev->header.type == PERF_RECORD_AUXTRACE_ERROR;
-	return 0;
+	w->has_aux = true;
+	if (info->type == PERF_AUXTRACE_INTEL_PT && nr_priv > INTEL_PT_PRIV_SNAPSHOT_MODE)
+		w->snapshot_mode = info->priv[INTEL_PT_PRIV_SNAPSHOT_MODE];
+	else if (info->type == PERF_AUXTRACE_INTEL_BTS && nr_priv > INTEL_BTS_PRIV_SNAPSHOT_MODE)
+		w->snapshot_mode = info->priv[INTEL_BTS_PRIV_SNAPSHOT_MODE];
 }
 
-/* One pass over the records of an open session. */
-static int perf_pass(struct report_walk *w, struct perf_session *s, bool second)
+static int report_walk__user(struct report_walk *w, const union perf_event *ev)
 {
-	struct walk_tool t = {
-		.tool = {
-			.sz = sizeof(struct perf_tool),
-			/* per CPU in time order, as time on CPU needs its switches */
-			.ordered_events = second,
-			.sample = second ? pass2__sample : pass1__sample,
-			.event = second ? pass2__sample : pass1__sample,
-			.user_event = second ? pass2__user : pass1__user,
-			.auxtrace = second ? pass2__auxtrace : NULL,
-		},
-		.w = w,
-	};
-	int err = perf_session__process_events(s, &t.tool);
-
-	if (err < 0) {
-		auxrec_file_error(w->in->perf_path, "reading stopped", err);
-		w->said = true;
-		return err;
+	switch (ev->header.type) {
+	case PERF_RECORD_AUXTRACE_INFO:
+		report_walk__auxtrace_info(w, ev);
+		return 0;
+	case PERF_RECORD_AUXTRACE:
+		return report_walk__auxtrace(w, &ev->auxtrace);
+	case PERF_RECORD_AUXTRACE_ERROR:
+		w->d->aux_errors++;
+		return 0;
+	default:
+		return 0;
 	}
-	if (!second) {
-		if (w->nr_marks)	/* no PERF_RECORD_AUX: marks is NULL, which qsort may not take */
-			qsort(w->marks, w->nr_marks, sizeof(*w->marks), aux_mark__cmp);
-	} else {
-		w->d->perf_unknown = perf_session__stats(s)->nr_unknown_events +
-				     perf_session__stats(s)->nr_unknown_id;
-	}
-	return 0;
-}
-
-static struct perf_session *perf_open(struct report_walk *w)
-{
-	AUXTRACE_OPTS(perf_session_opts, opts);
-	struct perf_session *s = perf_session__new(w->in->perf_path, &opts);
-
-	if (!s) {
-		int err = errno;
-
-		auxrec_file_error(w->in->perf_path, "cannot read it as perf.data", err);
-		w->said = true;
-		errno = err;
-	}
-	return s;
 }
 
 /* Lanes are CPUs when any perf event records its CPU, or there is ftrace data. */
@@ -439,33 +443,18 @@ static int perf_formats(struct report_walk *w, struct perf_session *s)
 }
 
 /* The wall clock at the span's start, when perf.data says how its clock relates to it. */
-static void perf_wall_start(struct report_walk *w, struct perf_session *s)
+static void perf_wall_start(struct report_walk *w, struct perf_session *s, uint64_t first)
 {
 	const struct perf_env *env = perf_session__env(s);
 
 	/* the reference may be before the first record or after it (read at the end) */
-	int64_t off = (int64_t)(w->first - env->clock_clockid_ns);
+	int64_t off = (int64_t)(first - env->clock_clockid_ns);
 
-	if (env->has_clock_data && w->first != UINT64_MAX &&
-	    (off >= 0 || env->clock_wall_ns > (uint64_t)-off))
+	if (env->has_clock_data && (off >= 0 || env->clock_wall_ns > (uint64_t)-off))
 		report_model__set_wall_start(w->d->m, env->clock_wall_ns + (uint64_t)off);
 }
 
 /* ---- trace.dat ---- */
-
-static struct trace_dat_reader *trace_open(struct report_walk *w)
-{
-	struct trace_dat_reader *r = trace_dat_reader__open(w->in->trace_path);
-
-	if (!r) {
-		int err = errno;
-
-		auxrec_file_error(w->in->trace_path, "cannot read it as trace.dat", err);
-		w->said = true;
-		errno = err;
-	}
-	return r;
-}
 
 /* What trace.dat adds to the header: its events, and the machine when there is no perf.data. */
 static int trace_describe(struct report_walk *w, struct trace_dat_reader *r, bool alone)
@@ -479,7 +468,7 @@ static int trace_describe(struct report_walk *w, struct trace_dat_reader *r, boo
 	for (int cpu = 0; cpu < trace_dat_reader__nr_cpus(r) && !err; cpu++)
 		err = report_model__add_lane(m, cpu);
 	events = trace_dat_reader__events(r, &nr);
-	err = report_feed__declare_ftrace(w->feed, events, nr);
+	err = err ?: report_feed__declare_ftrace(w->feed, events, nr);
 	for (size_t i = 0; i < nr && !err; i++) {
 		char *name;
 
@@ -487,11 +476,6 @@ static int trace_describe(struct report_walk *w, struct trace_dat_reader *r, boo
 			return -ENOMEM;
 		err = report_model__add_event(m, name);
 		free(name);
-	}
-	if (trace_dat_reader__clock(r)) {
-		w->d->trace_clock = strdup(trace_dat_reader__clock(r));
-		if (!w->d->trace_clock)
-			return -ENOMEM;
 	}
 	if (alone && !err) {
 		char sys[65], host[65], release[65];
@@ -534,123 +518,158 @@ static int report_walk__note_ftrace_event(struct report_walk *w, const struct te
 	return err;
 }
 
-static int trace_pass(struct report_walk *w, struct trace_dat_reader *r, bool second)
+/* A trace.dat record: an event, or what the ring buffer says it missed. */
+static int report_walk__ftrace(struct report_walk *w, const struct trace_dat_record *rec)
 {
-	struct trace_dat_cursor *c = trace_dat_cursor__new(r, -1);
-	const struct trace_dat_record *rec;
-	int err = 0;
+	if (rec->kind == TRACE_DAT_LOST)
+		return add_loss(w, REPORT_LOSS_FTRACE_MISSED, rec->cpu, rec->ts,
+				rec->missed < 0 ? 0 : (uint64_t)rec->missed);
+	if (rec->kind == TRACE_DAT_EVENT) {
+		int err = report_walk__note_ftrace_event(w, rec->event);
 
-	if (!c)
-		return -errno;
-	while (!err && (rec = trace_dat_cursor__next(c))) {
-		if (!second) {
-			report_walk__span(w, rec->ts);
-			if (rec->kind == TRACE_DAT_EVENT)
-				err = report_walk__note_ftrace_event(w, rec->event);
-		} else if (rec->kind == TRACE_DAT_LOST)
-			err = add_loss(w, REPORT_LOSS_FTRACE_MISSED, rec->cpu, rec->ts,
-				       rec->missed < 0 ? 0 : (uint64_t)rec->missed);
-		else
-			err = add_data(w, REPORT_SRC_FTRACE, rec->cpu, rec->ts, rec->record_size, 1) ?:
-			      report_feed__ftrace(w->feed, rec);
+		if (err)
+			return err;
 	}
-	if (!err && errno)
-		err = -errno;
-	if (err) {
-		auxrec_file_error(w->in->trace_path, "reading stopped", err);
-		w->said = true;
-	}
-	trace_dat_cursor__delete(c);
-	return err;
+	return add_data(w, REPORT_SRC_FTRACE, rec->cpu, rec->ts, rec->record_size, 1) ?:
+	       report_feed__ftrace(w->feed, rec);
 }
 
-static int file_size(const char *path, uint64_t *size)
+/* Each record of the walk into the model and the aggregates. */
+static int report_walk__record(void *ctx, const struct timeline_record *rec)
 {
-	struct stat st;
+	struct report_walk *w = ctx;
 
-	if (!path)
+	switch (rec->kind) {
+	case TIMELINE_PERF_SAMPLE:
+	case TIMELINE_PERF_EVENT:
+		w->err = report_walk__perf(w, rec->perf.event, rec->perf.sample, rec->perf.evsel);
+		break;
+	case TIMELINE_PERF_USER:
+		w->err = report_walk__user(w, rec->perf.event);
+		break;
+	case TIMELINE_STREAM:
+		w->err = report_walk__ftrace(w, rec->stream.data);
+		break;
+	default:	/* no decoders: no AUX samples */
+		break;
+	}
+	return w->err;
+}
+
+/*
+ * Open what in names, interleaving the two files whatever their clocks (a health view reports
+ * each file; the text says when their times are not comparable). No AUX decoders: report
+ * counts AUX bytes per ring and time, auxrec script decodes them.
+ */
+static int report_walk__open(struct report_walk *w, const struct report_input *in)
+{
+	AUXTRACE_OPTS(timeline_opts, tl_opts, .any_clock = true, .user_records = true);
+	/* the report prints no ftrace event: trace.dat's kernel symbols would be ~19 MiB unused */
+	AUXTRACE_OPTS(trace_dat_reader_opts, td_opts, .no_kallsyms = true);
+	AUXTRACE_OPTS(auxtrace_recording_opts, opts, .timeline = &tl_opts, .trace_dat = &td_opts);
+	int err;
+
+	w->rec = auxtrace_recording__open(in->where, &opts);
+	if (w->rec)
 		return 0;
-	if (stat(path, &st))
-		return -errno;
-	*size = (uint64_t)st.st_size;
+	err = errno;
+	w->said = true;
+	if (err == ENOENT)	/* nothing there, or nothing to read (the library said which) */
+		auxrec_error("%s: %s%s", in->where, strerror(err),
+			     in->named ? "" : " (auxrec record writes there; or name a recording)");
+	else
+		auxrec_file_error(in->where, "cannot read it as a recording", err);
+	return -err;
+}
+
+/* The two files' trace clocks, when they differ: their times are then not comparable. */
+static int report_walk__clocks(struct report_walk *w, struct perf_session *ps,
+			       struct trace_dat_reader *tr)
+{
+	const char *perf = ps ? timeline__clock(auxtrace_recording__timeline(w->rec)) : NULL;
+	const char *ftrace = tr ? trace_dat_reader__clock(tr) : NULL;
+
+	if (ftrace) {
+		w->d->trace_clock = strdup(ftrace);
+		if (!w->d->trace_clock)
+			return -ENOMEM;
+	}
+	if (ps && tr && (!perf || !ftrace || strcmp(perf, ftrace))) {
+		w->d->perf_clock = strdup(perf ? perf : "unknown");
+		if (!w->d->perf_clock)
+			return -ENOMEM;
+	}
 	return 0;
 }
 
-static int report_walk__run(struct report_walk *w, struct perf_session **ps,
-			    struct trace_dat_reader **tr)
+static int report_walk__run(struct report_walk *w, const struct report_input *in)
 {
-	const struct report_input *in = w->in;
 	struct report_data *d = w->d;
+	struct perf_session *ps;
+	struct trace_dat_reader *tr;
+	const struct timeline_stats *st;
 	int err;
 
-	if (in->perf_path && !(*ps = perf_open(w)))
-		return -errno;
-	if (in->trace_path && !(*tr = trace_open(w)))
-		return -errno;
-	w->by_cpu = *tr || !*ps || perf_by_cpu(*ps);
+	err = report_walk__open(w, in);
+	if (err)
+		return err;
+	ps = auxtrace_recording__session(w->rec);
+	tr = auxtrace_recording__trace_dat(w->rec);
+	w->by_cpu = tr || !ps || perf_by_cpu(ps);
 	d->m = report_model__new(w->by_cpu ? REPORT_LANES_CPU : REPORT_LANES_THREAD);
 	d->agg = d->m ? report_agg__new() : NULL;
-	w->feed = d->agg ? report_feed__new(d->agg, *tr ? trace_dat_reader__tep(*tr) : NULL) : NULL;
+	w->feed = d->agg ? report_feed__new(d->agg, tr ? trace_dat_reader__tep(tr) : NULL) : NULL;
 	if (!w->feed)
 		return -errno;
 	err = model_info(d->m, REPORT_INFO_DATA_DIR, in->where);
-	err = err ?: file_size(in->perf_path, &d->perf_size);
-	err = err ?: file_size(in->trace_path, &d->trace_size);
-	if (!err && *ps)
-		err = perf_describe(w, *ps);
-	if (!err && *tr)
-		err = trace_describe(w, *tr, !*ps);
+	d->perf_size = ps ? perf_session__size(ps) : 0;
+	d->trace_size = tr ? trace_dat_reader__size(tr) : 0;
+	err = err ?: report_walk__clocks(w, ps, tr);
+	if (!err && ps)
+		err = perf_describe(w, ps) ?:
+		      report_feed__declare_perf(w->feed, perf_session__evlist(ps)) ?:
+		      perf_formats(w, ps);
+	if (!err && tr)
+		err = trace_describe(w, tr, !ps);
 	if (err)
 		return err;
 
-	/* pass 1: the span, the AUX records; a session reads its file once */
-	if (*ps) {
-		err = perf_pass(w, *ps, false);
-		perf_session__delete(*ps);
-		*ps = err ? NULL : perf_open(w);
-		if (!err && !*ps)
-			err = -errno;
+	/* one walk: a damaged file ends its part, what was read before is still reported */
+	err = timeline__process(auxtrace_recording__timeline(w->rec), report_walk__record, w);
+	if (w->err)
+		return w->err;
+	if (err) {
+		auxrec_file_error(in->where, "reading stopped", err);
+		d->read_error = err;
 	}
-	if (!err && *tr)
-		err = trace_pass(w, *tr, false);
-	if (err)
-		return err;
-	if (w->first <= w->last) {
-		err = report_model__set_span(d->m, w->first, w->last);
-		if (err)
-			return err;
-		if (*ps)
-			perf_wall_start(w, *ps);
+	err = report_walk__aux_flush(w);
+	st = timeline__stats(auxtrace_recording__timeline(w->rec));
+	if (!err && st->first_time && st->last_time >= st->first_time) {
+		err = report_model__set_span(d->m, st->first_time, st->last_time);
+		if (!err && ps)
+			perf_wall_start(w, ps, st->first_time);
 	}
-	if (w->has_aux)
+	if (!err && w->has_aux)
 		err = model_info(d->m, REPORT_INFO_MODE, w->snapshot_mode ? "AUX snapshot"
 									  : "AUX full trace");
-
-	/* pass 2: everything into the model (the evsels of the session that reads it) */
-	if (!err && *ps)
-		err = report_feed__declare_perf(w->feed, perf_session__evlist(*ps)) ?:
-		      perf_formats(w, *ps) ?:
-		      perf_pass(w, *ps, true);
-	if (!err && *ps)
-		err = perf_add_lanes(w, *ps);
-	if (!err && *tr)
-		err = trace_pass(w, *tr, true);
+	if (!err && ps) {
+		d->perf_unknown = perf_session__stats(ps)->nr_unknown_events +
+				  perf_session__stats(ps)->nr_unknown_id;
+		err = perf_add_lanes(w, ps);
+	}
 	return err;
 }
 
 int report_data__read(struct report_data *d, const struct report_input *in)
 {
-	struct report_walk w = { .d = d, .in = in, .first = UINT64_MAX,
-				 .last_time = REPORT_TIME_NONE, .last_snapshot = REPORT_TIME_NONE };
-	struct trace_dat_reader *tr = NULL;
-	struct perf_session *ps = NULL;
+	struct report_walk w = { .d = d, .last_time = REPORT_TIME_NONE,
+				 .last_snapshot = REPORT_TIME_NONE };
 	int err;
 
 	memset(d, 0, sizeof(*d));
-	err = report_walk__run(&w, &ps, &tr);
-	perf_session__delete(ps);
-	trace_dat_reader__close(tr);
-	free(w.marks);
+	err = report_walk__run(&w, in);
+	report_walk__aux_free(&w);
+	auxtrace_recording__close(w.rec);
 	free(w.ftrace_ids);
 	report_feed__delete(w.feed);
 	if (err) {
@@ -667,5 +686,6 @@ void report_data__exit(struct report_data *d)
 	report_agg__delete(d->agg);
 	free(d->queues);
 	free(d->trace_clock);
+	free(d->perf_clock);
 	memset(d, 0, sizeof(*d));
 }

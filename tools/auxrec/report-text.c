@@ -43,6 +43,14 @@ static void text__header(FILE *f, const struct report_data *d)
 		fprintf(f, "  %-12s %d online of %d\n", "CPUs", m->nr_cpus_online, m->nr_cpus_avail);
 	text__info(f, "mode", m->info[REPORT_INFO_MODE]);
 	text__info(f, "trace clock", d->trace_clock);
+	/* read anyway, each file whole: a health view; only their relative times mean nothing */
+	if (d->perf_clock)
+		fprintf(f, "  %-12s differ: perf.data on \"%s\", trace.dat on \"%s\": the times of one "
+			"file are not comparable with the other's\n", "clocks", d->perf_clock,
+			d->trace_clock ? d->trace_clock : "unknown");
+	if (d->read_error)
+		fprintf(f, "  %-12s reading stopped at a damaged file (the error says where): "
+			"this is what was read before it\n", "incomplete");
 	fprintf(f, "  %-12s", "files");
 	if (d->perf_size)
 		fprintf(f, " perf.data %" PRIu64 " bytes", d->perf_size);

@@ -8,23 +8,24 @@
 #ifndef AUXREC_REPORT_H
 #define AUXREC_REPORT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "report-agg.h"
 #include "report-model.h"
 
-/* The files of a recording: a directory's perf.data and trace.dat, or one file of either. */
+/*
+ * The files of a recording: a directory's perf.data and trace.dat, or one file of either
+ * (auxtrace_recording__open tells which is there, and which a file is).
+ */
 struct report_input {
 	char *where;		/* what the user named: the directory or the file */
-	char *perf_path;	/* NULL: none */
-	char *trace_path;	/* NULL: none */
+	bool named;		/* else the default directory */
+	char *perf_path;	/* -D's perf.data */
 };
 
-/*
- * From DIR (perf.data required, trace.dat when there) or FILE (perf.data or trace.dat, told
- * by its magic). NULL arg: "auxrec.data". 0, or -errno with the error printed.
- */
+/* NULL arg: "auxrec.data". Checks what is there (a FIFO is refused). 0, or -errno printed. */
 int report_input__init(struct report_input *in, const char *arg);
 void report_input__exit(struct report_input *in);
 
@@ -43,14 +44,17 @@ struct report_data {
 	struct report_aux_queue *queues;	/* by idx */
 	size_t nr_queues;
 	char *trace_clock;			/* trace.dat's clock, NULL without one */
+	char *perf_clock;			/* perf.data's when it is not trace.dat's */
+	int read_error;				/* -errno: a file is damaged, the rest unread */
 	uint64_t perf_size, trace_size;		/* bytes of the files, 0 when absent */
 	uint64_t perf_unknown;			/* records skipped by the reader */
 	uint64_t aux_errors;			/* PERF_RECORD_AUXTRACE_ERROR records */
 };
 
 /*
- * Read every file of in into d (the model made here). Nothing is half done: 0, or -errno
- * with the error printed (which file, what, where) and d empty.
+ * Read every file of in into d (the model made here), in one walk. 0, or -errno with the
+ * error printed (which file, what, where) and d empty. A file damaged midway is not a
+ * failure: d holds what was read before, d->read_error says why the rest was not.
  */
 int report_data__read(struct report_data *d, const struct report_input *in);
 void report_data__exit(struct report_data *d);
