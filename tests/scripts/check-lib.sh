@@ -5,6 +5,8 @@ check() {
 	local what=$1; shift
 	if "$@"; then echo "ok: $what"; else echo "FAILED: $what"; fail=1; fi
 }
+# not CONDITION...: holds when the condition does not
+not() { ! "$@"; }
 same() {
 	[ -n "$1" ] && [ "$1" = "$2" ]
 }

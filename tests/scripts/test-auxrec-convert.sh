@@ -22,11 +22,7 @@ cd "$(dirname "$0")/../.."
 B=${B:-build}
 auxrec=$PWD/$B/auxrec
 loop=$PWD/$B/tests/progs/getppid-loop
-fail=0
-check() {	# check DESCRIPTION CONDITION...
-	local what=$1; shift
-	if "$@"; then echo "ok: $what"; else echo "FAILED: $what"; fail=1; fi
-}
+. tests/scripts/check-lib.sh
 skip() { echo "SKIP: $*"; exit 77; }
 [ "$(id -u)" -eq 0 ] || skip "needs root (tracefs, system-wide perf events)"
 grep -qw tracefs /proc/mounts || skip "needs a mounted tracefs"

@@ -8,12 +8,7 @@ cd "$(dirname "$0")/../.."
 B=${B:-build}
 auxrec=$B/auxrec
 loop=$B/tests/progs/getppid-loop
-fail=0
-check() {	# check DESCRIPTION CONDITION...
-	local what=$1; shift
-	if "$@"; then echo "ok: $what"; else echo "FAILED: $what"; fail=1; fi
-}
-not() { ! "$@"; }
+. tests/scripts/check-lib.sh
 if [ "$(id -u)" -ne 0 ]; then
 	echo "SKIP: needs root (perf events of a command with cpu-clock at any paranoia)"
 	exit 77

@@ -21,11 +21,7 @@ cd "$(dirname "$0")/../.."
 B=${B:-build}
 auxrec=$PWD/$B/auxrec
 loop=$PWD/$B/tests/progs/getppid-loop
-fail=0
-check() {	# check DESCRIPTION CONDITION...
-	local what=$1; shift
-	if "$@"; then echo "ok: $what"; else echo "FAILED: $what"; fail=1; fi
-}
+. tests/scripts/check-lib.sh
 if [ "$(id -u)" -ne 0 ]; then
 	echo "SKIP: needs root (perf events, tracefs)"
 	exit 77

@@ -17,13 +17,9 @@ cd "$(dirname "$0")/../.."
 B=${B:-build}
 AUXREC=$B/auxrec
 out=$B/report-ran
-fail=0
+. tests/scripts/check-lib.sh
 
 skip() { echo "SKIP: $*"; exit 77; }
-check() {	# check DESCRIPTION CONDITION...
-	local what=$1; shift
-	if "$@"; then echo "ok: $what"; else echo "FAILED: $what"; fail=1; fi
-}
 [ "$(id -u)" -eq 0 ] || skip "needs root (tracefs, system-wide perf events)"
 grep -qw tracefs /proc/mounts || skip "needs a mounted tracefs"
 for t in perf trace-cmd python3; do command -v $t >/dev/null || skip "$t is not installed"; done
