@@ -64,10 +64,12 @@ check "... and the other process's 700 too (got $(count_of "$bg" calls.txt))" \
 check "... and the summary says every task's" grep -q "; events of every task" rec.log
 
 # -p: a running process's events, not those of the ones around it
-mkfifo go2
+# a FIFO each: two readers of one FIFO may both take the first line, leaving the second
+# echo waiting for a reader for ever
+mkfifo go2 go3
 ( read -r _ <go2; exec "$loop" 400 ) &
 target=$!
-( read -r _ <go2; exec "$loop" 600 ) &
+( read -r _ <go3; exec "$loop" 600 ) &
 other=$!
 timeout 60 "$auxrec" record -o p -p "$target" --ftrace syscalls:sys_enter_getppid >p.log 2>&1 &
 recp=$!
@@ -76,7 +78,7 @@ for _ in $(seq 100); do
 	grep -qw "$target" /sys/kernel/tracing/instances/auxrec-$recp/set_event_pid 2>/dev/null && break
 	sleep 0.1
 done
-echo >go2; echo >go2
+echo >go2; echo >go3
 wait $target $other
 wait $recp
 calls p/trace.dat >pcalls.txt
