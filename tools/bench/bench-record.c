@@ -112,15 +112,15 @@ static pid_t spawn_recorder(char *const argv[], const int ready[2], const int do
 	return pid;
 }
 
-/* The load: CALLS getppid() calls pinned to CPU 0, in a child of ours. */
-static pid_t start_loop(int done_fd)
+/* The load: calls getppid() calls pinned to CPU 0, in a child of ours. */
+static pid_t start_loop(int done_fd, long calls)
 {
 	pid_t pid = fork();
 
 	if (pid == 0) {
 		close(done_fd);
 		bench__pin_self(0);
-		for (long i = 0; i < CALLS; i++)
+		for (long i = 0; i < calls; i++)
 			getppid();
 		_exit(0);
 	}
@@ -138,7 +138,8 @@ static int wait_ready(int fd)
 	return 0;
 }
 
-static int run(char *const recorder[], const char *path, struct result *r)
+/* One recording of a loop of `calls` getppid() calls (0: the recorder's fixed cost). */
+static int run(char *const recorder[], const char *path, long calls, struct result *r)
 {
 	struct stat st;
 	struct rusage ru;
@@ -158,7 +159,7 @@ static int run(char *const recorder[], const char *path, struct result *r)
 	close(done[0]);
 	err = rec < 0 ? -errno : wait_ready(ready[0]);
 	if (!err) {
-		loop = start_loop(done[1]);
+		loop = start_loop(done[1], calls);
 		if (loop < 0 || waitpid(loop, &status, 0) != loop)
 			err = -ECHILD;
 	}
@@ -172,9 +173,45 @@ static int run(char *const recorder[], const char *path, struct result *r)
 		return err;
 	r->cpu_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
 		   ru.ru_stime.tv_usec / 1e6;
-	r->calls = CALLS;
+	r->calls = calls;
 	r->file_size = stat(path, &st) ? 0 : (uint64_t)st.st_size;
 	return count_file(path, loop, r);
+}
+
+/*
+ * The floor under any recorder of this load: the CPU time of writing `bytes` into a new
+ * tmpfs file, 256 KiB at a time from a ring-sized (4 MiB) buffer. Most of it is the kernel
+ * allocating, charging and filling page cache pages, which no user-space work avoids.
+ */
+static int write_floor(const char *dir, uint64_t bytes, double *cpu_s)
+{
+	enum { RING = 4 << 20, CHUNK = 256 << 10 };
+	char path[96];
+	char *buf = malloc(RING);
+	uint64_t done = 0;
+	double t0;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/floor", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (!buf || fd < 0) {
+		free(buf);
+		return -errno;
+	}
+	memset(buf, 0x5a, RING);
+	t0 = bench__thread_cpu_s(NULL);
+	while (done < bytes) {
+		size_t len = bytes - done < CHUNK ? bytes - done : CHUNK;
+
+		if (write(fd, buf + done % RING, len) != (ssize_t)len)
+			break;
+		done += len;
+	}
+	*cpu_s = bench__thread_cpu_s(NULL) - t0;
+	close(fd);
+	unlink(path);
+	free(buf);
+	return done < bytes ? -EIO : 0;
 }
 
 static void print(const char *name, const struct result *r)
@@ -204,10 +241,10 @@ static int compare_compressed(const char *auxrec, const char *out_auxrec, const 
 	char *const p[] = { "perf", "record", "-z", "-e", "syscalls:sys_enter_getppid", "-C", "0",
 			    "-m", "1024", "-o", (char *)out_perf, "--", GATE, NULL };
 	struct result ra = { 0 }, rp = { 0 };
-	int err = run(a, perf_path, &ra);
+	int err = run(a, perf_path, CALLS, &ra);
 
 	if (!err)
-		err = run(p, out_perf, &rp);
+		err = run(p, out_perf, CALLS, &rp);
 	if (err)
 		return err;
 	printf("-z (zstd level 1), the same load:\n");
@@ -224,7 +261,8 @@ int main(void)
 {
 	char self[PATH_MAX], auxrec[PATH_MAX + 16], dir[] = "/dev/shm/bench-record-XXXXXX";
 	char out_auxrec[64], out_perf[64], perf_path[96];
-	double aux_ns[REPS], perf_ns[REPS];
+	double aux_ns[REPS], perf_ns[REPS], aux_load_ns[REPS], perf_load_ns[REPS];
+	double floor_s[REPS], floor_ns[REPS];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
 	if (n < 0 || !mkdtemp(dir)) {
@@ -243,11 +281,17 @@ int main(void)
 				    "-m", "1024", "-o", out_auxrec, "--", GATE, NULL };
 		char *const p[] = { "perf", "record", "-e", "syscalls:sys_enter_getppid", "-C", "0",
 				    "-m", "1024", "-o", out_perf, "--", GATE, NULL };
-		struct result ra = { 0 }, rp = { 0 };
-		int err = run(a, perf_path, &ra);
+		struct result ra = { 0 }, rp = { 0 }, ia = { 0 }, ip = { 0 };
+		int err = run(a, perf_path, CALLS, &ra);
 
 		if (!err)
-			err = run(p, out_perf, &rp);
+			err = run(p, out_perf, CALLS, &rp);
+		if (!err)
+			err = run(a, perf_path, 0, &ia);
+		if (!err)
+			err = run(p, out_perf, 0, &ip);
+		if (!err)
+			err = write_floor(dir, ra.file_size, &floor_s[i]);
 		if (err) {
 			fprintf(stderr, "bench-record: run %d failed: %s\n", i, strerror(-err));
 			return 1;
@@ -255,12 +299,25 @@ int main(void)
 		printf("run %d\n", i + 1);
 		print("auxrec", &ra);
 		print("perf record", &rp);
+		printf("  no load: auxrec %.3f s, perf record %.3f s; writing auxrec's %.0f MiB into "
+		       "a new tmpfs file: %.3f s\n", ia.cpu_s, ip.cpu_s, ra.file_size / 1048576.0,
+		       floor_s[i]);
 		aux_ns[i] = ra.cpu_s * 1e9 / (ra.captured ? ra.captured : 1);
 		perf_ns[i] = rp.cpu_s * 1e9 / (rp.captured ? rp.captured : 1);
+		aux_load_ns[i] = (ra.cpu_s - ia.cpu_s) * 1e9 / (ra.captured ? ra.captured : 1);
+		perf_load_ns[i] = (rp.cpu_s - ip.cpu_s) * 1e9 / (rp.captured ? rp.captured : 1);
+		floor_ns[i] = floor_s[i] * 1e9 / (ra.captured ? ra.captured : 1);
 	}
+	/* the medians of each column: bench__median sorts, so the ratios come first */
 	printf("median CPU per captured sample: auxrec %.1f ns, perf record %.1f ns: %.2fx "
 	       "(target <= 0.1x)\n", bench__median(aux_ns, REPS), bench__median(perf_ns, REPS),
 	       bench__median(aux_ns, REPS) / bench__median(perf_ns, REPS));
+	printf("  beyond the no-load run: auxrec %.1f ns, perf record %.1f ns: %.2fx\n",
+	       bench__median(aux_load_ns, REPS), bench__median(perf_load_ns, REPS),
+	       bench__median(aux_load_ns, REPS) / bench__median(perf_load_ns, REPS));
+	printf("  the floor, writing the same bytes into tmpfs: %.1f ns per sample, %.2fx perf "
+	       "record's CPU\n", bench__median(floor_ns, REPS),
+	       bench__median(floor_ns, REPS) / bench__median(perf_ns, REPS));
 	n = compare_compressed(auxrec, out_auxrec, perf_path, out_perf);
 	if (n)
 		fprintf(stderr, "bench-record: the -z runs failed: %s\n", strerror((int)-n));
