@@ -224,7 +224,9 @@ $(B)/tests/progs/report-html-demo: BASE_CFLAGS += -Itools/auxrec
 
 # The recording the report tests read: the AUX test producer of the test-support library
 # stands in for AUX hardware.
-$(B)/tests/progs/report-recording: tests/progs/report-recording.c $(TESTSUPPORT) $(PUB_HDRS) $(STATICS)
+# flame-recording: a PT or BTS recording of a program with a known call tree, the same way.
+$(B)/tests/progs/report-recording $(B)/tests/progs/flame-recording: $(B)/tests/progs/%: \
+		tests/progs/%.c $(TESTSUPPORT) $(PUB_HDRS) $(STATICS)
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -o $@ $< $(TESTSUPPORT) $(STATICS) $(LDFLAGS) \
 		$(shell pkg-config --libs check) $(DEP_LIBS)
