@@ -107,9 +107,9 @@ static void convert__summary(const struct convert_args *a, const struct chrome_s
 			cs->nr_calls, cs->nr_returns, cs->nr_ends[CALL_SLICE_PAST_START],
 			cs->nr_ends[CALL_SLICE_OPEN_AT_END], cs->nr_ends[CALL_SLICE_UNWOUND],
 			cs->max_depth);
-	if (st->nr_no_time)
-		fprintf(stderr, "; %" PRIu64 " records without a time left out (BTS branches have"
-			" none: no call slices from them)", st->nr_no_time);
+	if (st->nr_untimed_branches)
+		fprintf(stderr, "; %" PRIu64 " branches without a time left out (BTS has none: "
+			"no call slices from them)", st->nr_untimed_branches);
 	fputc('\n', stderr);
 }
 

@@ -345,6 +345,7 @@ int chrome_writer__record(void *ctx, const struct timeline_record *rec)
 		return err;
 	if (rec->time == TIMELINE_NO_TIME) {
 		cw->stats.nr_no_time++;
+		cw->stats.nr_untimed_branches += rec->kind == TIMELINE_AUX_SAMPLE;
 		return 0;
 	}
 	if (rec->time < cw->start || rec->time > cw->end)

@@ -37,6 +37,7 @@ struct timeline_record;
 struct chrome_stats {
 	uint64_t nr_slices, nr_tail_slices, nr_ftrace, nr_perf, nr_losses;
 	uint64_t nr_no_time;		/* records without a time: left out */
+	uint64_t nr_untimed_branches;	/* of them, AUX branches (BTS's have no time) */
 };
 
 /*
