@@ -5,7 +5,7 @@
  * hardware: the AUX test producer stands in for it (tests/lib/aux-session.h), and the trace
  * is what the hardware would write for the program's one call of f.
  *
- *	flame-recording pt|pt-cut|bts FILE
+ *	flame-recording pt|pt-cut|pt-long|bts FILE
  *
  * The program (built here by gcc around generated code, tests/lib/asm-elf.h) runs
  * f -> run -> load, compute, save, each calling functions of its own (the table below): its
@@ -20,11 +20,14 @@
  *  - pt-cut: the trace starts inside load (after its first call returned: load, run and f
  *    were entered before it, their returns are TIPs) and stops at a return inside
  *    compress (TIP.PGD: compress and save are still running);
+ *  - pt-long: as pt, but write_out works 2000 times as long (100 ms): most calls are then
+ *    shorter than a pixel of the whole recording's view;
  *  - bts: the same branches as pt as BTS records (from, to), one AUX buffer; BTS has no
  *    time of its own.
  * Prints "calls N returns M" of the branches the trace holds.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,6 +78,7 @@ struct flame_branch {
 
 struct flame {
 	struct traced_prog t;
+	bool long_write;		/* pt-long */
 	uint64_t addr[NR_FNS];
 	struct flame_branch *br;
 	size_t nr, cap;
@@ -139,7 +143,7 @@ static void flame_run(struct flame *fl, size_t i, uint64_t ret)
 			at += CALL_LEN;
 		}
 	}
-	fl->now += fn->work;
+	fl->now += fn->work * (fl->long_write && !strcmp(fn->name, "write_out") ? 2000 : 1);
 	flame_add(fl, at, ret, FLAME_RET);
 }
 
@@ -224,8 +228,9 @@ int main(int argc, char **argv)
 	uint8_t *buf;
 	char *src;
 
-	if (strcmp(mode, "pt") && strcmp(mode, "pt-cut") && strcmp(mode, "bts")) {
-		fprintf(stderr, "usage: flame-recording pt|pt-cut|bts FILE\n");
+	if (strcmp(mode, "pt") && strcmp(mode, "pt-cut") && strcmp(mode, "pt-long") &&
+	    strcmp(mode, "bts")) {
+		fprintf(stderr, "usage: flame-recording pt|pt-cut|pt-long|bts FILE\n");
 		return 2;
 	}
 	src = flame_source();
@@ -234,6 +239,7 @@ int main(int argc, char **argv)
 	free(src);
 	for (size_t i = 0; i < NR_FNS; i++)
 		fl.addr[i] = asm_elf__sym(&fl.t.elf, flame_fns[i].name);
+	fl.long_write = !strcmp(mode, "pt-long");
 	flame_fn("f", &fi);
 	flame_run(&fl, fi, fl.t.after_f);
 	last = fl.nr - 1;
