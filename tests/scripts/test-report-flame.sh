@@ -33,8 +33,8 @@ page() {
 		--enable-logging=stderr --v=0 --window-size=1300,1000 --virtual-time-budget=3000 \
 		--dump-dom "file://$out/$1.html" >"$1.dom" 2>"$1.log"
 	timeout -k 5 60 "$chromium" --headless --no-sandbox --disable-gpu --user-data-dir="$out/p" \
-		--window-size=1300,900 --virtual-time-budget=3000 \
-		--screenshot="$shots/$1.png" "file://$out/$1.html#flame" >/dev/null 2>&1
+		--window-size=1300,780 --virtual-time-budget=3000 \
+		--screenshot="$shots/$1.png" "file://$out/$1.html" >/dev/null 2>&1
 	python3 - "$1.dom" <<'PY'
 import re, sys
 t = open(sys.argv[1]).read()
