@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * trace.dat version 7 with zstd, as trace-cmd 3.x writes it with compression: the file head
+ * trace.dat version 7 with zstd (or none), as trace-cmd 3.x writes it with compression: the file head
  * names the algorithm and points at the options; each description part is a section (a
  * 16-byte header, then one compressed block: compressed size, plain size, the zstd frame);
  * the CPU data is one flyrecord section in which each CPU's sub-buffers start page-aligned,
@@ -9,7 +9,10 @@
  * where each CPU's chunks are.
  *
  * The description parts are the same bytes as in version 6 (trace-dat-meta.c and
- * trace-dat-events.c write them into a scratch memfd, compressed from there).
+ * trace-dat-events.c write them into a scratch memfd, compressed from there). At level 0 the
+ * file names the compression "none" and the sections hold those bytes as they are. Without
+ * CPU data the file ends after its options: the prefix a trace-cmd listen server completes
+ * with the data it collected (trace-dat-net.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
