@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * trace.dat version 7 with zstd (or none), as trace-cmd 3.x writes it with compression: the file head
- * names the algorithm and points at the options; each description part is a section (a
- * 16-byte header, then one compressed block: compressed size, plain size, the zstd frame);
+ * trace.dat version 7 with zstd (or none), as trace-cmd 3.x writes it with compression: the
+ * file head names the algorithm and points at the options; each description part is a
+ * section (a 16-byte header, then one compressed block: compressed size, plain size, the
+ * zstd frame);
  * the CPU data is one flyrecord section in which each CPU's sub-buffers start page-aligned,
  * as a count of chunks and the chunks (10 sub-buffers each, one zstd frame apiece); the
  * options come last, among them each section's offset and the BUFFER option that says
