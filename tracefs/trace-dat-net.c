@@ -110,7 +110,7 @@ static int tn__expect(struct trace_dat_net *n, const char *want, size_t len, con
 	if (err == -ETIMEDOUT)
 		pr_err("trace-cmd collector %s did not answer %s within %d ms: is it a trace-cmd listen server?\n",
 		       n->where, step, n->timeout_ms);
-	else if (err == -ECONNRESET)
+	else if (err == -EPIPE || err == -ECONNRESET)
 		pr_err("trace-cmd collector %s hung up at %s: is it a trace-cmd listen server (3.x)?\n",
 		       n->where, step);
 	else if (err)
@@ -171,7 +171,7 @@ static int tn__init(struct trace_dat_net *n, unsigned int page_size, unsigned in
 			break;
 		}
 	}
-	if (err == -ETIMEDOUT || err == -ECONNRESET)
+	if (err == -ETIMEDOUT || err == -EPIPE || err == -ECONNRESET)
 		pr_err("trace-cmd collector %s %s instead of giving the data ports\n", n->where,
 		       err == -ETIMEDOUT ? "went silent" : "hung up");
 	free(m);
@@ -401,7 +401,10 @@ struct ring_sink *trace_dat_net__cpu_sink(struct trace_dat_net *n, int cpu)
 	return &n->cpus[cpu].sink;
 }
 
-/* Wait until the peer of fd hangs up, at most timeout_ms. 0, -ETIMEDOUT or -errno. */
+/*
+ * Wait until the peer of fd hangs up, at most timeout_ms. 0, or -ETIMEDOUT, -ECONNRESET (a
+ * reset: the peer died with data of ours unread), -errno.
+ */
 static int tn__wait_hangup(int fd, int timeout_ms)
 {
 	char byte;
@@ -410,7 +413,7 @@ static int tn__wait_hangup(int fd, int timeout_ms)
 	do
 		err = tn_read(fd, &byte, 1, timeout_ms);
 	while (!err);		/* nothing is expected: read past whatever comes */
-	return err == -ECONNRESET ? 0 : err;
+	return err == -EPIPE ? 0 : err;
 }
 
 int trace_dat_net__finish(struct trace_dat_net *n)
@@ -432,7 +435,9 @@ int trace_dat_net__finish(struct trace_dat_net *n)
 	for (int cpu = 0; cpu < n->nr_cpus && !n->stats.lost_collector; cpu++) {
 		struct tn_cpu *c = &n->cpus[cpu];
 
-		err = shutdown(c->fd, SHUT_WR) < 0 ? -errno : tn__wait_hangup(c->fd, n->timeout_ms);
+		/* a collector that hung up before we did died: its hangup says nothing */
+		err = !tn__alive(n, c) ? -ECONNRESET : shutdown(c->fd, SHUT_WR) < 0 ? -errno :
+		      tn__wait_hangup(c->fd, n->timeout_ms);
 		if (err == -ETIMEDOUT) {
 			pr_err("trace-cmd collector %s did not finish reading CPU %d's data within %d ms\n",
 			       n->where, cpu, n->timeout_ms);

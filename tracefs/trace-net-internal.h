@@ -23,7 +23,10 @@ int tn_connect(const char *where, int timeout_ms, struct sockaddr_storage *addr,
 /* Connect to addr with port, within timeout_ms. The fd or -errno (not logged). */
 int tn_connect_port(const struct sockaddr_storage *addr, socklen_t addr_len, unsigned int port,
 		    int timeout_ms);
-/* Exactly len bytes, each wait at most timeout_ms. 0, -ETIMEDOUT, -ECONNRESET (EOF), -errno. */
+/*
+ * Exactly len bytes, each wait at most timeout_ms. 0, -ETIMEDOUT, -EPIPE (the peer hung up),
+ * -ECONNRESET (it reset the connection), -errno.
+ */
 int tn_read(int fd, void *buf, size_t len, int timeout_ms);
 /* All of iov, never raising SIGPIPE; sends time out per the socket's SO_SNDTIMEO. 0 or -errno. */
 int tn_writev(int fd, const struct iovec *iov, int iovcnt);
@@ -63,7 +66,7 @@ int tn_msg__send(int fd, uint32_t cmd, const void *fixed, uint32_t fixed_len,
 /*
  * Receive one message within timeout_ms. 0, or -errno: -EPROTO for a header no trace-cmd
  * sends (a size below the header or above TN_MSG_MAX_LEN, an unknown command), logged with
- * who sent it; -ETIMEDOUT, -ECONNRESET, socket errors.
+ * who sent it; -ETIMEDOUT, -EPIPE, -ECONNRESET, socket errors.
  */
 int tn_msg__recv(int fd, struct tn_msg *m, int timeout_ms, const char *who);
 /* The fixed part's n-th big-endian u32 (0 past its end). */

@@ -170,7 +170,7 @@ int tn_read(int fd, void *buf, size_t len, int timeout_ms)
 		if (n < 0)
 			return -errno;
 		if (n == 0)
-			return -ECONNRESET;
+			return -EPIPE;	/* the peer hung up; a reset is ECONNRESET */
 		done += n;
 	}
 	return 0;
