@@ -52,7 +52,7 @@ events() {
 
 # A known count of getppid calls, all in the collector's file, which trace-cmd reads cleanly.
 N=20000
-for z in plain -z; do
+for z in plain -z --ftrace-mode=mapped; do
 	opt=$z; [ "$z" = plain ] && opt=
 	listen "$out/coll$z" || exit 1
 	timeout 120 "$auxrec" record $opt -N "127.0.0.1:$port" -o "$out/rec$z" \
