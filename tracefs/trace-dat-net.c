@@ -70,8 +70,11 @@ static int tn__prefix(struct tracefs_instance *inst, const struct trace_dat_net_
 		err = td_events__add_list(&events, inst, o->events);
 	if (!err && !(clock = td_meta__read_clock(inst)))
 		err = -errno;
-	if (!err && !(version = o->version ? strdup(o->version) : NULL) &&
-	    asprintf(&version, "libauxtrace %s", libauxtrace_version()) < 0)
+	if (!err && o->version)
+		version = strdup(o->version);
+	else if (!err && asprintf(&version, "libauxtrace %s", libauxtrace_version()) < 0)
+		version = NULL;
+	if (!err && !version)
 		err = -ENOMEM;
 	if (!err) {
 		struct td_v7_params p = {
