@@ -152,28 +152,12 @@ static int tn__init(struct trace_dat_net *n, unsigned int page_size, unsigned in
 {
 	uint32_t tinit[3] = { htonl(n->nr_cpus), htonl(page_size), htonl(1) };
 	struct tn_msg *m = malloc(sizeof(*m));
-	const char *p, *end;
 	int err = m ? tn_msg__send(n->ctl, TN_MSG_TINIT, tinit, sizeof(tinit), "tcp", 4) : -ENOMEM;
 
 	if (!err)
 		err = tn_msg__recv(n->ctl, m, n->timeout_ms, n->where);
-	if (!err && (m->cmd != TN_MSG_RINIT || tn_msg__u32(m, 0) != (uint32_t)n->nr_cpus ||
-		     !m->data_len || m->buf[m->fixed_len + m->data_len - 1])) {
-		pr_err("trace-cmd collector %s answered the setup of %d CPUs with message %u (%u CPUs) instead of their ports: is it a trace-cmd listen server (3.x)?\n",
-		       n->where, n->nr_cpus, m->cmd, tn_msg__u32(m, 0));
-		err = -EPROTO;
-	}
-	p = err ? NULL : (const char *)m->buf + m->fixed_len;
-	end = p ? p + m->data_len : NULL;
-	for (int cpu = 0; p && cpu < n->nr_cpus; cpu++, p += strlen(p) + 1) {
-		ports[cpu] = p < end ? (unsigned int)atol(p) : 0;
-		if (!ports[cpu] || ports[cpu] > 65535) {
-			pr_err("trace-cmd collector %s gave no valid port for CPU %d\n", n->where,
-			       cpu);
-			err = -EPROTO;
-			break;
-		}
-	}
+	if (!err)
+		err = tn_msg__ports(m, n->nr_cpus, ports, n->where);
 	if (err == -ETIMEDOUT || err == -EPIPE || err == -ECONNRESET)
 		pr_err("trace-cmd collector %s %s instead of giving the data ports\n", n->where,
 		       err == -ETIMEDOUT ? "went silent" : "hung up");

@@ -71,6 +71,11 @@ int tn_msg__send(int fd, uint32_t cmd, const void *fixed, uint32_t fixed_len,
 int tn_msg__recv(int fd, struct tn_msg *m, int timeout_ms, const char *who);
 /* The fixed part's n-th big-endian u32 (0 past its end). */
 uint32_t tn_msg__u32(const struct tn_msg *m, unsigned int n);
+/*
+ * RINIT's nr_cpus ports (decimal strings, each NUL-terminated) into ports. 0, or -EPROTO for
+ * another message, another CPU count or a port outside 1..65535, logged with who sent it.
+ */
+int tn_msg__ports(const struct tn_msg *m, uint32_t nr_cpus, unsigned int *ports, const char *who);
 /* Send the bytes of fd from offset 0 to len as SEND_DATA messages, then FIN_DATA. 0, -errno. */
 int tn_msg__send_file(int sock, int fd, uint64_t len);
 

@@ -8,6 +8,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -77,4 +78,26 @@ int tn_msg__send_file(int sock, int fd, uint64_t len)
 		at += n;
 	}
 	return err ? err : tn_msg__send(sock, TN_MSG_FIN_DATA, NULL, 0, NULL, 0);
+}
+
+int tn_msg__ports(const struct tn_msg *m, uint32_t nr_cpus, unsigned int *ports, const char *who)
+{
+	const char *p = (const char *)m->buf + m->fixed_len, *end = p + m->data_len;
+
+	/* trace-cmd's own check: a payload that ends in a NUL, so every string ends in it */
+	if (m->cmd != TN_MSG_RINIT || tn_msg__u32(m, 0) != nr_cpus || !m->data_len || end[-1]) {
+		pr_err("trace-cmd collector %s answered the setup of %u CPUs with message %u (%u CPUs) instead of their ports: is it a trace-cmd listen server (3.x)?\n",
+		       who, nr_cpus, m->cmd, tn_msg__u32(m, 0));
+		return -EPROTO;
+	}
+	for (uint32_t cpu = 0; cpu < nr_cpus; cpu++, p += strlen(p) + 1) {
+		long port = p < end ? atol(p) : 0;
+
+		if (port < 1 || port > 65535) {
+			pr_err("trace-cmd collector %s gave no valid port for CPU %u\n", who, cpu);
+			return -EPROTO;
+		}
+		ports[cpu] = (unsigned int)port;
+	}
+	return 0;
 }
