@@ -141,6 +141,21 @@ static const char *record__why_enoent(const char *path, char *buf, size_t size)
 	return buf;
 }
 
+/* perf.data (or FILE.data), new. */
+static int record__open_perf_file(struct record *rec)
+{
+	char why[PATH_MAX + 64];
+	int err;
+
+	rec->perf_fd = open(rec->perf_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (rec->perf_fd >= 0)
+		return 0;
+	err = -errno;
+	auxrec_error("cannot create %s: %s%s", rec->perf_path, auxrec_strerror(-err),
+		     err == -ENOENT ? record__why_enoent(rec->perf_path, why, sizeof(why)) : "");
+	return err;
+}
+
 /*
  * -o FILE.data with perf events only: the file itself, as perf record -o writes it, so that
  * perf report -i FILE.data opens what a perf user named.
@@ -159,7 +174,7 @@ static int record__prepare_file(struct record *rec)
 	rec->perf_path = strdup(rec->output);
 	if (!rec->perf_path)
 		return -ENOMEM;
-	err = record__create_files(rec);
+	err = record__open_perf_file(rec);
 	if (err) {
 		free(rec->perf_path);
 		rec->perf_path = NULL;
@@ -167,29 +182,28 @@ static int record__prepare_file(struct record *rec)
 	return err;
 }
 
-int record__create_files(struct record *rec)
+/* The output directory, new; nothing is made when it fails. */
+static int record__make_dir(struct record *rec)
 {
 	char why[PATH_MAX + 64];
 	int err;
 
-	if (!rec->output_file && mkdir(rec->output, 0755) < 0) {
-		err = -errno;
-		auxrec_error("cannot create the output directory %s: %s%s", rec->output,
-			     auxrec_strerror(-err),
-			     err == -ENOENT ? record__why_enoent(rec->output, why, sizeof(why)) :
-			     err == -EACCES || err == -EROFS ? " (choose a writable place with -o DIR)" :
-			     "");
-		return err;
-	}
-	rec->perf_fd = open(rec->perf_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (rec->perf_fd < 0) {
-		err = -errno;
-		auxrec_error("cannot create %s: %s%s", rec->perf_path, auxrec_strerror(-err),
-			     err == -ENOENT ? record__why_enoent(rec->perf_path, why, sizeof(why)) :
-			     "");
-		return err;
-	}
-	return 0;
+	if (mkdir(rec->output, 0755) == 0)
+		return 0;
+	err = -errno;
+	auxrec_error("cannot create the output directory %s: %s%s", rec->output,
+		     auxrec_strerror(-err),
+		     err == -ENOENT ? record__why_enoent(rec->output, why, sizeof(why)) :
+		     err == -EACCES || err == -EROFS ? " (choose a writable place with -o DIR)" :
+		     "");
+	return err;
+}
+
+int record__create_files(struct record *rec)
+{
+	int err = rec->output_file ? 0 : record__make_dir(rec);
+
+	return err ? err : record__open_perf_file(rec);
 }
 
 int record__prepare_output(struct record *rec)
@@ -212,16 +226,18 @@ int record__prepare_output(struct record *rec)
 		return record__prepare_file(rec);
 	if (stat(rec->output, &st) == 0 && (err = record__keep_old(rec->output)) < 0)
 		return err;
-	if (asprintf(&rec->perf_path, "%s/perf.data", rec->output) < 0 ||
-	    (rec->nr_ftrace_events && asprintf(&rec->trace_path, "%s/trace.dat", rec->output) < 0))
-		return -ENOMEM;
-	err = record__create_files(rec);
+	err = record__make_dir(rec);
+	if (err)
+		return err;
 	/* a perf user's FILE.data that must be a directory: say where perf's file is */
-	if (!err && data_name && !rec->quiet)
+	if (data_name && !rec->quiet)
 		fprintf(stderr, "auxrec: -o %s is a directory, for perf.data and trace.dat of the "
 			"ftrace events: perf report -i %s/perf.data, trace-cmd report %s/trace.dat\n",
 			rec->output, rec->output, rec->output);
-	return err;
+	if (asprintf(&rec->perf_path, "%s/perf.data", rec->output) < 0 ||
+	    (rec->nr_ftrace_events && asprintf(&rec->trace_path, "%s/trace.dat", rec->output) < 0))
+		return -ENOMEM;
+	return record__open_perf_file(rec);
 }
 
 /*

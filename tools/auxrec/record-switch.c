@@ -165,7 +165,7 @@ static char *record__piece_name(const struct record *rec)
 			     tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min,
 			     tm.tm_sec, cs % 100) < 0)
 			return NULL;
-		if (access(name, F_OK) < 0 && errno == ENOENT)
+		if (access(name, F_OK) < 0)	/* free, or a name rename will say is wrong */
 			return name;
 		free(name);
 	}
@@ -291,9 +291,9 @@ static int record__next_piece(struct record *rec)
 /*
  * End this piece and start the next. Every ring is drained into it first, flushed as at the
  * end (tracefs hands out the page it is writing too): the piece holds everything up to the
- * switch. When the next piece cannot start, the rings still point at the writers of the
- * piece that ended: those are kept (finished, they refuse data) until the end, which then
- * writes nothing more, and the recording stops with the error.
+ * switch. When the next piece cannot start, the recording stops with the error and the
+ * rings are not drained again: they may still point at the writers of the piece that ended,
+ * which are kept (finished) until the ring set is gone.
  */
 static int record__switch(struct record *rec, double now)
 {
