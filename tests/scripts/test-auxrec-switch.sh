@@ -86,11 +86,12 @@ check "each perf.data has its own header: perf report --header-only names the ev
 		grep -q 'event : name = syscalls:sys_enter_getppid'"
 check "no instance is left behind" no_instance $pid
 
-# --- SIZE and TIME: one loop of 10 N calls cut wherever the size or the time falls; over all
-# pieces every call, none twice.
-for mode in size:--switch-output=1M time:--switch-output=0.05s; do
+# --- SIZE and TIME (and TIME with -z: each piece its own compressed streams): one loop of
+# 10 N calls cut wherever the size or the time falls; over all pieces every call, none twice.
+for mode in size:--switch-output=1M time:--switch-output=0.05s "z:-z --switch-output=0.05s"; do
 	name=${mode%%:*}
-	timeout 60 "$auxrec" record -m 4096 --ftrace-buffer-kb 8192 "${mode#*:}" -o "$name" \
+	# shellcheck disable=SC2086
+	timeout 60 "$auxrec" record -m 4096 --ftrace-buffer-kb 8192 ${mode#*:} -o "$name" \
 		-e syscalls:sys_enter_getppid --ftrace syscalls:sys_enter_getppid -- \
 		"$loop" $((10 * N)) >"logs/$name.log" 2>&1 &
 	pid=$!
