@@ -41,9 +41,10 @@ sum_calls() {
 	done
 	echo $total
 }
-# readable PIECE: perf, trace-cmd and auxrec read the piece alone, without a complaint
+# readable PIECE: perf, trace-cmd and auxrec read the piece alone, without a complaint (perf
+# script: perf report calls a piece without samples, the last one may be, an error)
 readable() {
-	timeout 60 perf report --stdio -i "$1/perf.data" >/dev/null 2>logs/perf.err &&
+	timeout 60 perf script -i "$1/perf.data" >/dev/null 2>logs/perf.err &&
 		! grep -qiE 'fail|error|corrupt|unknown|short' logs/perf.err &&
 		timeout 60 trace-cmd report -i "$1/trace.dat" >/dev/null 2>logs/tc.err &&
 		! grep -v '^cpus=' logs/tc.err | grep -q . &&
@@ -109,8 +110,8 @@ for mode in size:--switch-output=1M time:--switch-output=0.05s "z:-z --switch-ou
 	check "$name: no instance is left behind" no_instance $pid
 done
 
-# --- --switch-max-files=2, system-wide: three switches make four pieces; the two newest stay,
-# each with its loop's calls (the loops' pids: other programs may call getppid meanwhile).
+# --- --switch-max-files=2: three switches make four pieces; the two newest stay, each with its
+# loop's calls. (Not -a: other tests' loops, system-wide, can fill the rings of a busy machine.)
 cat >work.sh <<EOF
 for i in 1 2 3 4; do
 	"$loop" $N & echo \$! >>pids; wait
@@ -119,7 +120,7 @@ for i in 1 2 3 4; do
 	until [ "\$(grep -c '^auxrec: dump' logs/max.log)" -ge \$i ]; do sleep 0.01; done
 done
 EOF
-timeout 60 "$auxrec" record -a -m 1024 --ftrace-buffer-kb 4096 --switch-output \
+timeout 60 "$auxrec" record -m 1024 --ftrace-buffer-kb 4096 --switch-output \
 	--switch-max-files=2 -o max -e syscalls:sys_enter_getppid \
 	--ftrace syscalls:sys_enter_getppid -- sh work.sh >logs/max.log 2>&1 &
 pid=$!
