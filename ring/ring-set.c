@@ -196,6 +196,36 @@ int ring_set__find_source(const struct ring_set *set, const void *ctx)
 	return libauxtrace__err(-ENOENT);
 }
 
+int ring_set__set_sinks(struct ring_set *set, enum ring_source_kind kind,
+			struct ring_sink *(*sink_of)(void *ctx, int cpu), void *ctx)
+{
+	struct ring_sink **sinks;
+	int nr = 0, err = 0;
+
+	if (!set || !sink_of || kind < 0 || kind >= RING_SOURCE__MAX)
+		return libauxtrace__err(-EINVAL);
+	/* every new sink first: a source that cannot have one leaves all of them as they were */
+	sinks = calloc(set->nr_entries ? set->nr_entries : 1, sizeof(*sinks));
+	if (!sinks)
+		return libauxtrace__err(-ENOMEM);
+	for (int i = 0; i < set->nr_entries && !err; i++) {
+		if (set->entries[i].src.kind != kind)
+			continue;
+		errno = 0;
+		sinks[i] = sink_of(ctx, set->entries[i].src.cpu);
+		if (!sinks[i])
+			err = errno ? -errno : -EINVAL;
+	}
+	for (int i = 0; i < set->nr_entries && !err; i++) {
+		if (!sinks[i])
+			continue;
+		set->entries[i].src.sink = sinks[i];
+		nr++;
+	}
+	free(sinks);
+	return err ? libauxtrace__err(err) : nr;
+}
+
 int ring_set__add_source(struct ring_set *set, int fd, int cpu, enum ring_source_kind kind,
 			 const struct ring_source_ops *ops, void *ctx, struct ring_sink *sink)
 {

@@ -131,6 +131,75 @@ START_TEST(test_only_ready_rings_are_drained)
 }
 END_TEST
 
+/* Per CPU, the sink a rotation moves the sources to; NULL at cpu refuse_cpu. */
+struct next_sinks {
+	struct ring_sink_memory mem[2];
+	int refuse_cpu;
+};
+
+static struct ring_sink *next_sink_of(void *ctx, int cpu)
+{
+	struct next_sinks *n = ctx;
+
+	if (cpu == n->refuse_cpu) {
+		errno = ENOSPC;
+		return NULL;
+	}
+	return &n->mem[cpu].sink;
+}
+
+/*
+ * A rotation: the sources of one kind move to new sinks, each its CPU's, and what their
+ * rings hold goes there from then on, none of it to the old sink; the other kinds stay. A
+ * sink that cannot be had leaves every source where it was.
+ */
+START_TEST(test_set_sinks_moves_one_kind)
+{
+	static struct fake_source f[3];
+	struct ring_sink_memory old, other;
+	struct next_sinks next = { .refuse_cpu = 1 };
+	char old_buf[64], other_buf[64], next_buf[2][64];
+	struct ring_set *set = ring_set__new(NULL);
+
+	ck_assert_ptr_nonnull(set);
+	ring_sink_memory__init(&old, old_buf, sizeof(old_buf));
+	ring_sink_memory__init(&other, other_buf, sizeof(other_buf));
+	for (int i = 0; i < 2; i++)
+		ring_sink_memory__init(&next.mem[i], next_buf[i], sizeof(next_buf[i]));
+	for (int i = 0; i < 3; i++) {
+		f[i] = (struct fake_source){ 0 };
+		ck_assert_int_eq(pipe2(f[i].p, O_NONBLOCK), 0);
+		ck_assert_int_eq(ring_set__add_source(set, f[i].p[0], i % 2,
+						      i < 2 ? RING_SOURCE_FTRACE : RING_SOURCE_OTHER,
+						      &fake_ops, &f[i], i < 2 ? &old.sink : &other.sink), 0);
+		ck_assert_int_eq(write(f[i].p[1], "ab", 2), 2);
+	}
+	ck_assert_int_eq(ring_set__drain_all(set, false), 6);
+	ck_assert_uint_eq(old.used, 4);
+	/* CPU 1 has no sink: nothing moves, and the cause is the sink_of's */
+	ck_assert_int_eq(ring_set__set_sinks(set, RING_SOURCE_FTRACE, next_sink_of, &next), -ENOSPC);
+	next.refuse_cpu = -2;
+	ck_assert_int_eq(ring_set__set_sinks(set, RING_SOURCE_FTRACE, next_sink_of, &next), 2);
+	ck_assert_int_eq(ring_set__set_sinks(set, RING_SOURCE_AUX, next_sink_of, &next), 0);
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(write(f[i].p[1], "cde", 3), 3);
+	ck_assert_int_eq(ring_set__drain_all(set, false), 9);
+	ck_assert_uint_eq(old.used, 4);
+	ck_assert_uint_eq(next.mem[0].used, 3);
+	ck_assert_uint_eq(next.mem[1].used, 3);
+	ck_assert_uint_eq(other.used, 5);
+	ck_assert_int_eq(memcmp(next_buf[1], "cde", 3), 0);
+	ck_assert_int_eq(ring_set__set_sinks(NULL, RING_SOURCE_FTRACE, next_sink_of, &next), -EINVAL);
+	ck_assert_int_eq(ring_set__set_sinks(set, RING_SOURCE__MAX, next_sink_of, &next), -EINVAL);
+	ck_assert_int_eq(ring_set__set_sinks(set, RING_SOURCE_FTRACE, NULL, &next), -EINVAL);
+	ring_set__delete(set);
+	for (int i = 0; i < 3; i++) {
+		close(f[i].p[0]);
+		close(f[i].p[1]);
+	}
+}
+END_TEST
+
 static struct ring_set *alarm_set;
 
 static void on_alarm(int sig)
@@ -809,6 +878,7 @@ int main(void)
 	tcase_add_test(tc, test_only_ready_rings_are_drained);
 	tcase_add_test(tc, test_stop_from_signal_handler);
 	tcase_add_test(tc, test_bad_arguments);
+	tcase_add_test(tc, test_set_sinks_moves_one_kind);
 	tcase_add_test(tc, test_stop_from_thread);
 	tcase_add_test(tc, test_followers_drain_with_their_leader);
 	tcase_add_test(tc, test_round_drains_round_sources);

@@ -169,6 +169,19 @@ AUXTRACE_API int ring_set__add_source(struct ring_set *set, int fd, int cpu,
 				      struct ring_sink *sink);
 
 /*
+ * ring_set__set_sinks() gives every source of kind a new sink: sink_of(ctx, cpu) for the
+ * source's cpu (-1: none). This is how a recording rotates its output: drain every ring
+ * (ring_set__drain_all), finish the files, make the next ones, then move the sources to
+ * their sinks before the next poll: what the rings hold then goes to the new files, nothing
+ * twice and nothing lost. All or nothing: when sink_of returns NULL (errno set) for one
+ * source, no source changes. The new sinks are borrowed, as ring_set__add's. Returns how
+ * many sources changed (0: none of that kind), or -errno: EINVAL (set or sink_of NULL, an
+ * unknown kind), ENOMEM, or sink_of's errno.
+ */
+AUXTRACE_API int ring_set__set_sinks(struct ring_set *set, enum ring_source_kind kind,
+				     struct ring_sink *(*sink_of)(void *ctx, int cpu), void *ctx);
+
+/*
  * ring_set__poll() waits up to timeout_ms (-1: for ever) and drains the rings that are ready,
  * each with its followers (and, when a round ends, the other RING_SOURCE_F_ROUND sources:
  * see struct ring_set_opts). Returns how many ready fds were served (0: timeout),

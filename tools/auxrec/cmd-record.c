@@ -109,7 +109,7 @@ static int record__loop(struct record *rec)
 
 	for (;;) {
 		double t = now();
-		int timeout = 1000, n;
+		int timeout = 1000, n, err;
 
 		/*
 		 * Once a second every ring, ready or not: what waits under a wakeup mark reaches
@@ -134,6 +134,7 @@ static int record__loop(struct record *rec)
 			if ((deadline - t) * 1000 < timeout)
 				timeout = (int)((deadline - t) * 1000) + 1;
 		}
+		timeout = record__switch_timeout(rec, t, timeout);
 		record__print_status(rec, t);
 		n = ring_set__poll(rec->set, timeout);
 		if (n < 0 && n != -ECANCELED && n != -EINTR) {
@@ -143,8 +144,7 @@ static int record__loop(struct record *rec)
 		if (n == -ECANCELED)
 			ring_set__resume(rec->set);
 		if (record__take_snapshot_request() && rec->aux && rec->opts.auxtrace_snapshot_mode) {
-			int err = record__snapshot(rec, false);
-
+			err = record__snapshot(rec, false);
 			if (err) {
 				auxrec_error("AUX area tracing snapshot failed: %s", auxrec_strerror(-err));
 				return err;
@@ -154,6 +154,9 @@ static int record__loop(struct record *rec)
 			record__note_end(rec, strsignal(record__stop_signal()));
 			return 0;
 		}
+		err = record__switch_if_due(rec, now());
+		if (err)
+			return err;
 		if (rec->have_workload && workload__poll_exit(&rec->workload)) {
 			record__note_end(rec, "the command exited");
 			return 0;
@@ -262,8 +265,11 @@ static int record__stop(struct record *rec, int err)
 	if (rec->set)
 		ring_set__resume(rec->set);
 	aborted = record__abort_requested();
-	/* what was captured before a stop or an error is still delivered, unless aborted */
-	if (!aborted && rec->set) {
+	/*
+	 * What was captured before a stop or an error is still delivered, unless aborted, or
+	 * there is no file for it (a --switch-output piece that could not start).
+	 */
+	if (!aborted && rec->set && rec->perf_data) {
 		ssize_t n = ring_set__drain_all(rec->set, true);
 
 		aborted = n == -ECANCELED;
@@ -282,7 +288,7 @@ static int record__stop(struct record *rec, int err)
 
 static int record__run(struct record *rec)
 {
-	int err = record__setup(rec);
+	int err = record__setup(rec), ferr;
 
 	if (err || !rec->set) {
 		record__discard_output(rec);
@@ -290,13 +296,17 @@ static int record__run(struct record *rec)
 	}
 	record__signals_wake(rec->set);
 	record__signals_take_snapshots(rec->opts.auxtrace_snapshot_mode);
+	record__signals_switch_output(rec->sw.signal);
 	if (!record__stop_requested())
 		err = record__start(rec);
+	record__switch_start(rec, rec->started);
 	if (!err && !record__stop_requested())
 		err = record__loop(rec);
 	else if (!err)
 		record__note_end(rec, strsignal(record__stop_signal()));
 	err = record__stop(rec, err);
+	ferr = record__switch_end(rec);
+	err = err ? err : ferr;
 	record__print_stats(rec);
 	if (rec->have_workload) {
 		workload__poll_exit(&rec->workload);
@@ -314,6 +324,7 @@ static void record__cleanup(struct record *rec)
 		workload__kill(&rec->workload);
 	ring_set__delete(rec->set);
 	record__close_output(rec);
+	record__switch_free(rec);
 	if (rec->ftrace)
 		ftrace_session__delete(rec->ftrace);
 	if (rec->evlist)

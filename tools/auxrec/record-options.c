@@ -69,7 +69,13 @@ static const char record_usage[] =
 	"  -N, --net HOST:PORT     send the ftrace events to a trace-cmd listen server there\n"
 	"                          (trace-cmd record -N), which writes the trace.dat; should it\n"
 	"                          go away, the rest is kept in DIR/trace.dat (-o -: in\n"
-	"                          ./auxrec-PID.trace.dat); perf.data goes where -o says"
+	"                          ./auxrec-PID.trace.dat); perf.data goes where -o says\n"
+	"      --switch-output[=signal|SIZE|TIME]  cut the recording into pieces, each a\n"
+	"                          recording DIR.<timestamp> (perf.data and trace.dat; FILE.data\n"
+	"                          .<timestamp> with -o FILE.data), ended on SIGUSR2 (signal,\n"
+	"                          the default), at SIZE (B/K/M/G: 100M) or after TIME\n"
+	"                          (s/m/h/d: 30s)\n"
+	"      --switch-max-files N  keep only the newest N pieces\n"
 	"\n"
 	"With a command and neither -a nor -C, the command's threads are recorded on every CPU.\n"
 	"With no -e and no --ftrace, auxrec records this machine's AUX PMU if it has one, else\n"
@@ -79,6 +85,7 @@ enum {
 	OPT_FTRACE = 256, OPT_FTRACE_MODE, OPT_FTRACE_BUFFER, OPT_PER_THREAD, OPT_FILTER,
 	OPT_CALL_GRAPH, OPT_USER_CALLCHAINS, OPT_KERNEL_CALLCHAINS, OPT_DURATION,
 	OPT_SWITCH_EVENTS, OPT_SAMPLE_CPU, OPT_FTRACE_ALL_TASKS, OPT_NO_BPF_EVENT,
+	OPT_SWITCH_OUTPUT, OPT_SWITCH_MAX_FILES,
 };
 
 int record__add(char ***list, int *nr, char *item)
@@ -423,6 +430,8 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "compression-level", optional_argument, NULL, 'z' },
 		{ "net", required_argument, NULL, 'N' },
+		{ "switch-output", optional_argument, NULL, OPT_SWITCH_OUTPUT },
+		{ "switch-max-files", required_argument, NULL, OPT_SWITCH_MAX_FILES },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -524,6 +533,12 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 		case 'N':
 			rec->collector = optarg;
 			break;
+		case OPT_SWITCH_OUTPUT:
+			err = record__parse_switch_output(rec, optarg);
+			break;
+		case OPT_SWITCH_MAX_FILES:
+			err = record__parse_switch_max_files(rec, optarg);
+			break;
 		case 'h':
 			fputs(record_usage, stdout);
 			rec->help = true;
@@ -551,5 +566,7 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 	err = record__check_target(rec);
 	if (!err)
 		err = record__check_net(rec);
-	return err ? err : record__check_output(rec);
+	if (!err)
+		err = record__check_output(rec);
+	return err ? err : record__check_switch(rec);
 }

@@ -52,8 +52,7 @@ static int record__is_recording_dir(const char *dir, char *stranger, size_t size
 	return ours;
 }
 
-/* Remove a recording directory: only the files a recording holds, then the directory. */
-static int record__remove_recording(const char *dir)
+int record__remove_recording(const char *dir)
 {
 	char path[4096];
 
@@ -142,6 +141,21 @@ static const char *record__why_enoent(const char *path, char *buf, size_t size)
 	return buf;
 }
 
+/* perf.data (or FILE.data), new. */
+static int record__open_perf_file(struct record *rec)
+{
+	char why[PATH_MAX + 64];
+	int err;
+
+	rec->perf_fd = open(rec->perf_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (rec->perf_fd >= 0)
+		return 0;
+	err = -errno;
+	auxrec_error("cannot create %s: %s%s", rec->perf_path, auxrec_strerror(-err),
+		     err == -ENOENT ? record__why_enoent(rec->perf_path, why, sizeof(why)) : "");
+	return err;
+}
+
 /*
  * -o FILE.data with perf events only: the file itself, as perf record -o writes it, so that
  * perf report -i FILE.data opens what a perf user named.
@@ -149,7 +163,6 @@ static const char *record__why_enoent(const char *path, char *buf, size_t size)
 static int record__prepare_file(struct record *rec)
 {
 	struct stat st;
-	char why[PATH_MAX + 64];
 	int err;
 
 	if (stat(rec->output, &st) == 0) {
@@ -161,23 +174,41 @@ static int record__prepare_file(struct record *rec)
 	rec->perf_path = strdup(rec->output);
 	if (!rec->perf_path)
 		return -ENOMEM;
-	rec->perf_fd = open(rec->perf_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (rec->perf_fd < 0) {
-		err = -errno;
-		auxrec_error("cannot create %s: %s%s", rec->perf_path, auxrec_strerror(-err),
-			     err == -ENOENT ? record__why_enoent(rec->perf_path, why, sizeof(why)) :
-			     "");
+	err = record__open_perf_file(rec);
+	if (err) {
 		free(rec->perf_path);
 		rec->perf_path = NULL;
-		return err;
 	}
-	return 0;
+	return err;
+}
+
+/* The output directory, new; nothing is made when it fails. */
+static int record__make_dir(struct record *rec)
+{
+	char why[PATH_MAX + 64];
+	int err;
+
+	if (mkdir(rec->output, 0755) == 0)
+		return 0;
+	err = -errno;
+	auxrec_error("cannot create the output directory %s: %s%s", rec->output,
+		     auxrec_strerror(-err),
+		     err == -ENOENT ? record__why_enoent(rec->output, why, sizeof(why)) :
+		     err == -EACCES || err == -EROFS ? " (choose a writable place with -o DIR)" :
+		     "");
+	return err;
+}
+
+int record__create_files(struct record *rec)
+{
+	int err = rec->output_file ? 0 : record__make_dir(rec);
+
+	return err ? err : record__open_perf_file(rec);
 }
 
 int record__prepare_output(struct record *rec)
 {
 	bool data_name = rec->output_given && record__ends_with(rec->output, ".data");
-	char why[PATH_MAX + 64];
 	struct stat st;
 	int err;
 
@@ -195,15 +226,9 @@ int record__prepare_output(struct record *rec)
 		return record__prepare_file(rec);
 	if (stat(rec->output, &st) == 0 && (err = record__keep_old(rec->output)) < 0)
 		return err;
-	if (mkdir(rec->output, 0755) < 0) {
-		err = -errno;
-		auxrec_error("cannot create the output directory %s: %s%s", rec->output,
-			     auxrec_strerror(-err),
-			     err == -ENOENT ? record__why_enoent(rec->output, why, sizeof(why)) :
-			     err == -EACCES || err == -EROFS ? " (choose a writable place with -o DIR)" :
-			     "");
+	err = record__make_dir(rec);
+	if (err)
 		return err;
-	}
 	/* a perf user's FILE.data that must be a directory: say where perf's file is */
 	if (data_name && !rec->quiet)
 		fprintf(stderr, "auxrec: -o %s is a directory, for perf.data and trace.dat of the "
@@ -212,13 +237,7 @@ int record__prepare_output(struct record *rec)
 	if (asprintf(&rec->perf_path, "%s/perf.data", rec->output) < 0 ||
 	    (rec->nr_ftrace_events && asprintf(&rec->trace_path, "%s/trace.dat", rec->output) < 0))
 		return -ENOMEM;
-	rec->perf_fd = open(rec->perf_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (rec->perf_fd < 0) {
-		err = -errno;
-		auxrec_error("cannot create %s: %s", rec->perf_path, auxrec_strerror(-err));
-		return err;
-	}
-	return 0;
+	return record__open_perf_file(rec);
 }
 
 /*
@@ -233,7 +252,8 @@ static int record__synthesize(struct record *rec)
 	 * ours, and perf would keep them beside the program's (a dwarf unwind then stops short).
 	 * Its exec brings COMM and every mapping live, as perf record's workload.
 	 */
-	bool own_command = rec->have_workload && !rec->system_wide && !rec->cpu_list;
+	bool own_command = rec->have_workload && !rec->system_wide && !rec->cpu_list &&
+			   !rec->sw.pieces;	/* a later piece: the command has run since */
 	int err = own_command ? 0 : perf_event__synthesize_threads(rec->evlist, NULL, sink);
 
 	if (!err && (err = perf_event__synthesize_kernel_mmap(rec->evlist, NULL, sink)) == -ENOENT)
@@ -368,8 +388,9 @@ int record__finish_output(struct record *rec)
 
 	if (rec->perf_data) {
 		e = perf_data_writer__finish(rec->perf_data);
+		/* a piece of --switch-output is said under the name it is then given */
 		if (rec->perf_path)
-			record__say_file(rec->perf_path, e, rec->quiet);
+			record__say_file(rec->perf_path, e, rec->quiet || rec->sw.on);
 		else if (e)
 			auxrec_error("the perf.data stream on stdout ended with an error: %s",
 				     auxrec_strerror(-e));
@@ -385,7 +406,7 @@ int record__finish_output(struct record *rec)
 			auxrec_error("%s was not written: %s (nothing half-written is left)",
 				     rec->trace_path, auxrec_strerror(-e));
 		else
-			record__say_file(rec->trace_path, 0, rec->quiet);
+			record__say_file(rec->trace_path, 0, rec->quiet || rec->sw.on);
 		err = err ? err : e;
 	}
 	return err;
@@ -404,13 +425,21 @@ void record__discard_output(struct record *rec)
 	auxrec_error("could not remove the unfinished %s: %s", rec->output, auxrec_strerror(errno));
 }
 
-void record__close_output(struct record *rec)
+void record__close_files(struct record *rec)
 {
 	perf_data_writer__delete(rec->perf_data);
 	trace_dat_net__delete(rec->net);
 	trace_dat_writer__delete(rec->trace_dat);
 	if (rec->perf_fd > STDOUT_FILENO)
 		close(rec->perf_fd);
+	rec->perf_data = NULL;
+	rec->trace_dat = NULL;
+	rec->perf_fd = -1;
+}
+
+void record__close_output(struct record *rec)
+{
+	record__close_files(rec);
 	free(rec->perf_path);
 	free(rec->trace_path);
 }

@@ -18,6 +18,8 @@
 static volatile sig_atomic_t stop_requests;
 static volatile sig_atomic_t snapshot_requests;
 static volatile sig_atomic_t snapshot_signal;	/* SIGUSR2 takes snapshots (-S) */
+static volatile sig_atomic_t switch_requests;
+static volatile sig_atomic_t switch_signal;	/* SIGUSR2 switches (--switch-output) */
 static volatile sig_atomic_t stop_signal;	/* the first signal that asked us to stop */
 static struct ring_set *volatile signal_set;
 
@@ -31,8 +33,10 @@ static void record__on_signal(int sig)
 {
 	struct ring_set *set = signal_set;
 
-	if (sig == SIGUSR2 && snapshot_signal) {
-		snapshot_requests++;
+	/* as perf: with both, the snapshot goes into the piece the switch then ends */
+	if (sig == SIGUSR2 && (snapshot_signal || switch_signal)) {
+		snapshot_requests += snapshot_signal;
+		switch_requests += switch_signal;
 	} else if (sig != SIGCHLD) {
 		if (!stop_requests++)
 			stop_signal = sig;
@@ -72,13 +76,18 @@ void record__signals_wake(struct ring_set *set)
 {
 	signal_set = set;
 	/* a request that came before the set existed must still end its first poll */
-	if (set && (stop_requests || snapshot_requests))
+	if (set && (stop_requests || snapshot_requests || switch_requests))
 		ring_set__stop(set);
 }
 
 void record__signals_take_snapshots(bool on)
 {
 	snapshot_signal = on;
+}
+
+void record__signals_switch_output(bool on)
+{
+	switch_signal = on;
 }
 
 bool record__stop_requested(void)
@@ -96,10 +105,21 @@ int record__stop_signal(void)
 	return stop_signal;
 }
 
+/* Requests that came while one was served count once: a piece per burst of signals. */
+static bool record__take_request(volatile sig_atomic_t *requests)
+{
+	if (!*requests)
+		return false;
+	*requests = 0;
+	return true;
+}
+
 bool record__take_snapshot_request(void)
 {
-	if (!snapshot_requests)
-		return false;
-	snapshot_requests = 0;
-	return true;
+	return record__take_request(&snapshot_requests);
+}
+
+bool record__take_switch_request(void)
+{
+	return record__take_request(&switch_requests);
 }

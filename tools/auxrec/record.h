@@ -77,6 +77,23 @@ struct record {
 	const char *collector;	/* -N HOST:PORT: trace-cmd listen takes the ftrace data */
 	struct trace_dat_net *net;
 
+	/* --switch-output, --switch-max-files (record-switch.c) */
+	struct record_switch {
+		bool on;		/* pieces: each switch ends one as OUTPUT.<timestamp> */
+		bool signal;		/* SIGUSR2 ends a piece */
+		uint64_t size;		/* a piece's bytes; 0: no limit */
+		double time;		/* a piece's seconds; 0: no limit */
+		int max_files;		/* only the newest pieces are kept; 0: all */
+		char **kept;		/* the pieces written, oldest first */
+		int nr_kept;
+		int pieces;		/* pieces ended so far */
+		uint64_t base_bytes;	/* what the rings had delivered when this piece began */
+		double piece_started;
+		/* a switch failed: the writers the rings still point at, finished */
+		struct perf_data_writer *retired_perf;
+		struct trace_dat_writer *retired_trace;
+	} sw;
+
 	/* how it went, for the summary */
 	const char *end_reason;
 	double started, ended;
@@ -146,20 +163,46 @@ struct ring_sink *record__ftrace_sink(void *rec, int cpu);
 
 /* The recording never started: remove what prepare_output created. */
 void record__discard_output(struct record *rec);
+/* Free the writers and close perf.data (close_files), and forget the paths (close_output). */
+void record__close_files(struct record *rec);
 void record__close_output(struct record *rec);
+/*
+ * The output, made new: the directory and its perf.data, or -o FILE.data alone (a piece of
+ * --switch-output after the first, the first after prepare_output kept the old one).
+ */
+int record__create_files(struct record *rec);
+/* Remove a recording directory: the files a recording holds, then the directory. */
+int record__remove_recording(const char *dir);
+
+/*
+ * --switch-output and --switch-max-files (record-switch.c), as perf record's: parse, check
+ * them against the rest of the command line, how long the loop may wait for the next piece,
+ * end the piece when one is due (a signal, its size, its time), and name the last one at the
+ * end. 0 or -errno, the cause printed.
+ */
+int record__parse_switch_output(struct record *rec, const char *arg);
+int record__parse_switch_max_files(struct record *rec, const char *arg);
+int record__check_switch(struct record *rec);
+void record__switch_start(struct record *rec, double now);
+int record__switch_timeout(const struct record *rec, double now, int timeout);
+int record__switch_if_due(struct record *rec, double now);
+int record__switch_end(struct record *rec);
+void record__switch_free(struct record *rec);
 
 /*
  * Signals (record-signals.c): installed before anything is created; every signal whose
  * default would kill us asks for a stop, a second one for an abort; SIGUSR2 takes a
- * snapshot when told to; all of them wake the ring set's poll.
+ * snapshot and/or switches the output when told to; all of them wake the ring set's poll.
  */
 int record__install_signals(void);
 void record__signals_wake(struct ring_set *set);
 void record__signals_take_snapshots(bool on);
+void record__signals_switch_output(bool on);
 bool record__stop_requested(void);
 bool record__abort_requested(void);
 int record__stop_signal(void);
 bool record__take_snapshot_request(void);
+bool record__take_switch_request(void);
 
 /* Per CPU (or per thread): what every ring delivered and lost, then the totals. */
 void record__print_stats(struct record *rec);
