@@ -282,6 +282,39 @@ static int record__write_tracing_data(struct record *rec)
 	return err;
 }
 
+/*
+ * DIR/perf.data.features: the feature sections as they are at the start, which auxrec
+ * recover adds to a perf.data whose recording died (perf needs them for tracepoints).
+ * remove: the recording finished, the file has its own.
+ */
+static int record__recovery_file(struct record *rec, bool remove)
+{
+	char *path;
+	int fd, err;
+
+	if (!rec->perf_path)
+		return 0;	/* stdout */
+	if (asprintf(&path, "%s.features", rec->perf_path) < 0)
+		return -ENOMEM;
+	if (remove) {
+		unlink(path);
+		free(path);
+		return 0;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	err = fd < 0 ? -errno : perf_data_writer__write_recovery(rec->perf_data, fd);
+	if (fd >= 0)
+		close(fd);
+	if (err) {
+		auxrec_warning("cannot write %s (%s): if this recording dies, auxrec recover "
+			       "cannot give its perf.data the feature sections", path,
+			       auxrec_strerror(-err));
+		unlink(path);
+	}
+	free(path);
+	return 0;
+}
+
 int record__open_perf_data(struct record *rec)
 {
 	/* the cmdline: /proc/self/cmdline, auxrec's whole */
@@ -311,6 +344,8 @@ int record__open_perf_data(struct record *rec)
 		err = record__synthesize(rec);
 	if (!err)
 		err = perf_data_writer__write_finished_init(rec->perf_data);
+	if (!err && !rec->to_stdout)
+		err = record__recovery_file(rec, false);
 	if (err)
 		auxrec_error("writing the start of %s: %s", rec->perf_path ? rec->perf_path :
 			     "stdout", auxrec_strerror(-err));
@@ -366,6 +401,8 @@ int record__finish_output(struct record *rec)
 
 	if (rec->perf_data) {
 		e = perf_data_writer__finish(rec->perf_data);
+		if (perf_data_writer__stats(rec->perf_data)->finished)
+			record__recovery_file(rec, true);
 		if (rec->perf_path)
 			record__say_file(rec->perf_path, e, rec->quiet);
 		else if (e)
