@@ -284,7 +284,12 @@ int td_copy(int in_fd, int out_fd, uint64_t off, uint64_t size)
 	return 0;
 }
 
+/*
+ * A copy that meets a full disk stops short at what fit, and punching that out of the
+ * spool makes room for the next: the layout needs a few pages free, not a chunk. The
+ * padding before each CPU's data is a hole.
+ */
 uint64_t td_copy_room(int nr_cpus, uint64_t align)
 {
-	return TD_COPY_CHUNK + (uint64_t)nr_cpus * align + 64 * 1024;
+	return ((uint64_t)nr_cpus + 4) * align;
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <auxtrace/synthesize.h>
+#include "disk-full.h"
 #include "error.h"
 #include "record.h"
 
@@ -400,6 +401,9 @@ int record__finish_output(struct record *rec)
 	int err = 0, e;
 
 	if (rec->perf_data) {
+		/* a full disk: the saved features make room for the file's own */
+		if (perf_data_writer__stats(rec->perf_data)->error == -ENOSPC)
+			record__recovery_file(rec, true);
 		e = perf_data_writer__finish(rec->perf_data);
 		if (perf_data_writer__stats(rec->perf_data)->finished)
 			record__recovery_file(rec, true);
@@ -419,6 +423,12 @@ int record__finish_output(struct record *rec)
 		else
 			record__say_file(rec->trace_path, 0, rec->quiet);
 		err = err ? err : e;
+	}
+	if (rec->perf_path && (err == -ENOSPC || err == -EDQUOT ||
+	    (rec->perf_data && perf_data_writer__stats(rec->perf_data)->error == -ENOSPC))) {
+		const char *files[] = { rec->perf_path, rec->trace_path };
+
+		disk_full__say(rec->output, files, 2);
 	}
 	return err;
 }
