@@ -190,13 +190,13 @@ AUXTRACE_API int perf_data_writer__write_finished_init(struct perf_data_writer *
  */
 AUXTRACE_API int perf_data_writer__write_finished_round(struct perf_data_writer *w);
 /*
- * File format: each FINISHED_ROUND also rewrites the header with the data size so far (one
- * pwrite), so a file whose writer died reads up to the last round (perf 6.1 reads it
- * unless it holds tracepoint events: those need the feature sections, which only finish
- * writes). perf_data_writer__write_recovery() writes into fd the feature sections known now
- * (call it after the tracing data, the prologue and the synthesized side-band), for
- * perf_data__recover() to add to a file that was never finished; remove the file once
- * finish succeeds. Returns 0 or -errno (EINVAL: the pipe format).
+ * perf_data_writer__write_recovery() writes into fd the feature sections known now, for
+ * perf_data__recover() to add to a file whose writer died: call it after the tracing data,
+ * the prologue and the synthesized side-band, and remove the file once finish succeeds.
+ * Why: in the file format each FINISHED_ROUND also rewrites the header with the data size
+ * so far (one pwrite), so such a file reads up to the last round, but perf 6.1 refuses its
+ * tracepoint events without the feature sections, which only finish writes. Returns 0 or
+ * -errno (EINVAL: the pipe format).
  */
 AUXTRACE_API int perf_data_writer__write_recovery(struct perf_data_writer *w, int fd);
 
