@@ -674,9 +674,10 @@ static int perf_data_writer__finish_file(struct perf_data_writer *w)
 	herr = perf_data_writer__write_at(w->fd, &iov, 1, 0);
 	if (herr) {
 		pr_err("perf.data: rewriting the header failed: %s%s. perf sees an unfinished "
-		       "recording (data size 0); the whole records end at byte %llu\n",
+		       "recording (data size %llu, of the last round, and no feature sections: "
+		       "perf_data__recover() completes it); the whole records end at byte %llu\n",
 		       strerror(-herr), perf_data_writer__hint(herr),
-		       (unsigned long long)feat_offset);
+		       (unsigned long long)w->round_mark, (unsigned long long)feat_offset);
 		return err ? err : herr;
 	}
 	w->stats.finished = true;

@@ -113,13 +113,14 @@ static int writer__init(struct trace_dat_writer *w, const char *path,
 		return -ENOMEM;
 	for (int cpu = 0; cpu < w->nr_cpus; cpu++)
 		w->spools[cpu].fd = -1;
+	/* the unnamed file first: it says best why a directory cannot take the output */
+	w->fd = td_tmpfile(w->dir, w->path);
+	if (w->fd < 0)
+		return w->fd;
 	err = writer__spool(w);
 	for (int cpu = 0; cpu < w->nr_cpus && !err; cpu++)
 		err = td_spool__init(&w->spools[cpu], w->spool.fd, cpu, &w->layout, &w->closed);
-	if (err)
-		return err;
-	w->fd = td_tmpfile(w->dir, w->path);
-	return w->fd < 0 ? w->fd : 0;
+	return err;
 }
 
 struct trace_dat_writer *trace_dat_writer__new(const char *path, struct tracefs_instance *inst,
@@ -278,9 +279,12 @@ static int writer__write(struct trace_dat_writer *w, struct td_out *out)
 		err = -errno;
 	free(sizes);
 	free(clock);
-	if (err == -ENOSPC || err == -EDQUOT)
+	if ((err == -ENOSPC || err == -EDQUOT) && w->spool.head)
 		pr_warn("no space left in %s for a fresh description of %s (%llu KiB): laying it out from its spool, with the description of its start\n",
 			w->dir, w->path, (unsigned long long)(end >> 10));
+	else if (err == -ENOSPC || err == -EDQUOT)
+		pr_err("no space left in %s for %s (%llu KiB), nor was there for its description at the start: free space there or write elsewhere; this recording is lost\n",
+		       w->dir, w->path, (unsigned long long)(end >> 10));
 	else if (err)
 		pr_err("cannot write %s: %s\n", w->path, strerror(-err));
 	return err;
@@ -322,6 +326,8 @@ int trace_dat_writer__finish(struct trace_dat_writer *w)
 		err = td_spool_dir__assemble(w->path, w->mode);
 		if (!err)
 			td_spool_dir__forget(&w->spool);	/* laid out and removed */
+	} else if (!w->spool.head) {
+		td_spool_dir__remove(&w->spool);	/* nothing could make a file of it */
 	}
 	return libauxtrace__err(err);
 }
