@@ -731,8 +731,8 @@ START_TEST(test_finished_round_after_data_only)
 END_TEST
 
 /*
- * Until finish, the header says data size 0, which perf reports as an unfinished
- * recording; when finish cannot rewrite it (the fd went read-only), it stays so and the
+ * Until finish (and before the first round), the header says data size 0, which perf
+ * reports as an unfinished recording; when finish cannot rewrite it (the fd went read-only), it stays so and the
  * error says it.
  */
 START_TEST(test_unfinished_file_says_so)
@@ -758,7 +758,7 @@ START_TEST(test_unfinished_file_says_so)
 	ck_assert_int_eq(perf_data_writer__finish(w), -EBADF);
 	log_capture_stop();
 	log_expect("rewriting the header failed");
-	log_expect("perf sees an unfinished recording (data size 0)");
+	log_expect("perf sees an unfinished recording (data size 0, of the last round");
 	ck_assert(!perf_data_writer__stats(w)->finished);
 	pdfile__load(&f);
 	ck_assert_uint_eq(f.hdr.data.size, 0);
