@@ -91,6 +91,19 @@ check "a second recover finds nothing to do" grep -q "nothing to recover" "$tmp/
 timeout 60 "$auxrec" report "$tmp/un" >"$tmp/un.report2" 2>&1
 check "recovered: report no longer says unfinished" not grep -q unfinished "$tmp/un.report2"
 
+# A new recording into the directory of one that died keeps it as DIR.old, spool and all;
+# the next one replaces that, spool and all.
+start "$tmp/again" -a -e cpu-clock --ftrace sched:sched_switch
+kill_recorder
+for i in 1 2; do
+	timeout 60 "$auxrec" record -q -o "$tmp/again" -a -e cpu-clock --duration 0.1 \
+		>"$tmp/again$i.log" 2>&1
+	check "record $i into a killed recording's directory exits 0" [ $? -eq 0 ]
+done
+check "... the first kept it as .old, the second replaced that" \
+	bash -c "[ -e '$tmp/again/perf.data' ] && [ -e '$tmp/again.old/perf.data' ] &&
+		 [ ! -e '$tmp/again.old/trace.dat.spool' ]"
+
 # 20 kills at random points of the workload.
 N=3000
 bad_read=0 bad_count=0 bad_bound=0 settled=0 abrupt=0 pairs=""

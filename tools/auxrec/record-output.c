@@ -22,7 +22,9 @@
 #include "record.h"
 
 /* What a recording directory may hold: anything else means it is not ours to replace. */
-static const char *const recording_files[] = { "perf.data", "trace.dat", "report.html" };
+/* and what a recording that died leaves for auxrec recover: saved features, the spool */
+static const char *const recording_files[] = { "perf.data", "trace.dat", "report.html",
+					      "perf.data.features", "trace.dat.spool" };
 
 static bool record__is_recording_file(const char *name)
 {
@@ -53,6 +55,21 @@ static int record__is_recording_dir(const char *dir, char *stranger, size_t size
 	return ours;
 }
 
+/* trace.dat.spool/ of a recording that died: its files (head, clock, cpuN), then itself. */
+static int record__remove_spool(const char *path)
+{
+	DIR *dp = opendir(path);
+	struct dirent *d;
+
+	if (!dp)
+		return -errno;
+	while ((d = readdir(dp)) != NULL)
+		if (d->d_name[0] != '.')
+			unlinkat(dirfd(dp), d->d_name, 0);
+	closedir(dp);
+	return rmdir(path) < 0 ? -errno : 0;
+}
+
 /* Remove a recording directory: only the files a recording holds, then the directory. */
 static int record__remove_recording(const char *dir)
 {
@@ -60,7 +77,8 @@ static int record__remove_recording(const char *dir)
 
 	for (size_t i = 0; i < sizeof(recording_files) / sizeof(recording_files[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, recording_files[i]);
-		if (unlink(path) < 0 && errno != ENOENT)
+		if (unlink(path) < 0 && errno != ENOENT &&
+		    (errno != EISDIR || record__remove_spool(path) < 0))
 			return -errno;
 	}
 	return rmdir(dir) < 0 ? -errno : 0;
