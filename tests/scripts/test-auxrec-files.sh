@@ -146,8 +146,10 @@ if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
 		exec timeout 60 '$auxrec' record -o '$tmp/ro/d' -e cpu-clock -- true" >"$tmp/ro.log" 2>&1
 	check "a read-only place: non-zero exit" [ $? -ne 0 ]
 	check "... naming the directory and the cause" grep -q "cannot create the output directory.*Read-only" "$tmp/ro.log"
+	# a workload, not -a: the side-band of every process on a busy machine can exceed 64 KiB
 	unshare -m sh -c "mount -t tmpfs -o size=64k tmpfs '$tmp/full' &&
-		timeout 60 '$auxrec' record -o '$tmp/full/d' -a -e cpu-clock --ftrace sched:sched_switch --duration 2;
+		timeout 60 '$auxrec' record -o '$tmp/full/d' -e cpu-clock --ftrace sched:sched_switch \
+			--duration 2 -- '$loop' 1000000000;
 		rc=\$?; timeout 60 perf report -D -i '$tmp/full/d/perf.data' >'$tmp/full.dump' 2>&1;
 		echo \"perf report -D: \$?\"; ls -la '$tmp/full/d'; exit \$rc" >"$tmp/full.log" 2>&1
 	check "a full disk: non-zero exit" [ $? -ne 0 ]
