@@ -326,6 +326,7 @@ int perf_data_build_ids__build(struct perf_data_writer *w, struct perf_data_buf 
 	if (w->build_ids->err)
 		return w->build_ids->err;
 	elf_version(EV_CURRENT);
+	w->stats.build_ids = 0;	/* the recovery file built them once already */
 	build_id_set__emit(w->build_ids, buf, &w->stats.build_ids);
 	return w->stats.build_ids ? 0 : -ENOENT;
 }

@@ -52,6 +52,23 @@ struct perf_data_writer {
 };
 
 /*
+ * The recovery file (perf_data_writer__write_recovery): this head, then a feature table
+ * whose offsets count from the table's start, then the payloads; perf_data__recover()
+ * appends them after the data and moves the offsets there.
+ */
+#define PERF_DATA_RECOVERY_MAGIC	0x3156434552445041ULL	/* "APDRECV1" */
+struct perf_data_recovery_head {
+	uint64_t magic;
+	uint64_t features[PERF_DATA_FEATURE_WORDS];	/* which sections the table lists */
+};
+
+/*
+ * File format: rewrite the header with the data size of the records written so far, so
+ * that a file cut short later still reads up to here. 0 or -errno.
+ */
+int perf_data_writer__sync_header(struct perf_data_writer *w);
+
+/*
  * Write len bytes whole at the writer's position (the one write path: a failure sticks,
  * and a file is cut back to its last whole record). 0 or -errno.
  */

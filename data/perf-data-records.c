@@ -232,5 +232,5 @@ int perf_data_writer__write_finished_round(struct perf_data_writer *w)
 		return err;
 	w->stats.rounds++;
 	w->round_mark = w->stats.data_size;
-	return 0;
+	return perf_data_writer__sync_header(w);
 }

@@ -539,15 +539,17 @@ const struct perf_data_writer_stats *perf_data_writer__stats(const struct perf_d
 	return &w->stats;
 }
 
-/* iov whole at file offset off, or -errno. Only finish writes so: the data is done. */
-static int perf_data_writer__write_at(struct perf_data_writer *w, const struct iovec *iov,
-				      int iovcnt, uint64_t off)
+/* iov whole at offset off of fd (w->fd, or the recovery file), or -errno. */
+static int perf_data_writer__write_at(int fd, const struct iovec *iov, int iovcnt,
+				      uint64_t off)
 {
+	struct ring_sink_fd out;
 	ssize_t n;
 
-	if (lseek(w->fd, (off_t)off, SEEK_SET) < 0)
+	if (lseek(fd, (off_t)off, SEEK_SET) < 0)
 		return -errno;
-	n = w->out.sink.push(&w->out.sink, iov, iovcnt);
+	ring_sink_fd__init(&out, fd);
+	n = out.sink.push(&out.sink, iov, iovcnt);
 	return n < 0 ? (int)n : 0;
 }
 
@@ -557,18 +559,21 @@ struct perf_data_section {
 	bool index;		/* the AUXTRACE index, written from its chunks */
 };
 
-static void perf_data_header__set_feature(struct perf_file_header *hdr,
-					  enum perf_header_feature feat)
-{
-	hdr->adds_features[feat / 64] |= 1ULL << (feat % 64);
-}
+/* Where a set of feature sections goes: the file, or the recovery file. */
+struct perf_data_feature_target {
+	int fd;
+	uint64_t at;			/* where the table is written */
+	uint64_t base;			/* what the table's offsets count from, minus at */
+	uint64_t *features;		/* the bitmap of those written */
+};
 
 /*
- * The feature table right after the data section, then the payloads in bit order. A
- * feature that cannot be built is left out; a write error leaves none (the file is cut
- * back to the data section) and is returned.
+ * The feature table at t->at, then the payloads in bit order. A feature that cannot be
+ * built is left out; a write error leaves none (the file is cut back to t->at) and is
+ * returned.
  */
-static int perf_data_writer__write_features(struct perf_data_writer *w, uint64_t feat_offset)
+static int perf_data_writer__write_features(struct perf_data_writer *w,
+					    const struct perf_data_feature_target *t)
 {
 	struct perf_data_section secs[HEADER_LAST_FEATURE];
 	struct perf_file_section table[HEADER_LAST_FEATURE];
@@ -588,56 +593,91 @@ static int perf_data_writer__write_features(struct perf_data_writer *w, uint64_t
 		else
 			perf_data_buf__exit(&s->buf);
 	}
-	off = feat_offset + nr * sizeof(table[0]);
+	off = t->base + t->at + nr * sizeof(table[0]);
 	iov[n++] = (struct iovec){ table, nr * sizeof(table[0]) };
 	for (int i = 0; i < nr; i++) {
 		uint64_t size = secs[i].index ? auxtrace_index__section_size(w->index)
 					      : secs[i].buf.len;
 
 		table[i] = (struct perf_file_section){ off, size };
-		perf_data_header__set_feature(&w->header, secs[i].feat);
+		t->features[secs[i].feat / 64] |= 1ULL << (secs[i].feat % 64);
 		off += size;
 	}
 	/* One write up to the index, the index from its chunks, one write for the rest. */
-	off = feat_offset;
+	off = t->at;
 	for (int i = 0; !err && i <= nr; i++) {
 		if (i < nr && !secs[i].index) {
 			iov[n++] = (struct iovec){ secs[i].buf.data, secs[i].buf.len };
 			continue;
 		}
-		err = perf_data_writer__write_at(w, iov, n, off);
+		err = perf_data_writer__write_at(t->fd, iov, n, off);
 		off += iov__total(iov, n);
 		n = 0;
 		if (!err && i < nr) {
-			err = auxtrace_index__write(w->index, w->fd);
+			err = auxtrace_index__write(w->index, t->fd);
 			off += auxtrace_index__section_size(w->index);
 		}
 	}
 	for (int i = 0; i < nr; i++)
 		perf_data_buf__exit(&secs[i].buf);
 	if (err) {
-		memset(w->header.adds_features, 0, sizeof(w->header.adds_features));
-		if (ftruncate(w->fd, (off_t)feat_offset) < 0)
+		memset(t->features, 0, PERF_DATA_FEATURE_WORDS * sizeof(*t->features));
+		if (ftruncate(t->fd, (off_t)t->at) < 0)
 			pr_debug("perf.data: cutting the features off failed: %s\n",
 				 strerror(errno));
 	}
 	return err;
 }
 
+int perf_data_writer__write_recovery(struct perf_data_writer *w, int fd)
+{
+	struct perf_data_recovery_head head = { .magic = PERF_DATA_RECOVERY_MAGIC };
+	struct perf_data_feature_target t = {
+		.fd = fd, .at = sizeof(head), .base = -(uint64_t)sizeof(head),
+		.features = head.features,
+	};
+	struct iovec iov = { &head, sizeof(head) };
+	int err;
+
+	if (!w || fd < 0 || w->pipe)
+		return libauxtrace__err(-EINVAL);
+	err = perf_data_writer__write_features(w, &t);
+	if (!err)
+		err = perf_data_writer__write_at(fd, &iov, 1, 0);
+	return libauxtrace__err(err);
+}
+
+int perf_data_writer__sync_header(struct perf_data_writer *w)
+{
+	struct perf_file_header hdr = w->header;
+
+	if (w->pipe || w->stats.finished || w->stats.error)
+		return 0;
+	/* the whole records so far; the feature bits wait for finish (no sections yet) */
+	hdr.data.size = w->stats.data_size;
+	if (pwrite(w->fd, &hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr))
+		return -errno ?: -EIO;
+	return 0;
+}
+
 static int perf_data_writer__finish_file(struct perf_data_writer *w)
 {
 	uint64_t feat_offset = w->stats.data_offset + w->stats.data_size;
 	struct iovec iov = { &w->header, sizeof(w->header) };
+	struct perf_data_feature_target t = {
+		.fd = w->fd, .at = feat_offset, .features = w->header.adds_features,
+	};
 	int err = w->stats.error, ferr, herr;
 
 	w->header.data.size = w->stats.data_size;
-	ferr = perf_data_writer__write_features(w, feat_offset);
-	herr = perf_data_writer__write_at(w, &iov, 1, 0);
+	ferr = perf_data_writer__write_features(w, &t);
+	herr = perf_data_writer__write_at(w->fd, &iov, 1, 0);
 	if (herr) {
 		pr_err("perf.data: rewriting the header failed: %s%s. perf sees an unfinished "
-		       "recording (data size 0); the whole records end at byte %llu\n",
+		       "recording (data size %llu, of the last round, and no feature sections: "
+		       "perf_data__recover() completes it); the whole records end at byte %llu\n",
 		       strerror(-herr), perf_data_writer__hint(herr),
-		       (unsigned long long)feat_offset);
+		       (unsigned long long)w->round_mark, (unsigned long long)feat_offset);
 		return err ? err : herr;
 	}
 	w->stats.finished = true;

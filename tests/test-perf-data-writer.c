@@ -628,6 +628,86 @@ out:
 }
 END_TEST
 
+/*
+ * A writer that dies: the header says the data size of the last round; perf_data__recover()
+ * keeps every whole record after it (an AUXTRACE frame with its payload), cuts a torn one
+ * off, appends the sections perf_data_writer__write_recovery() saved (case 0; case 1:
+ * none), and leaves the finished file alone.
+ */
+START_TEST(test_recover_killed_file)
+{
+	struct evlist *evlist = self_evlist();
+	struct ring_sink *aux;
+	struct perf_data_writer *w;
+	struct perf_data_recovery r;
+	struct aux_frame fr;
+	struct pdfile f;
+	struct utsname u;
+	const unsigned char *sec;
+	uint64_t round_size, whole, size;
+	char features[160];
+	const uint64_t torn[3] = { (uint64_t)PERF_RECORD_COMM | (64ULL << 48), 1, 2 };
+	int fd = open_file(), ffd = -1;
+
+	snprintf(features, sizeof(features), "%s.features", file);
+	w = perf_data_writer__new(fd, evlist, NULL);
+	ck_assert_ptr_nonnull(w);
+	aux = perf_data_writer__aux_sink(w);
+	ck_assert_int_eq(perf_data_writer__write_event(w, (void *)bts_info(2)), 0);
+	if (_i == 0) {
+		ffd = open(features, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		ck_assert_int_ge(ffd, 0);
+		ck_assert_int_eq(perf_data_writer__write_recovery(w, ffd), 0);
+	}
+	aux_frame__init(&fr, 40, 0);
+	ck_assert_int_eq(aux->push(aux, fr.iov, 2), (int)sizeof(fr.ev) + 40);
+	ck_assert_int_eq(perf_data_writer__write_finished_round(w), 0);
+	round_size = perf_data_writer__stats(w)->data_size;
+	pdfile__load(&f);
+	ck_assert_uint_eq(f.hdr.data.size, round_size);	/* the header at the round */
+	ck_assert_uint_eq(f.hdr.adds_features[0], 0);
+	pdfile__free(&f);
+	/* records after the round, then a record the writer died in the middle of */
+	ck_assert_int_eq(perf_event__synthesize_thread(evlist, getpid(), false, NULL,
+						       perf_data_writer__data_sink(w)), 0);
+	whole = perf_data_writer__stats(w)->data_size;
+	ck_assert_uint_gt(whole, round_size);
+	ck_assert_int_eq(write(fd, torn, sizeof(torn)), (int)sizeof(torn));
+
+	ck_assert_int_eq(perf_data__recover(fd, ffd, &r), 0);
+	ck_assert(!r.finished);
+	ck_assert_uint_eq(r.data_size, whole);
+	ck_assert_uint_eq(r.torn_bytes, sizeof(torn));
+	pdfile__load(&f);
+	ck_assert_uint_eq(f.hdr.data.size, whole);
+	ck_assert_int_eq(testlib_walk_records(f.buf + f.hdr.data.offset, f.hdr.data.size, NULL,
+					      NULL), (int)r.records);
+	if (_i == 0) {
+		ck_assert_int_eq(uname(&u), 0);
+		sec = pdfile__feature(&f, HEADER_HOSTNAME, &size);
+		ck_assert_ptr_nonnull(sec);
+		ck_assert_str_eq(feature_string(sec, size), u.nodename);
+		ck_assert(pdfile__has(&f, HEADER_EVENT_DESC));
+		ck_assert(!pdfile__has(&f, HEADER_AUXTRACE));	/* no index of the frames yet */
+	} else {
+		ck_assert_uint_eq(f.hdr.adds_features[0], 0);
+		ck_assert_uint_eq(f.len, f.hdr.data.offset + whole);
+	}
+	pdfile__free(&f);
+	if (_i == 0) {
+		/* finished now: a second recovery changes nothing */
+		ck_assert_int_eq(perf_data__recover(fd, ffd, &r), 0);
+		ck_assert(r.finished);
+		ck_assert_uint_eq(r.data_size, whole);
+		close(ffd);
+		unlink(features);
+	}
+	perf_data_writer__delete(w);
+	close(fd);
+	evlist__delete(evlist);
+}
+END_TEST
+
 /* FINISHED_ROUND only after records came, so a caller may write one after every pass. */
 START_TEST(test_finished_round_after_data_only)
 {
@@ -651,8 +731,8 @@ START_TEST(test_finished_round_after_data_only)
 END_TEST
 
 /*
- * Until finish, the header says data size 0, which perf reports as an unfinished
- * recording; when finish cannot rewrite it (the fd went read-only), it stays so and the
+ * Until finish (and before the first round), the header says data size 0, which perf
+ * reports as an unfinished recording; when finish cannot rewrite it (the fd went read-only), it stays so and the
  * error says it.
  */
 START_TEST(test_unfinished_file_says_so)
@@ -678,7 +758,7 @@ START_TEST(test_unfinished_file_says_so)
 	ck_assert_int_eq(perf_data_writer__finish(w), -EBADF);
 	log_capture_stop();
 	log_expect("rewriting the header failed");
-	log_expect("perf sees an unfinished recording (data size 0)");
+	log_expect("perf sees an unfinished recording (data size 0, of the last round");
 	ck_assert(!perf_data_writer__stats(w)->finished);
 	pdfile__load(&f);
 	ck_assert_uint_eq(f.hdr.data.size, 0);
@@ -946,6 +1026,7 @@ int main(void)
 	tcase_add_test(rules, test_refuses_records_perf_rejects);
 	tcase_add_test(rules, test_needs_mapped_evlist);
 	tcase_add_test(rules, test_unfinished_file_says_so);
+	tcase_add_loop_test(rules, test_recover_killed_file, 0, 2);
 	for (size_t i = 0; i < ARRAY_SIZE(all); i++) {
 		tcase_add_checked_fixture(all[i], tmpdir_setup, tmpdir_teardown);
 		suite_add_tcase(s, all[i]);

@@ -147,7 +147,7 @@ uint64_t td_v7__write(struct td_out *out, const struct td_v7_params *p);
 
 struct td_spool {
 	struct ring_sink sink;
-	int fd;				/* unnamed file in the output's directory */
+	int fd;				/* cpuN in the spool directory */
 	struct ring_sink_fd file;	/* splices into fd */
 	int cpu;
 	const struct td_layout *layout;
@@ -159,12 +159,59 @@ struct td_spool {
 /* An unnamed file in dir (O_TMPFILE), mode 0600. fd, or -errno with a message. */
 int td_tmpfile(const char *dir, const char *what);
 
-int td_spool__init(struct td_spool *s, const char *dir, int cpu, const struct td_layout *l,
+/* Create cpuN in the spool directory dir_fd. 0 or -errno, logged. */
+int td_spool__init(struct td_spool *s, int dir_fd, int cpu, const struct td_layout *l,
 		   const bool *closed);
 /* Bytes of whole sub-buffers kept (a partial one at the end is left out, said), or -errno. */
 int64_t td_spool__size(struct td_spool *s);
 /* Copy the first size bytes to out_fd at off, in the kernel. 0 or -errno. */
 int td_spool__copy(struct td_spool *s, int out_fd, uint64_t off, uint64_t size);
 void td_spool__exit(struct td_spool *s);
+/*
+ * Copy size bytes of in_fd from its start to out_fd at off, in the kernel, giving the
+ * copied bytes' room back to the disk as it goes (in_fd is a spool: it is read once). 0 or
+ * -errno.
+ */
+int td_copy(int in_fd, int out_fd, uint64_t off, uint64_t size);
+/* Free room the disk needs to lay out a trace.dat from spools it already holds. */
+uint64_t td_copy_room(int nr_cpus, uint64_t align);
+
+/* ---- trace-dat-spool-dir.c: the spool directory, and a trace.dat made from it ---- */
+
+/*
+ * PATH.spool/ holds what a trace.dat of PATH needs while it is recorded: head (the file's
+ * start up to the flyrecord section: layout, formats, kallsyms, printk formats, cmdlines,
+ * options, as they were at the start), clock (trace_clock's text) and cpu0..cpuN-1 (each
+ * CPU's sub-buffers as drained).
+ */
+struct td_spool_dir {
+	char *path;			/* PATH.spool */
+	int fd;				/* the directory, for openat() */
+	bool head;			/* head and clock were written whole */
+};
+
+struct td_head_params {
+	struct tracefs_instance *inst;
+	const struct td_layout *layout;
+	const struct td_events *events;
+	int nr_cpus;
+	const char *version;
+	const char *clock;
+};
+
+/* Create PATH.spool (it must not exist) and write head and clock. 0 or -errno, logged; a
+ * head that does not fit is only warned about (the recording goes on, unrecoverable). */
+int td_spool_dir__create(struct td_spool_dir *d, const char *path,
+			 const struct td_head_params *p);
+/*
+ * Lay out PATH from PATH.spool's head, flyrecord and CPU files (whole sub-buffers, the
+ * newest left out when the disk has no room for the layout), rename it to PATH and remove
+ * the spool. 0 or -errno, logged.
+ */
+int td_spool_dir__assemble(const char *path, unsigned int mode);
+/* Remove PATH.spool and what is in it. */
+void td_spool_dir__remove(struct td_spool_dir *d);
+/* Let go of d without touching the directory (assemble removed it). */
+void td_spool_dir__forget(struct td_spool_dir *d);
 
 #endif

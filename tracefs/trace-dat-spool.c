@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * One CPU's sub-buffers, kept in an unnamed file next to the trace.dat until the writer
- * knows every CPU's size and can lay the file out. They come through the sink, or are
+ * One CPU's sub-buffers, kept in a file of the spool directory beside the trace.dat
+ * (trace.dat.spool/cpuN) until the writer knows every CPU's size and can lay the file out;
+ * named, so that what was drained survives a crash for trace_dat__recover(). They come through the sink, or are
  * spliced into the file by tracefs_cpu_write(): both write at the file's position. The sink
  * takes whole sub-buffers or nothing: a write that fails half-way is cut off again, so the
  * ring offers the same bytes next time and nothing is kept twice.
@@ -18,13 +19,6 @@
 
 /* Sub-buffer header: u64 timestamp, then a kernel long whose low 27 bits are the data size. */
 #define TD_COMMIT_SIZE_MASK	0x07ffffffu
-
-/*
- * Bytes copied per copy_file_range() before the spool gives their room back: the disk then
- * needs room for the file and one chunk, not for two copies of the data. Small enough for
- * that, large enough that the calls cost nothing next to the copying.
- */
-#define TD_COPY_CHUNK		(1u << 20)
 
 int td_tmpfile(const char *dir, const char *what)
 {
@@ -217,17 +211,22 @@ static ssize_t spool__splice(struct ring_sink *sink, int pipe_fd, size_t len)
 	return n;
 }
 
-int td_spool__init(struct td_spool *s, const char *dir, int cpu, const struct td_layout *l,
+int td_spool__init(struct td_spool *s, int dir_fd, int cpu, const struct td_layout *l,
 		   const bool *closed)
 {
-	char what[64];
+	char name[32];
 
-	snprintf(what, sizeof(what), "the trace data of CPU %d", cpu);
+	snprintf(name, sizeof(name), "cpu%d", cpu);
 	*s = (struct td_spool){ .sink.push = spool__push, .sink.splice = spool__splice,
 				.cpu = cpu, .layout = l, .closed = closed };
-	s->fd = td_tmpfile(dir, what);
+	s->fd = openat(dir_fd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (s->fd < 0) {
+		pr_err("cannot create the spool file %s of CPU %d: %s\n", name, cpu,
+		       strerror(errno));
+		return -errno;
+	}
 	ring_sink_fd__init(&s->file, s->fd);
-	return s->fd < 0 ? s->fd : 0;
+	return 0;
 }
 
 int64_t td_spool__size(struct td_spool *s)
@@ -247,22 +246,7 @@ int64_t td_spool__size(struct td_spool *s)
 
 int td_spool__copy(struct td_spool *s, int out_fd, uint64_t off, uint64_t size)
 {
-	loff_t in = 0, out = off;
-
-	while ((uint64_t)in < size) {
-		uint64_t left = size - in;
-		loff_t from = in;
-		ssize_t n = copy_file_range(s->fd, &in, out_fd, &out,
-					    left < TD_COPY_CHUNK ? left : TD_COPY_CHUNK, 0);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		/* the copy owns these bytes now: keep the disk use near one trace, not two */
-		fallocate(s->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, from, n);
-	}
-	return 0;
+	return td_copy(s->fd, out_fd, off, size);
 }
 
 void td_spool__exit(struct td_spool *s)
@@ -270,4 +254,42 @@ void td_spool__exit(struct td_spool *s)
 	if (s->fd >= 0)
 		close(s->fd);
 	s->fd = -1;
+}
+
+/*
+ * Bytes copied per copy_file_range() before the source gives their room back: the disk then
+ * needs room for the file and one chunk, not for two copies of the data. Small enough for
+ * that (and for a nearly full disk), large enough that the calls cost nothing next to the
+ * copying.
+ */
+#define TD_COPY_CHUNK		(256u << 10)
+
+int td_copy(int in_fd, int out_fd, uint64_t off, uint64_t size)
+{
+	loff_t in = 0, out = off;
+
+	while ((uint64_t)in < size) {
+		uint64_t left = size - in;
+		loff_t from = in;
+		ssize_t n = copy_file_range(in_fd, &in, out_fd, &out,
+					    left < TD_COPY_CHUNK ? left : TD_COPY_CHUNK, 0);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		/* the copy owns these bytes now: keep the disk use near one trace, not two */
+		fallocate(in_fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, from, n);
+	}
+	return 0;
+}
+
+/*
+ * A copy that meets a full disk stops short at what fit, and punching that out of the
+ * spool makes room for the next: the layout needs a few pages free, not a chunk. The
+ * padding before each CPU's data is a hole.
+ */
+uint64_t td_copy_room(int nr_cpus, uint64_t align)
+{
+	return ((uint64_t)nr_cpus + 4) * align;
 }

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * The trace.dat writer: per-CPU sinks while recording, then one pass that writes the
- * description, has the kernel copy the CPU data in, and only then gives the file its name.
+ * The trace.dat writer: per-CPU sinks into a spool directory while recording, then one pass
+ * that writes the description, has the kernel copy the CPU data in, and only then gives the
+ * file its name.
  */
+#include <sys/statvfs.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,7 +19,8 @@
 
 struct trace_dat_writer {
 	char *path;			/* the name the file gets at finish */
-	char *dir;			/* where the unnamed files live: path's directory */
+	char *dir;			/* where the unnamed file lives: path's directory */
+	struct td_spool_dir spool;	/* path.spool: head, clock, each CPU's data */
 	struct tracefs_instance *inst;
 	struct td_layout layout;
 	struct td_events events;
@@ -28,7 +31,7 @@ struct trace_dat_writer {
 	int nr_cpus;
 	int fd;				/* the trace.dat, unnamed until finish succeeds */
 	bool closed;			/* finish was called: the sinks refuse data */
-	struct td_spool *spools;	/* [nr_cpus]; fd -1 until the CPU's sink is asked for */
+	struct td_spool *spools;	/* [nr_cpus] */
 };
 
 /* The directory part of path ("." for a bare name), or NULL when path names no file. */
@@ -45,6 +48,20 @@ static char *path__dir(const char *path)
 	if (!slash)
 		return strdup(".");
 	return strndup(path, slash == path ? 1 : (size_t)(slash - path));
+}
+
+/* The spool directory, with the description as it is now: what a crashed run is laid out of. */
+static int writer__spool(struct trace_dat_writer *w)
+{
+	char *clock = td_meta__read_clock(w->inst);
+	struct td_head_params p = {
+		.inst = w->inst, .layout = &w->layout, .events = &w->events,
+		.nr_cpus = w->nr_cpus, .version = w->version, .clock = clock,
+	};
+	int err = clock ? td_spool_dir__create(&w->spool, w->path, &p) : -errno;
+
+	free(clock);
+	return err;
 }
 
 static int writer__init(struct trace_dat_writer *w, const char *path,
@@ -93,8 +110,14 @@ static int writer__init(struct trace_dat_writer *w, const char *path,
 		return -ENOMEM;
 	for (int cpu = 0; cpu < w->nr_cpus; cpu++)
 		w->spools[cpu].fd = -1;
+	/* the unnamed file first: it says best why a directory cannot take the output */
 	w->fd = td_tmpfile(w->dir, w->path);
-	return w->fd < 0 ? w->fd : 0;
+	if (w->fd < 0)
+		return w->fd;
+	err = writer__spool(w);
+	for (int cpu = 0; cpu < w->nr_cpus && !err; cpu++)
+		err = td_spool__init(&w->spools[cpu], w->spool.fd, cpu, &w->layout, &w->closed);
+	return err;
 }
 
 struct trace_dat_writer *trace_dat_writer__new(const char *path, struct tracefs_instance *inst,
@@ -113,6 +136,7 @@ struct trace_dat_writer *trace_dat_writer__new(const char *path, struct tracefs_
 	if (!w)
 		return libauxtrace__ptr_err(-ENOMEM);
 	w->fd = -1;
+	w->spool.fd = -1;
 	err = writer__init(w, path, inst, &o);
 	if (err) {
 		trace_dat_writer__delete(w);
@@ -123,9 +147,6 @@ struct trace_dat_writer *trace_dat_writer__new(const char *path, struct tracefs_
 
 struct ring_sink *trace_dat_writer__cpu_sink(struct trace_dat_writer *w, int cpu)
 {
-	struct td_spool *s;
-	int err;
-
 	if (!w)
 		return libauxtrace__ptr_err(-EINVAL);
 	if (cpu < 0 || cpu >= w->nr_cpus || w->closed) {
@@ -137,13 +158,7 @@ struct ring_sink *trace_dat_writer__cpu_sink(struct trace_dat_writer *w, int cpu
 			       cpu, w->nr_cpus, w->path);
 		return libauxtrace__ptr_err(-EINVAL);
 	}
-	s = &w->spools[cpu];
-	if (s->fd < 0) {
-		err = td_spool__init(s, w->dir, cpu, &w->layout, &w->closed);
-		if (err)
-			return libauxtrace__ptr_err(err);
-	}
-	return &s->sink;
+	return &w->spools[cpu].sink;
 }
 
 int trace_dat_writer__cpu_fd(struct trace_dat_writer *w, int cpu)
@@ -185,7 +200,7 @@ static int writer__publish(struct trace_dat_writer *w)
 static int writer__sizes(struct trace_dat_writer *w, uint64_t *sizes)
 {
 	for (int cpu = 0; cpu < w->nr_cpus; cpu++) {
-		int64_t size = w->spools[cpu].fd >= 0 ? td_spool__size(&w->spools[cpu]) : 0;
+		int64_t size = td_spool__size(&w->spools[cpu]);
 
 		if (size < 0) {
 			pr_err("cannot write %s: the trace data of CPU %d: %s\n", w->path, cpu,
@@ -194,6 +209,20 @@ static int writer__sizes(struct trace_dat_writer *w, uint64_t *sizes)
 		}
 		sizes[cpu] = size;
 	}
+	return 0;
+}
+
+/*
+ * The copy gives each spool's room back as it goes, but needs some free to start: without
+ * it, stop before a spool is touched, so that the spool can still be laid out alone.
+ */
+static int writer__room(struct trace_dat_writer *w, uint64_t align)
+{
+	struct statvfs vfs;
+
+	if (fstatvfs(w->fd, &vfs) == 0 &&
+	    (uint64_t)vfs.f_bavail * vfs.f_frsize < td_copy_room(w->nr_cpus, align))
+		return -ENOSPC;
 	return 0;
 }
 
@@ -234,6 +263,8 @@ static int writer__write(struct trace_dat_writer *w, struct td_out *out)
 		td_meta__write_options(out, w->inst, w->nr_cpus, w->version);
 		end = td_meta__write_flyrecord(out, clock, sizes, w->nr_cpus, align, offsets);
 		err = td_out__flush(out);
+		if (!err)
+			err = writer__room(w, align);
 		for (int cpu = 0; cpu < w->nr_cpus && !err; cpu++)
 			if (sizes[cpu])
 				err = td_spool__copy(&w->spools[cpu], w->fd, offsets[cpu],
@@ -245,8 +276,11 @@ static int writer__write(struct trace_dat_writer *w, struct td_out *out)
 		err = -errno;
 	free(sizes);
 	free(clock);
-	if (err == -ENOSPC || err == -EDQUOT)
-		pr_err("no space left in %s for %s (%llu KiB): free space there or write elsewhere; this recording is lost\n",
+	if ((err == -ENOSPC || err == -EDQUOT) && w->spool.head)
+		pr_warn("no space left in %s for a fresh description of %s (%llu KiB): laying it out from its spool, with the description of its start\n",
+			w->dir, w->path, (unsigned long long)(end >> 10));
+	else if (err == -ENOSPC || err == -EDQUOT)
+		pr_err("no space left in %s for %s (%llu KiB), nor was there for its description at the start: free space there or write elsewhere; this recording is lost\n",
 		       w->dir, w->path, (unsigned long long)(end >> 10));
 	else if (err)
 		pr_err("cannot write %s: %s\n", w->path, strerror(-err));
@@ -275,12 +309,22 @@ int trace_dat_writer__finish(struct trace_dat_writer *w)
 	if (!err)
 		err = writer__publish(w);
 	free(out);
-	/* the data is in the file now, or lost with it: give the disk space back either way */
 	for (int cpu = 0; cpu < w->nr_cpus; cpu++)
 		td_spool__exit(&w->spools[cpu]);
 	if (err) {
-		close(w->fd);	/* the unnamed file goes with its last fd */
+		close(w->fd);	/* the unnamed file goes with its last fd: its room too */
 		w->fd = -1;
+	}
+	if (!err) {
+		/* the data is in the file now: give the disk space back */
+		td_spool_dir__remove(&w->spool);
+	} else if ((err == -ENOSPC || err == -EDQUOT) && w->spool.head) {
+		/* a full disk: what fit is in the spool, with the description of the start */
+		err = td_spool_dir__assemble(w->path, w->mode);
+		if (!err)
+			td_spool_dir__forget(&w->spool);	/* laid out and removed */
+	} else if (!w->spool.head) {
+		td_spool_dir__remove(&w->spool);	/* nothing could make a file of it */
 	}
 	return libauxtrace__err(err);
 }
@@ -291,6 +335,10 @@ void trace_dat_writer__delete(struct trace_dat_writer *w)
 		return;
 	for (int cpu = 0; w->spools && cpu < w->nr_cpus; cpu++)
 		td_spool__exit(&w->spools[cpu]);
+	/* unfinished on purpose (finish leaves a spool only when it could not lay it out) */
+	if (!w->closed)
+		td_spool_dir__remove(&w->spool);
+	td_spool_dir__forget(&w->spool);
 	if (w->fd >= 0)
 		close(w->fd);
 	td_events__exit(&w->events);

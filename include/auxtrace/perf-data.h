@@ -41,7 +41,8 @@
  * it writes what still fits (feature sections, or the header alone) so that perf reads
  * the records that made it, and returns the error with a message that says how far the
  * file goes; perf_data_writer__stats() has the numbers. Until finish rewrites it, the
- * header's data size is 0, which perf reports as an unfinished recording.
+ * header's data size is that of the last FINISHED_ROUND (0 before the first), and there
+ * are no feature sections: perf_data__recover() completes such a file.
  */
 #ifndef AUXTRACE_PERF_DATA_H
 #define AUXTRACE_PERF_DATA_H
@@ -115,7 +116,7 @@ AUXTRACE_API struct perf_data_writer *
 perf_data_writer__new(int fd, struct evlist *evlist, const struct perf_data_writer_opts *opts);
 /*
  * perf_data_writer__delete() frees the writer (NULL: nothing); a file it did not finish
- * keeps data size 0 (an unfinished recording).
+ * keeps the data size of its last round and no feature sections (an unfinished recording).
  */
 AUXTRACE_API void perf_data_writer__delete(struct perf_data_writer *w);
 
@@ -188,6 +189,35 @@ AUXTRACE_API int perf_data_writer__write_finished_init(struct perf_data_writer *
  * costs nothing when idle. Returns 0 or -errno.
  */
 AUXTRACE_API int perf_data_writer__write_finished_round(struct perf_data_writer *w);
+/*
+ * perf_data_writer__write_recovery() writes into fd the feature sections known now, for
+ * perf_data__recover() to add to a file whose writer died: call it after the tracing data,
+ * the prologue and the synthesized side-band, and remove the file once finish succeeds.
+ * Why: in the file format each FINISHED_ROUND also rewrites the header with the data size
+ * so far (one pwrite), so such a file reads up to the last round, but perf 6.1 refuses its
+ * tracepoint events without the feature sections, which only finish writes. Returns 0 or
+ * -errno (EINVAL: the pipe format).
+ */
+AUXTRACE_API int perf_data_writer__write_recovery(struct perf_data_writer *w, int fd);
+
+/* What perf_data__recover() found. */
+struct perf_data_recovery {
+	uint64_t data_size;		/* bytes of whole records kept */
+	uint64_t records;		/* their number */
+	uint64_t torn_bytes;		/* cut off after them: a record the writer did not finish */
+	bool finished;			/* the file was complete: nothing was changed */
+};
+
+/*
+ * perf_data__recover() repairs a perf.data (fd, open for reading and writing) whose writer
+ * did not finish: the data section is every whole record after the attrs (a torn last
+ * record is cut off), followed by the feature sections of features_fd (a file of
+ * perf_data_writer__write_recovery(); -1: none, which perf 6.1 needs for tracepoint
+ * events), and the header says so. A finished file (features present) is left alone.
+ * Fills *r (may be NULL). Returns 0 or -errno: EINVAL (not a perf.data file, or a
+ * recovery file that is not one), read and write errors.
+ */
+AUXTRACE_API int perf_data__recover(int fd, int features_fd, struct perf_data_recovery *r);
 
 /*
  * perf_data_writer__finish() ends the file: the feature sections (hostname, osrelease, version,

@@ -14,7 +14,8 @@
  *
  * Each CPU's sink takes whole sub-buffers as the tracefs_cpu drains hand them out (any of
  * the splice, read and mapped paths), and its fd takes them spliced by tracefs_cpu_write();
- * both keep them, untouched, in an unnamed temporary file in the output's directory: the
+ * both keep them, untouched, in a spool directory beside the file (PATH.spool/cpuN, with
+ * the file's description as it was at the start in PATH.spool/head and clock): the
  * kernel's lost-events marks and counts stay in them, so trace-cmd reports the losses.
  * trace_dat_writer__finish() writes the instance's description (header_page, header_event,
  * the ftrace and recorded events' formats, kallsyms, printk formats, saved cmdlines, trace
@@ -22,8 +23,10 @@
  * (copy_file_range), at offsets aligned to the sub-buffer size.
  *
  * The file appears under its name only when it is complete: until then it is an unnamed
- * file, so a failure (an unwritable directory, a full disk) or a crash leaves nothing behind
- * that looks like a trace.dat. Errors are -errno, and the library's log callback gets a
+ * file, so a failure leaves nothing behind that looks like a trace.dat. A crash leaves the
+ * spool, which trace_dat__recover() lays out into a trace.dat of what was drained; finish
+ * does the same, with the description of the start, when the disk has no room for a fresh
+ * one (what fit is kept); a finish that succeeds removes the spool. Errors are -errno, and the library's log callback gets a
  * message naming the cause and the fix.
  *
  * A writer belongs to one thread at a time. Its sinks may be drained from different threads
@@ -68,7 +71,8 @@ struct trace_dat_writer_opts {
  * trace_dat_writer__new() returns a writer of path for the ftrace data of inst (NULL: the
  * top level; borrowed: it must outlive the writer), the caller's (trace_dat_writer__delete).
  * It reads the instance's sub-buffer layout and opts' events now and creates the file
- * unnamed in path's directory, so an unwritable directory fails here. opts may be NULL (it
+ * unnamed in path's directory, with the spool directory path.spool (which must not exist:
+ * -EEXIST), so an unwritable directory fails here. opts may be NULL (it
  * is copied). NULL + errno on failure: EINVAL (no path, opts with unknown fields), ENOENT
  * (an unknown event), open's (EACCES, ENOENT for the directory), ENOMEM.
  */
@@ -106,6 +110,16 @@ AUXTRACE_API int trace_dat_writer__cpu_fd(struct trace_dat_writer *w, int cpu);
  * written. Once only: a second call is -EINVAL.
  */
 AUXTRACE_API int trace_dat_writer__finish(struct trace_dat_writer *w);
+
+/*
+ * trace_dat__recover() makes path (a trace.dat) of the spool a writer of path left behind
+ * when it did not finish (a crash, a kill, a power cut): path.spool/ holds the file's
+ * description as it was at the start (head, clock) and each CPU's sub-buffers as drained
+ * (cpuN). The file gets that description, and every whole sub-buffer (a torn last one is
+ * left out); the spool is removed. Returns 0 or -errno: ENOENT (no spool, or one whose
+ * description was never written), EINVAL (not a spool), the disk's.
+ */
+AUXTRACE_API int trace_dat__recover(const char *path);
 
 /*
  * trace_dat__tracing_data() makes the tracing data a perf.data needs when it holds tracepoint

@@ -146,8 +146,10 @@ if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
 		exec timeout 60 '$auxrec' record -o '$tmp/ro/d' -e cpu-clock -- true" >"$tmp/ro.log" 2>&1
 	check "a read-only place: non-zero exit" [ $? -ne 0 ]
 	check "... naming the directory and the cause" grep -q "cannot create the output directory.*Read-only" "$tmp/ro.log"
+	# a workload, not -a: the side-band of every process on a busy machine can exceed 64 KiB
 	unshare -m sh -c "mount -t tmpfs -o size=64k tmpfs '$tmp/full' &&
-		timeout 60 '$auxrec' record -o '$tmp/full/d' -a -e cpu-clock --ftrace sched:sched_switch --duration 2;
+		timeout 60 '$auxrec' record -o '$tmp/full/d' -e cpu-clock --ftrace sched:sched_switch \
+			--duration 2 -- '$loop' 1000000000;
 		rc=\$?; timeout 60 perf report -D -i '$tmp/full/d/perf.data' >'$tmp/full.dump' 2>&1;
 		echo \"perf report -D: \$?\"; ls -la '$tmp/full/d'; exit \$rc" >"$tmp/full.log" 2>&1
 	check "a full disk: non-zero exit" [ $? -ne 0 ]
@@ -155,6 +157,31 @@ if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
 	check "... perf.data says how far it goes and perf still reads it" \
 		bash -c "grep -q 'is incomplete' '$tmp/full.log' && grep -q 'perf report -D: 0' '$tmp/full.log'"
 	check "... no trace.dat that looks whole" bash -c "! grep -q ' trace.dat$' '$tmp/full.log'"
+	# Room for trace.dat's description (kallsyms) and some data, which a workload fills:
+	# both files keep what fit and read in perf and trace-cmd.
+	mkdir "$tmp/full8"
+	unshare -m sh -c "mount -t tmpfs -o size=8m tmpfs '$tmp/full8' &&
+		{ timeout 60 '$auxrec' record -o '$tmp/full8/d' -a -e cpu-clock \
+			--ftrace syscalls:sys_enter_getpgid --duration 5 & r=\$!;
+		  until [ -e '$tmp/full8/d/trace.dat.spool/clock' ]; do sleep 0.05; done; sleep 0.3;
+		  '$loop' 400000 0 getpgid & w=\$!; wait \$w; echo \"workload \$w\"; wait \$r;
+		  echo \"rc=\$? recorder \$r\"; }
+		timeout 60 perf report -D -i '$tmp/full8/d/perf.data' >/dev/null 2>&1
+		echo \"perf report -D: \$?\"
+		timeout 60 trace-cmd report '$tmp/full8/d/trace.dat' >'$tmp/full8.trace' 2>&1
+		echo \"trace-cmd report: \$?\"; ls -a '$tmp/full8/d'" >"$tmp/full8.log" 2>&1
+	r=$(sed -n 's/^rc=.* recorder //p' "$tmp/full8.log")
+	w=$(sed -n 's/^workload //p' "$tmp/full8.log")
+	n=$(grep -c -- "-$w *\[" "$tmp/full8.trace")
+	check "a disk that fills: auxrec stops, non-zero exit" grep -q "^rc=[1-9]" "$tmp/full8.log"
+	check "... naming the filesystem and what each file holds" \
+		grep -q "filesystem mounted at $tmp/full8 (tmpfs.*is full.*perf.data holds .* KiB.*trace.dat holds" "$tmp/full8.log"
+	check "... perf reads perf.data" grep -q "perf report -D: 0" "$tmp/full8.log"
+	check "... trace-cmd reads trace.dat, with the workload's events that fit ($n)" \
+		bash -c "grep -q 'trace-cmd report: 0' '$tmp/full8.log' && [ '$n' -gt 1000 ]"
+	check "... no spool or saved features left" \
+		bash -c "! grep -qx 'trace.dat.spool\\|perf.data.features' '$tmp/full8.log'"
+	check "... no instance left" [ ! -e "$tracing/instances/auxrec-$r" ]
 else
 	echo "SKIP: unshare -m is not available: read-only and full-disk cases not run"
 fi

@@ -97,8 +97,9 @@ check "kill -INT stops a background job that started with SIGINT ignored (exit $
 "$auxrec" record -a -e cpu-clock --ftrace sched:sched_switch --duration 10 -o "$tmp/ab" \
 	>"$tmp/ab.log" 2>&1 &
 pid=$!
-for _ in $(seq 1 200); do
-	[ -d "$tracefs/instances/auxrec-$pid" ] && break
+# recording: trace.dat's spool has its description (written at the start, 5 MB of kallsyms)
+for _ in $(seq 1 1000); do
+	[ -e "$tmp/ab/trace.dat.spool/clock" ] && break
 	sleep 0.01
 done
 sleep 0.3

@@ -109,7 +109,7 @@ static int record__loop(struct record *rec)
 
 	for (;;) {
 		double t = now();
-		int timeout = 1000, n, err;
+		int timeout, n, err;
 
 		/*
 		 * Once a second every ring, ready or not: what waits under a wakeup mark reaches
@@ -125,6 +125,8 @@ static int record__loop(struct record *rec)
 			}
 			swept = t;
 		}
+		/* wake for the next sweep too: a quiet poll would put it off by up to a second */
+		timeout = (int)((swept + 1.0 - t) * 1000) + 1;
 
 		if (deadline) {
 			if (t >= deadline) {

@@ -92,6 +92,7 @@ int report_input__init(struct report_input *in, const char *arg)
 			     " (auxrec record writes there; or name a recording)" : "");
 		return err;
 	}
+	recording_file__say_unfinished(in->where);
 	return report_input__check(in);
 }
 

@@ -27,6 +27,7 @@
 #include <trace-dat-reader.h>
 #include "cmd.h"
 #include "error.h"
+#include "recording-file.h"
 #include "script-fields.h"
 #include "script-filter.h"
 #include "script-ftrace.h"
@@ -351,6 +352,7 @@ static int script__run(struct script_args *args)
 	int err;
 
 	setvbuf(stdout, out, _IOFBF, sizeof(out));
+	recording_file__say_unfinished(path);
 	rec = auxtrace_recording__open(path, &opts);
 	if (!rec) {
 		err = -errno;

@@ -8,6 +8,7 @@ int cmd_record(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_script(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_recover(int argc, char **argv);
 int cmd_help(int argc, char **argv);
 
 #endif

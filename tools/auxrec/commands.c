@@ -24,6 +24,8 @@ static const char usage[] =
 	"            or BTS data, one line each as perf script prints them\n"
 	"  convert   a recording as Trace Event Format JSON (--to chrome) for\n"
 	"            chrome://tracing, Perfetto UI and speedscope\n"
+	"  recover   make the files of a recording whose auxrec record died readable\n"
+	"            by perf and trace-cmd, up to what was drained\n"
 	"  help      a command's manual page: auxrec help record opens auxrec-record(1)\n"
 	"\n"
 	"auxrec <command> -h for the command's options; -v (repeatable) before the command\n"
@@ -34,7 +36,7 @@ static const struct {
 	auxrec_cmd_fn run;
 } commands[] = {
 	{ "info", cmd_info }, { "record", cmd_record }, { "report", cmd_report },
-	{ "script", cmd_script }, { "convert", cmd_convert },
+	{ "script", cmd_script }, { "convert", cmd_convert }, { "recover", cmd_recover },
 };
 
 auxrec_cmd_fn auxrec_command(const char *name)

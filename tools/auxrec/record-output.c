@@ -17,11 +17,14 @@
 #include <unistd.h>
 
 #include <auxtrace/synthesize.h>
+#include "disk-full.h"
 #include "error.h"
 #include "record.h"
 
 /* What a recording directory may hold: anything else means it is not ours to replace. */
-static const char *const recording_files[] = { "perf.data", "trace.dat", "report.html" };
+/* and what a recording that died leaves for auxrec recover: saved features, the spool */
+static const char *const recording_files[] = { "perf.data", "trace.dat", "report.html",
+					      "perf.data.features", "trace.dat.spool" };
 
 static bool record__is_recording_file(const char *name)
 {
@@ -52,13 +55,30 @@ static int record__is_recording_dir(const char *dir, char *stranger, size_t size
 	return ours;
 }
 
+/* trace.dat.spool/ of a recording that died: its files (head, clock, cpuN), then itself. */
+static int record__remove_spool(const char *path)
+{
+	DIR *dp = opendir(path);
+	struct dirent *d;
+
+	if (!dp)
+		return -errno;
+	while ((d = readdir(dp)) != NULL)
+		if (d->d_name[0] != '.')
+			unlinkat(dirfd(dp), d->d_name, 0);
+	closedir(dp);
+	return rmdir(path) < 0 ? -errno : 0;
+}
+
+/* Remove a recording directory: only the files a recording holds, then the directory. */
 int record__remove_recording(const char *dir)
 {
 	char path[4096];
 
 	for (size_t i = 0; i < sizeof(recording_files) / sizeof(recording_files[0]); i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, recording_files[i]);
-		if (unlink(path) < 0 && errno != ENOENT)
+		if (unlink(path) < 0 && errno != ENOENT &&
+		    (errno != EISDIR || record__remove_spool(path) < 0))
 			return -errno;
 	}
 	return rmdir(dir) < 0 ? -errno : 0;
@@ -302,6 +322,39 @@ static int record__write_tracing_data(struct record *rec)
 	return err;
 }
 
+/*
+ * DIR/perf.data.features: the feature sections as they are at the start, which auxrec
+ * recover adds to a perf.data whose recording died (perf needs them for tracepoints).
+ * remove: the recording finished, the file has its own.
+ */
+static int record__recovery_file(struct record *rec, bool remove)
+{
+	char *path;
+	int fd, err;
+
+	if (!rec->perf_path)
+		return 0;	/* stdout */
+	if (asprintf(&path, "%s.features", rec->perf_path) < 0)
+		return -ENOMEM;
+	if (remove) {
+		unlink(path);
+		free(path);
+		return 0;
+	}
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	err = fd < 0 ? -errno : perf_data_writer__write_recovery(rec->perf_data, fd);
+	if (fd >= 0)
+		close(fd);
+	if (err) {
+		auxrec_warning("cannot write %s (%s): if this recording dies, auxrec recover "
+			       "cannot give its perf.data the feature sections", path,
+			       auxrec_strerror(-err));
+		unlink(path);
+	}
+	free(path);
+	return 0;
+}
+
 int record__open_perf_data(struct record *rec)
 {
 	/* the cmdline: /proc/self/cmdline, auxrec's whole */
@@ -331,6 +384,8 @@ int record__open_perf_data(struct record *rec)
 		err = record__synthesize(rec);
 	if (!err)
 		err = perf_data_writer__write_finished_init(rec->perf_data);
+	if (!err && !rec->to_stdout)
+		err = record__recovery_file(rec, false);
 	if (err)
 		auxrec_error("writing the start of %s: %s", rec->perf_path ? rec->perf_path :
 			     "stdout", auxrec_strerror(-err));
@@ -387,7 +442,12 @@ int record__finish_output(struct record *rec)
 	int err = 0, e;
 
 	if (rec->perf_data) {
+		/* a full disk: the saved features make room for the file's own */
+		if (perf_data_writer__stats(rec->perf_data)->error == -ENOSPC)
+			record__recovery_file(rec, true);
 		e = perf_data_writer__finish(rec->perf_data);
+		if (perf_data_writer__stats(rec->perf_data)->finished)
+			record__recovery_file(rec, true);
 		/* a piece of --switch-output is said under the name it is then given */
 		if (rec->perf_path)
 			record__say_file(rec->perf_path, e, rec->quiet || rec->sw.on);
@@ -408,6 +468,12 @@ int record__finish_output(struct record *rec)
 		else
 			record__say_file(rec->trace_path, 0, rec->quiet || rec->sw.on);
 		err = err ? err : e;
+	}
+	if (rec->perf_path && (err == -ENOSPC || err == -EDQUOT ||
+	    (rec->perf_data && perf_data_writer__stats(rec->perf_data)->error == -ENOSPC))) {
+		const char *files[] = { rec->perf_path, rec->trace_path };
+
+		disk_full__say(rec->output, files, 2);
 	}
 	return err;
 }

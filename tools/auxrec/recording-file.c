@@ -7,6 +7,7 @@
  * error naming it, not a recording reported without its ftrace side.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -52,4 +53,28 @@ int recording_file__optional(const char *path)
 		return 0;
 	err = recording_file__check(path);
 	return err ? err : 1;
+}
+
+bool recording_file__unfinished(const char *dir)
+{
+	static const char *const left[] = { "trace.dat.spool", "perf.data.features" };
+	char path[4096];
+	struct stat st;
+
+	for (size_t i = 0; i < sizeof(left) / sizeof(left[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, left[i]);
+		if (lstat(path, &st) == 0)
+			return true;
+	}
+	return false;
+}
+
+void recording_file__say_unfinished(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode) && recording_file__unfinished(path))
+		auxrec_warning("%s is an unfinished recording (its auxrec record died): this reads "
+			       "what its files hold now; auxrec recover %s makes them whole for "
+			       "perf and trace-cmd", path, path);
 }

@@ -3,6 +3,8 @@
 #ifndef AUXREC_RECORDING_FILE_H
 #define AUXREC_RECORDING_FILE_H
 
+#include <stdbool.h>
+
 /*
  * path is a regular file (symbolic links followed): 0, or -errno with an error naming it
  * printed (stat's, EISDIR, EINVAL for a FIFO, socket or device, which is never opened).
@@ -14,5 +16,12 @@ int recording_file__check(const char *path);
  * read as one (a symlink loop, a dangling link, a directory, a FIFO).
  */
 int recording_file__optional(const char *path);
+/*
+ * dir holds what an auxrec record that did not finish leaves (trace.dat.spool/,
+ * perf.data.features), for auxrec recover.
+ */
+bool recording_file__unfinished(const char *dir);
+/* A warning when path is such a directory, naming auxrec recover. */
+void recording_file__say_unfinished(const char *path);
 
 #endif

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * auxrec recover: make the files of a recording whose auxrec died (SIGKILL, the OOM killer,
+ * a power cut) whole from what it left: perf.data's header and feature sections from the
+ * records present and DIR/perf.data.features, trace.dat from its spool DIR/trace.dat.spool/.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <auxtrace/perf-data.h>
+#include <tracefs/trace-dat.h>
+#include "cmd.h"
+#include "error.h"
+#include "recording-file.h"
+
+static const char recover_usage[] =
+	"usage: auxrec recover [DIR]\n"
+	"\n"
+	"Make the files of a recording whose auxrec record died (killed, out of memory, a\n"
+	"power cut) readable by perf and trace-cmd, up to what was drained: perf.data gets\n"
+	"the data size of the whole records in it (a torn last one is cut off) and the\n"
+	"feature sections saved at the start (DIR/perf.data.features); trace.dat is laid\n"
+	"out of its spool (DIR/trace.dat.spool/: the description written at the start and\n"
+	"each CPU's sub-buffers). DIR defaults to auxrec.data. A finished recording is left\n"
+	"as it is.\n";
+
+static char *path_of(const char *dir, const char *name)
+{
+	char *p;
+
+	return asprintf(&p, "%s/%s", dir, name) < 0 ? NULL : p;
+}
+
+static int recover_perf_data(const char *dir)
+{
+	char *path = path_of(dir, "perf.data"), *feat = path_of(dir, "perf.data.features");
+	struct perf_data_recovery r;
+	int fd = path ? open(path, O_RDWR | O_CLOEXEC) : -1, ffd = -1, err;
+
+	if (!path || !feat || fd < 0) {
+		err = path && feat ? -errno : -ENOMEM;
+		if (err != -ENOENT)
+			auxrec_error("%s: %s", path ? path : dir, auxrec_strerror(-err));
+		goto out;
+	}
+	ffd = open(feat, O_RDONLY | O_CLOEXEC);
+	err = perf_data__recover(fd, ffd, &r);
+	if (err)
+		auxrec_file_error(path, "cannot recover it", err);
+	else if (r.finished)
+		printf("%s: finished, left as it is\n", path);
+	else
+		printf("%s: %llu records (%.1f KiB) kept%s%s\n", path,
+		       (unsigned long long)r.records, r.data_size / 1024.0,
+		       r.torn_bytes ? ", a torn last record cut off" : "",
+		       ffd < 0 ? ", without feature sections (no perf.data.features)" : "");
+	if (!err && ffd >= 0)
+		unlink(feat);
+out:
+	if (ffd >= 0)
+		close(ffd);
+	if (fd >= 0)
+		close(fd);
+	free(path);
+	free(feat);
+	return err == -ENOENT ? 0 : err;
+}
+
+static int recover_trace_dat(const char *dir)
+{
+	char *path = path_of(dir, "trace.dat"), *spool = path_of(dir, "trace.dat.spool");
+	struct stat st;
+	int err = path && spool ? 0 : -ENOMEM;
+
+	if (!err && stat(spool, &st) == 0) {
+		err = trace_dat__recover(path);
+		if (err)
+			auxrec_file_error(spool, "cannot lay out trace.dat from it", err);
+		else if (stat(path, &st) == 0)
+			printf("%s: laid out of its spool (%.1f KiB)\n", path, st.st_size / 1024.0);
+	}
+	free(path);
+	free(spool);
+	return err;
+}
+
+int cmd_recover(int argc, char **argv)
+{
+	const char *dir = "auxrec.data";
+	int err;
+
+	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		fputs(recover_usage, stdout);
+		return 0;
+	}
+	if (argc > 2 || (argc == 2 && argv[1][0] == '-')) {
+		fputs(recover_usage, stderr);
+		return 2;
+	}
+	if (argc == 2)
+		dir = argv[1];
+	if (!recording_file__unfinished(dir)) {
+		printf("%s: a finished recording (no spool, no perf.data.features): nothing to recover\n",
+		       dir);
+		return 0;
+	}
+	err = recover_perf_data(dir);
+	err = recover_trace_dat(dir) ?: err;
+	return err ? 1 : 0;
+}
