@@ -76,7 +76,9 @@ AUXREC_OBJS := $(AUXREC_SRCS:%.c=$(B)/%.o)
 AUXREC      := $(B)/auxrec
 # The report page's script and style sheet, compiled in as C strings.
 REPORT_ASSETS := $(B)/tools/auxrec/report-html-assets.c
-REPORT_SRCS   := tools/auxrec/report-model.c tools/auxrec/report-html.c $(REPORT_ASSETS) \
+REPORT_SRCS   := tools/auxrec/report-model.c tools/auxrec/report-html.c \
+		 tools/auxrec/report-html-tasks.c tools/auxrec/report-html-util.c \
+		 tools/auxrec/report-sched.c $(REPORT_ASSETS) \
 		 $(wildcard tools/auxrec/report-*.h)
 BENCH_SRCS  := $(wildcard tools/bench/*.c)
 BENCH_MAINS := $(filter tools/bench/bench-%.c,$(BENCH_SRCS))
@@ -172,9 +174,11 @@ $(foreach s,$(MAN_SECTIONS),$(eval $(call MAN_RULE,$(s))))
 
 man: $(MAN_PAGES)
 
-$(REPORT_ASSETS): tools/auxrec/report-html.js tools/auxrec/report-html.css Makefile
+$(REPORT_ASSETS): tools/auxrec/report-html.js tools/auxrec/report-html-tasks.js \
+		  tools/auxrec/report-html.css Makefile
 	@mkdir -p $(@D)
 	{ $(call EMBED_TEXT,tools/auxrec/report-html.js,report_html_js) && \
+	  $(call EMBED_TEXT,tools/auxrec/report-html-tasks.js,report_html_tasks_js) && \
 	  $(call EMBED_TEXT,tools/auxrec/report-html.css,report_html_css); } > $@.tmp
 	mv $@.tmp $@
 

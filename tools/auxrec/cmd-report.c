@@ -123,7 +123,7 @@ static int report_html__save(const struct report_data *d, const char *out)
 		}
 	}
 	fchmod(fileno(f), 0644);
-	if (report_html__write(f, d->m) < 0)
+	if (report_html__write(f, d->m, d->sched) < 0)
 		err = -errno;
 	if (fclose(f) && !err)
 		err = -errno;

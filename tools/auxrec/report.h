@@ -14,6 +14,7 @@
 
 #include "report-agg.h"
 #include "report-model.h"
+#include "report-sched.h"
 
 /*
  * The files of a recording: a directory's perf.data and trace.dat, or one file of either
@@ -41,6 +42,7 @@ struct report_aux_queue {
 struct report_data {
 	struct report_model *m;
 	struct report_agg *agg;			/* what ran: tasks, events, symbols */
+	struct report_sched *sched;		/* which task ran where when: the page's lanes */
 	struct report_aux_queue *queues;	/* by idx */
 	size_t nr_queues;
 	char *trace_clock;			/* trace.dat's clock, NULL without one */
