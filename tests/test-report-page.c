@@ -27,7 +27,7 @@ static char *page_of(const struct report_model *m, size_t *len)
 	FILE *f = open_memstream(&buf, len);
 
 	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(report_html__write(f, m), 0);
+	ck_assert_int_eq(report_html__write(f, m, NULL), 0);
 	ck_assert_int_eq(fclose(f), 0);
 	return buf;
 }
@@ -439,7 +439,7 @@ START_TEST(test_write_error)
 
 	if (!f)
 		TEST_SKIP("no /dev/full to write to");
-	ck_assert_int_eq(report_html__write(f, m), -ENOSPC);
+	ck_assert_int_eq(report_html__write(f, m, NULL), -ENOSPC);
 	fclose(f);
 	report_model__free(m);
 }

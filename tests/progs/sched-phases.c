@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * A workload with known phases for the report page's task lanes: sched-phases [MS]
- *   phase 1: task "phase-a" spins MS ms on CPU 0 (default 150)
+ *   phase 1: task "phase-a" spins for MS ms of CPU time on CPU 0 (default 150)
  *   sleep:   MS ms with nothing of ours running
- *   phase 2: "phase-b" on CPU 0 and "phase-c" on CPU 1 spin MS ms each, at the same time
+ *   phase 2: "phase-b" on CPU 0 and "phase-c" on CPU 1 spin MS ms of CPU time each, at once
+ * CPU time, not wall time: on a busy machine each phase still runs its MS ms (in a longer span).
  * Each phase is a child process named by prctl(PR_SET_NAME) and pinned before it spins, so a
  * context switch names it on its CPU; the parent waits for each (it sleeps meanwhile).
  */
@@ -15,11 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
-static double now_ms(void)
+static double cpu_ms(void)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
@@ -39,7 +40,7 @@ static pid_t spin(const char *name, int cpu, long ms)
 	}
 	/* yield once, so that the switch to the pinned, renamed task comes after the rename */
 	sched_yield();
-	for (double end = now_ms() + (double)ms; now_ms() < end;)
+	for (double end = cpu_ms() + (double)ms; cpu_ms() < end;)
 		;
 	_exit(0);
 }

@@ -302,8 +302,8 @@ int report_html_tasks__data(FILE *f, const struct report_page *p)
 	}
 	src = report_sched__source(s);
 	d = m->has_span ? m->end_ns - m->start_ns : m->nr_bins ? m->last_ns - m->first_ns : 0;
-	fprintf(f, "<script type=\"application/json\" id=\"tasks-data\">\n{\"duration\":%" PRIu64
-		",\"source\":\"%s\",\"cpus\":%zu,\"tasks\":[", d,
+	fprintf(f, "<script type=\"application/json\" id=\"tasks-data\">\n{\"origin\":%" PRIu64
+		",\"duration\":%" PRIu64 ",\"source\":\"%s\",\"cpus\":%zu,\"tasks\":[", origin, d,
 		src >= 0 ? switch_src_names[src] : "", report_sched__nr_cpus(s));
 	t = report_sched__tasks(s, &nr);
 	for (size_t i = 0; i < nr; i++) {

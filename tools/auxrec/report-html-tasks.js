@@ -1,6 +1,7 @@
 /*
  * auxrec report: "Tasks over time", drawn from the #tasks-data JSON block (written by
  * report-html-tasks.c). Times are ns from the recording's start. The data:
+ *   origin               the trace clock (ns) every time here counts from
  *   duration, source     the recording's length; where the switches came from
  *   cpus                 lanes 0 .. cpus - 1
  *   tasks                [[tid, comm, ns on CPU, hue]] by index; index 0 is the idle task
@@ -15,7 +16,8 @@
  * its head, losses red. Per thread, a row per task shows when it ran, on which CPU on hover.
  * The view is picked from the finest level the page has that is not finer than half a pixel.
  * Keys: + and - zoom, arrows pan, 0 the whole recording; wheel zooms, drag pans.
- * Hooks for tests: window.auxrecTasks {levels (decoded on use), level(i), view, setView},
+ * Hooks for tests: window.auxrecTasks {data, level(i) (decoded on use), view, setView,
+ * setMode}, the performance mark 'tasks-drawn',
  * #tasks[data-view-start, data-view-end, data-q, data-mode], #tasks-tip.
  */
 (function () {
@@ -30,7 +32,7 @@
 	const losses = rates ? JSON.parse(rates.textContent) : null;
 	const tip = document.getElementById('tasks-tip');
 	const note = document.getElementById('tasks-note');
-	const LABEL_W = 120, AXIS_H = 22, ROW_H = 30, ROW_GAP = 4, THREAD_ROWS = 48;
+	const LABEL_W = 120, AXIS_H = 22, ROW_H = 30, ROW_GAP = 4, THREAD_ROWS = 16;
 	const MIN_VIEW_NS = 200;
 	const num = s => s ? parseInt(s, 36) : 0;
 	const end = Math.max(data.duration, 1);
@@ -107,8 +109,11 @@
 		return lo;
 	}
 
+	let hiddenRows = 0;	/* per thread: tasks past THREAD_ROWS, not drawn */
+
 	/* The rows of the current mode: per CPU, or per task (the busiest, with their pieces). */
 	function rows(L) {
+		hiddenRows = 0;
 		if (mode === 'cpu')
 			return L.pieces.map((p, cpu) => ({ label: 'CPU ' + cpu, pieces: p,
 							 marks: L.marks[cpu] || [], cpu }));
@@ -123,6 +128,7 @@
 				byTask.get(m.task).marks.push(m);
 		}));
 		const order = [...byTask.keys()].sort((a, b) => data.tasks[b][2] - data.tasks[a][2] || a - b);
+		hiddenRows = Math.max(order.length - THREAD_ROWS, 0);
 		return order.slice(0, THREAD_ROWS).map(t => {
 			const r = byTask.get(t);
 			r.pieces.sort((a, b) => a.s - b.s);
@@ -160,7 +166,7 @@
 			ctx.textAlign = 'left';
 			ctx.fillText(r.label.length > 17 ? r.label.slice(0, 16) + '…' : r.label, 4, y + ROW_H / 2);
 			drawPieces(r, x, y, plotW);
-			drawMarks(r, x, y, nsPerPx);
+			drawMarks(r, x, y, L.q);
 			if (mode === 'cpu')
 				drawLosses(r.cpu, x, y);
 		});
@@ -175,6 +181,8 @@
 			(L.q ? 'Shown: runs shorter than ' + fmtTime(L.q, L.q) + ' merged (lighter: partly idle). ' :
 			       'Shown: every run and event. ') +
 			(finest && nsPerPx / 2 < finest ? 'This page holds no finer detail (a page of a shorter recording would). ' : '') +
+			(hiddenRows ? 'The ' + THREAD_ROWS + ' tasks longest on CPU have a row (' + hiddenRows +
+			 ' more ran here: see the table). ' : '') +
 			'Keys: + − zoom, ← → pan, 0 all; wheel zooms, drag pans.';
 	}
 
@@ -221,10 +229,15 @@
 		}
 	}
 
-	function drawMarks(r, x, y) {
+	/* The switches the lanes are drawn from are marked only where every run is shown. */
+	const switchName = data.names.findIndex(n => n[0] === 'sched:sched_switch');
+
+	function drawMarks(r, x, y, q) {
 		const arr = r.marks;
 		for (let i = lowerBound(arr, view[0], m => m.t); i < arr.length && arr[i].t <= view[1]; i++) {
 			const m = arr[i], px = Math.round(x(m.t)) + 0.5;
+			if (q && m.name === switchName && data.source)
+				continue;
 			if (data.names[m.name][1]) {
 				ctx.fillStyle = '#1d1d1f';
 				ctx.fillRect(px, y + ROW_H - 6, 1, 6);
@@ -356,4 +369,6 @@
 		setMode(m) { mode = m; render(); },
 	};
 	render();
+	/* when the lanes were first drawn, ms from the page's navigation (the paint test reads it) */
+	performance.mark('tasks-drawn');
 })();
