@@ -218,7 +218,7 @@ $(B)/tests/progs/%: tests/progs/%.c $(PUB_HDRS) $(STATICS)
 $(B)/tests/progs/getppid-loop $(B)/tests/progs/marker-getppid: private SAN :=
 
 # The report page: its model's suite, and the program that writes pages for the browser test.
-$(B)/tests/test-report-model $(B)/tests/test-report-page: $(REPORT_SRCS)
+$(B)/tests/test-report-model $(B)/tests/test-report-page $(B)/tests/test-report-sched: $(REPORT_SRCS)
 $(B)/tests/test-report-agg: tools/auxrec/report-agg.c tools/auxrec/report-agg.h
 $(B)/tests/progs/report-html-demo: $(REPORT_SRCS)
 # auxrec script's ftrace formatter, called one record at a time as the merged stream will.

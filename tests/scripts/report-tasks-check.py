@@ -2,6 +2,7 @@
 """Check the report page's task lanes in headless Chromium against the tools' own views.
 
     report-tasks-check.py --chromium BIN --shots DIR PAGE.html TRACE_CMD.txt REPORT.txt MS
+    report-tasks-check.py --chromium BIN --paint PAGE.html    (make bench: the time alone)
 
 PAGE.html is `auxrec report --html` of a recording of tests/progs/sched-phases MS (phase-a
 on CPU 0; a sleep; phase-b on CPU 0 and phase-c on CPU 1 at once) with trace.dat's
@@ -61,14 +62,25 @@ def oncpu_of(path):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--chromium', required=True)
-    ap.add_argument('--shots', required=True)
+    ap.add_argument('--shots')
+    ap.add_argument('--paint', action='store_true')
     ap.add_argument('page')
-    ap.add_argument('trace_cmd')
-    ap.add_argument('report')
-    ap.add_argument('ms', type=int)
+    ap.add_argument('trace_cmd', nargs='?')
+    ap.add_argument('report', nargs='?')
+    ap.add_argument('ms', type=int, nargs='?')
     a = ap.parse_args()
     c = rhc.Checker('tasks')
     b = rhc.Browser(a.chromium)
+    if a.paint:
+        try:
+            p = rhc.Page(b, a.page)
+            print('page %.2f MB: lanes drawn %.0f ms after navigation, %s' % (
+                os.path.getsize(a.page) / 1e6, p.js("performance.getEntriesByName('tasks-drawn')"
+                                                    "[0].startTime"),
+                'no console error' if not p.problems() else p.problems()))
+        finally:
+            b.close()
+        return 0
     try:
         check_page(c, b, a)
     except (RuntimeError, TimeoutError, OSError) as e:

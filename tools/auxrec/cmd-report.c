@@ -201,6 +201,7 @@ int cmd_report(int argc, char **argv)
 		err = in.perf_path ? report_dump__print(stdout, in.perf_path) : -ENOMEM;
 		goto out;
 	}
+	in.tasks = html;
 	err = report_data__read(&d, &in);
 	if (err)
 		goto out;

@@ -20,6 +20,8 @@ struct report_feed {
 	struct switch_fields perf_sw;
 	struct tep_format_field *common_pid;	/* every event's, at one place */
 	pid_t last_tid;				/* named by the last ftrace event: runs repeat */
+	const struct tep_event *last_event;	/* the last ftrace event's, named in last_name */
+	char last_name[128];				/* "sys:name" */
 	struct switch_fields sw;
 };
 
@@ -273,12 +275,16 @@ int report_feed__ftrace(struct report_feed *feed, const struct trace_dat_record 
 				rec->event ? rec->event->name : "(no format)", REPORT_EVENT_FTRACE,
 				rec->cpu, rec->ts, -1, tid, comm);
 	if (!err && feed->sched && rec->event) {
-		char sys_name[128], fields[REPORT_SCHED_FIELDS_MAX];
+		char fields[REPORT_SCHED_FIELDS_MAX];
 
-		snprintf(sys_name, sizeof(sys_name), "%s:%s", rec->event->system, rec->event->name);
-		err = report_sched__event(feed->sched, sys_name, false, rec->cpu, rec->ts, tid, comm,
-					  report_feed__fields(feed, feed->tep, rec->event, rec->data,
-							      rec->size, fields, sizeof(fields)));
+		if (rec->event != feed->last_event)
+			snprintf(feed->last_name, sizeof(feed->last_name), "%s:%s", rec->event->system,
+				 rec->event->name);
+		feed->last_event = rec->event;
+		err = report_sched__event(feed->sched, feed->last_name, false, rec->cpu, rec->ts, tid,
+					  comm, report_feed__fields(feed, feed->tep, rec->event,
+								    rec->data, rec->size, fields,
+								    sizeof(fields)));
 	}
 	if (!err && rec->event && rec->event == feed->sw.event)
 		err = report_feed__switch(feed, rec);

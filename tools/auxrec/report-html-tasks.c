@@ -21,6 +21,8 @@
 #define TASKS_VIEW_PX		1500
 /* Tasks named in the legend above the lanes; the rest are in the folded table. */
 #define TASKS_LEGEND_MAX	12
+/* Rows of the folded table: the rest (short-lived tasks of a busy machine) in one line. */
+#define TASKS_TABLE_MAX		200
 
 /* A task's colour: hues far apart for the busiest tasks (the golden angle), by rank. */
 static unsigned task_hue(size_t rank)
@@ -104,16 +106,18 @@ static void html__tasks_legend(FILE *f, const struct tasks_order *o)
 
 static int html__tasks_totals(FILE *f, const struct report_sched *s, const struct tasks_order *o)
 {
-	uint64_t total = 0;
+	uint64_t total = 0, rest = 0;
 	char buf[40];
 
 	for (size_t i = 0; i < o->nr; i++)
 		total += o->t[i].oncpu_ns;
+	for (size_t r = TASKS_TABLE_MAX; r < o->nr; r++)
+		rest += o->t[o->by_rank[r]].oncpu_ns;
 	fprintf(f, "<details class=\"fold\">\n<summary>Tasks (%zu): time on CPU</summary>\n"
 		"<table class=\"totals\" id=\"tasks-totals\">\n<thead><tr><th>Task</th>"
 		"<th class=\"num\">tid</th><th class=\"num\">On CPU</th><th class=\"num\">%%</th>"
 		"</tr></thead>\n<tbody>\n", o->nr);
-	for (size_t r = 0; r < o->nr; r++) {
+	for (size_t r = 0; r < o->nr && r < TASKS_TABLE_MAX; r++) {
 		const struct report_sched_task *t = &o->t[o->by_rank[r]];
 
 		fprintf(f, "<tr data-tid=\"%d\" data-oncpu-ns=\"%" PRIu64 "\"><td><span class=\"swatch\""
@@ -125,6 +129,11 @@ static int html__tasks_totals(FILE *f, const struct report_sched *s, const struc
 			html__fmt_time(buf, (int64_t)t->oncpu_ns, t->oncpu_ns),
 			total ? 100.0 * (double)t->oncpu_ns / (double)total : 0.0);
 	}
+	if (o->nr > TASKS_TABLE_MAX)
+		fprintf(f, "<tr><td>%zu more tasks</td><td></td><td class=\"num\">%s</td>"
+			"<td class=\"num\">%.2f</td></tr>\n", o->nr - TASKS_TABLE_MAX,
+			html__fmt_time(buf, (int64_t)rest, rest),
+			total ? 100.0 * (double)rest / (double)total : 0.0);
 	fputs("</tbody>\n</table>\n", f);
 	if (report_sched__source(s) < 0)
 		fputs("<p class=\"note\">No context switch was recorded: which task ran when is not "

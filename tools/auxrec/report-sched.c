@@ -464,13 +464,17 @@ int report_sched__event(struct report_sched *s, const char *name, bool sample, i
 	for (int l = 0; l < REPORT_SCHED_LEVELS && !err; l++) {
 		struct report_sched_mark m = { t, (uint32_t)n, task < 0 ? UINT32_MAX : (uint32_t)task,
 					       1, l ? NULL : (char *)fields };
-		uint64_t slot = l ? t / report_sched__slot_ns(l) : UINT64_MAX;
+		/* slots of REPORT_SCHED_Q0_NS x 4^(l-1): one division, then shifts */
+		uint64_t slot = l ? t / REPORT_SCHED_Q0_NS >> (2 * (l - 1)) : UINT64_MAX;
 
 		if (s->levels[l].dropped)
 			continue;
 		if (l && slot == mc->slot[l] && mc->marks[l].nr) {
-			((struct report_sched_mark *)mc->marks[l].v)[mc->marks[l].nr - 1].count++;
-			continue;
+			/* in its slot's mark here, so in the wider slots' marks of every coarser level */
+			for (int k = l; k < REPORT_SCHED_LEVELS; k++)
+				if (mc->marks[k].nr)
+					((struct report_sched_mark *)mc->marks[k].v)[mc->marks[k].nr - 1].count++;
+			break;
 		}
 		mc->slot[l] = slot;
 		err = report_sched__push_mark(s, mc, l, &m);

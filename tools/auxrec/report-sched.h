@@ -30,8 +30,11 @@
 /* Levels: 0 exact, then slots of 1 us, 4 us, 16 us ... 4^14 us (about 4.5 min). */
 #define REPORT_SCHED_LEVELS	16
 #define REPORT_SCHED_Q0_NS	1000
-/* Pieces (or marks) a level may hold over every CPU before it is dropped. */
-#define REPORT_SCHED_LEVEL_MAX	(256 * 1024)
+/*
+ * Pieces (or marks) a level may hold over every CPU before it is dropped: more than a page's
+ * budget for its levels takes (report-html-tasks.c), at a few bytes each.
+ */
+#define REPORT_SCHED_LEVEL_MAX	(96 * 1024)
 /* An event's fields as kept at level 0: longer text is cut here. */
 #define REPORT_SCHED_FIELDS_MAX	160
 
