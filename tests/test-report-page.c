@@ -248,9 +248,9 @@ START_TEST(test_page_is_self_contained)
 		ck_assert_msg(!strcasestr(page, outside[i]), "the page has '%s'", outside[i]);
 	ck_assert_uint_eq(count_of(page, "<script type=\"application/json\" id=\"report-data\">"), 1);
 	ck_assert_uint_eq(count_of(page, "<style>"), 1);
-	/* the script, the data block: two scripts, each closed once */
-	ck_assert_uint_eq(count_of(page, "<script"), 2);
-	ck_assert_uint_eq(count_of(page, "</script>"), 2);
+	/* the data block and the two scripts (the task lanes' and the rates'), each closed once */
+	ck_assert_uint_eq(count_of(page, "<script"), 3);
+	ck_assert_uint_eq(count_of(page, "</script>"), 3);
 	ck_assert(strncmp(page, "<!DOCTYPE html>", 15) == 0);
 	ck_assert_ptr_nonnull(strstr(page, "</html>\n"));
 	free(page);
@@ -277,7 +277,7 @@ START_TEST(test_user_strings_escaped)
 	ck_assert_ptr_nonnull(strstr(page, "sh -c &#39;a&lt;/script&gt;&lt;img src=x onerror=alert(1)"
 					   "&gt; &amp;&amp; b &quot;q&quot;&#39;"));
 	ck_assert_ptr_nonnull(strstr(page, "probe:&lt;evil&gt;&amp;"));
-	ck_assert_uint_eq(count_of(page, "</script>"), 2);
+	ck_assert_uint_eq(count_of(page, "</script>"), 3);
 	free(page);
 	report_model__free(m);
 }

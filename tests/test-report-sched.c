@@ -169,6 +169,39 @@ static size_t page_len(const struct report_model *m, const struct report_sched *
 	return len;
 }
 
+/* Task names and event fields go into the page's data as JSON text, never as markup. */
+START_TEST(test_page_escapes)
+{
+	struct report_model *m = report_model__new(REPORT_LANES_CPU);
+	struct report_sched *s = sched_new();
+	char *page;
+
+	ck_assert_int_eq(report_model__set_span(m, T0, T0 + 1000 * US), 0);
+	ck_assert_int_eq(report_sched__seen(s, SRC, 0, T0), 0);
+	ck_assert_int_eq(report_sched__switch(s, SRC, 0, T0 + 10 * US, 7, "</script><img>", 0,
+					      NULL), 0);
+	ck_assert_int_eq(report_sched__event(s, "sys:ev", false, 0, T0 + 5 * US, 7, NULL,
+					     "a=\"</script><evil>\" & \\"), 0);
+	ck_assert_int_eq(report_sched__finish(s), 0);
+	page_len(m, s, &page);
+	ck_assert_ptr_null(strstr(page, "<img"));
+	ck_assert_ptr_null(strstr(page, "<evil>"));
+	/* two data blocks and two scripts, each closed once */
+	{
+		size_t n = 0;
+
+		for (const char *p = page; (p = strstr(p, "</script>")); p++)
+			n++;
+		ck_assert_uint_eq(n, 4);
+	}
+	ck_assert_ptr_nonnull(strstr(page, "a=\\\"\\u003c/script\\u003e\\u003cevil\\u003e\\\" "
+					   "\\u0026 \\\\"));
+	free(page);
+	report_sched__delete(s);
+	report_model__free(m);
+}
+END_TEST
+
 /* 10 M records over 10 s on 8 CPUs: switches among 64 tasks, and events between them. */
 START_TEST(test_page_bounded)
 {
@@ -217,6 +250,7 @@ int main(void)
 	tcase_add_test(tc, test_exact_runs);
 	tcase_add_test(tc, test_merged_levels);
 	tcase_add_test(tc, test_levels_dropped_at_budget);
+	tcase_add_test(tc, test_page_escapes);
 	tcase_add_test(tc, test_page_bounded);
 	suite_add_tcase(s, tc);
 	return testlib_run(s);

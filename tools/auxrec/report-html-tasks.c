@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report-html.h"
 #include "report-html-util.h"
 #include "report-sched.h"
 
@@ -213,7 +212,10 @@ static void json__pieces(FILE *f, const struct report_sched_piece *pc, size_t n,
 	fputc('"', f);
 }
 
-/* One CPU's marks: "time,name,task,count", time from the previous mark's, task + 1 ("": unknown). */
+/*
+ * One CPU's marks: "time,name,task,count", time from the previous mark's, task + 1 ("":
+ * unknown), count "" for 1.
+ */
 static void json__marks(FILE *f, const struct report_sched_mark *mk, size_t n, uint64_t origin)
 {
 	uint64_t at = origin;
