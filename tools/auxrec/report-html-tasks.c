@@ -275,6 +275,49 @@ static void json__level(FILE *f, const struct report_sched *s, int l, uint64_t o
 	fputs("}", f);
 }
 
+/*
+ * The levels the page carries, coarse to fine: top (the full view's) always; the finest one
+ * that fits beside it in TASKS_BYTES_MAX (level 0 when it does: every run); between them,
+ * those under half the finest's bytes while the budget holds (a level about as big as the
+ * finest draws no faster: it would only take room). The encoded levels are kept until
+ * chosen. 0 or -ENOMEM.
+ */
+static int json__levels(FILE *f, const struct report_sched *s, int top, uint64_t origin)
+{
+	struct { char *buf; size_t len; } lv[REPORT_SCHED_LEVELS] = { 0 };
+	size_t budget = TASKS_BYTES_MAX;
+	int finest = top, err = 0, first = 1;
+
+	for (int l = top; l >= 0 && !report_sched__level(s, l)->dropped && !err; l--) {
+		FILE *mem = open_memstream(&lv[l].buf, &lv[l].len);
+
+		if (!mem) {
+			err = -ENOMEM;
+			break;
+		}
+		json__level(mem, s, l, origin);
+		err = fclose(mem) ? -ENOMEM : 0;
+		if (!err && (l == top || lv[top].len + lv[l].len <= budget))
+			finest = l;
+	}
+	budget -= lv[top].len < budget ? lv[top].len : budget;
+	if (finest != top)
+		budget -= lv[finest].len;
+	for (int l = top; l >= finest && !err; l--) {
+		if (l != top && l != finest && (lv[l].len * 2 > lv[finest].len || lv[l].len > budget))
+			continue;
+		if (l != top && l != finest)
+			budget -= lv[l].len;
+		fputs(first ? "\n" : ",\n", f);
+		fwrite(lv[l].buf, 1, lv[l].len, f);
+		first = 0;
+	}
+	for (int l = 0; l < REPORT_SCHED_LEVELS; l++)
+		free(lv[l].buf);
+	fputs("]}\n</script>\n", f);
+	return err;
+}
+
 /* The level whose slots are a pixel or finer at full view (a duration of d ns). */
 static int tasks__view_level(const struct report_sched *s, uint64_t d)
 {
@@ -299,11 +342,11 @@ int report_html_tasks__data(FILE *f, const struct report_page *p)
 	const struct report_sched *s = p->sched;
 	const struct report_model *m = p->m;
 	uint64_t origin = report_model__origin(m), d;
-	size_t nr, budget = TASKS_BYTES_MAX;
+	size_t nr;
 	const struct report_sched_task *t;
 	const struct report_sched_name *nm;
 	struct tasks_order o = { 0 };
-	int src, top;
+	int src;
 
 	if (!s)
 		return 0;
@@ -331,29 +374,6 @@ int report_html_tasks__data(FILE *f, const struct report_page *p)
 		fprintf(f, "\",%d]", nm[i].sample);
 	}
 	fputs("],\n\"levels\":[", f);
-	top = tasks__view_level(s, d);
-	/* coarse to fine: each finer level while the budget holds (the coarsest always) */
-	for (int l = top; l >= 0 && !report_sched__level(s, l)->dropped; l--) {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *mem = open_memstream(&buf, &len);
-
-		if (!mem)
-			return -ENOMEM;
-		json__level(mem, s, l, origin);
-		if (fclose(mem)) {
-			free(buf);
-			return -ENOMEM;
-		}
-		if (l != top && len > budget) {
-			free(buf);
-			break;
-		}
-		budget = len > budget ? 0 : budget - len;
-		fputs(l == top ? "\n" : ",\n", f);
-		fwrite(buf, 1, len, f);
-		free(buf);
-	}
-	fputs("]}\n</script>\n", f);
-	return 0;
+	return json__levels(f, s, tasks__view_level(s, d), origin);
 }
+
