@@ -162,6 +162,13 @@ def check_page(c, b, a):
 
     check_zoom(c, p, d, lvl, sw, comm)
     p.js('auxrecTasks.setView(0, auxrecTasks.data.duration)')
+    p.mouse('mouseMoved', 1, 1)
+    # the phases picked out, as a person would by clicking them in the table
+    tids = [t[0] for t in tasks if t[1] in ('phase-a', 'phase-b', 'phase-c')]
+    for tid in tids:
+        p.js("document.querySelector('#tasks-totals tr[data-tid=\"%d\"]').click()" % tid)
+    picked = p.js("[...document.querySelectorAll('#tasks-totals tr.picked')].map(r => +r.dataset.tid)")
+    c.check('a click on a task in the table picks it out', sorted(picked) == sorted(tids), picked)
     shot(p, os.path.join(a.shots, 'tasks-cpu.png'))
     p.js("auxrecTasks.setMode('thread')")
     labels = p.js("document.getElementById('tasks').dataset.mode")

@@ -15,9 +15,10 @@
  * piece as busy as its non-idle share); samples are ticks at the lane's foot, events marks at
  * its head, losses red. Per thread, a row per task shows when it ran, on which CPU on hover.
  * The view is picked from the finest level the page has that is not finer than half a pixel.
- * Keys: + and - zoom, arrows pan, 0 the whole recording; wheel zooms, drag pans.
+ * Keys: + and - zoom, arrows pan, 0 the whole recording; wheel zooms, drag pans. A click on
+ * a task in the legend or the table picks it out: the tasks not picked turn grey.
  * Hooks for tests: window.auxrecTasks {data, level(i) (decoded on use), view, setView,
- * setMode}, the performance mark 'tasks-drawn',
+ * setMode, highlight(tids)}, the performance mark 'tasks-drawn',
  * #tasks[data-view-start, data-view-end, data-q, data-mode], #tasks-tip.
  */
 (function () {
@@ -85,7 +86,10 @@
 	const canvas = document.createElement('canvas');
 	box.appendChild(canvas);
 	const ctx = canvas.getContext('2d');
-	const taskColor = t => 'hsl(' + data.tasks[t][3] + ' 70% 48%)';
+	/* tasks picked in the legend or the table (by index): the others grey while any is */
+	const picked = new Set();
+	const taskColor = t => picked.size && !picked.has(t) ? '#d4d4d8' :
+		'hsl(' + data.tasks[t][3] + ' 70% 48%)';
 	const taskName = t => (data.tasks[t][1] || '?') + ' ' + data.tasks[t][0];
 
 	function timeUnit(ns) {
@@ -127,7 +131,9 @@
 			if (byTask.has(m.task))
 				byTask.get(m.task).marks.push(m);
 		}));
-		const order = [...byTask.keys()].sort((a, b) => data.tasks[b][2] - data.tasks[a][2] || a - b);
+		/* the picked tasks first, then by time on CPU */
+		const order = [...byTask.keys()].sort((a, b) => picked.has(b) - picked.has(a) ||
+			data.tasks[b][2] - data.tasks[a][2] || a - b);
 		hiddenRows = Math.max(order.length - THREAD_ROWS, 0);
 		return order.slice(0, THREAD_ROWS).map(t => {
 			const r = byTask.get(t);
@@ -183,7 +189,7 @@
 			(finest && nsPerPx / 2 < finest ? 'This page holds no finer detail (a page of a shorter recording would). ' : '') +
 			(hiddenRows ? 'The ' + THREAD_ROWS + ' tasks longest on CPU have a row (' + hiddenRows +
 			 ' more ran here: see the table). ' : '') +
-			'Keys: + − zoom, ← → pan, 0 all; wheel zooms, drag pans.';
+			'Keys: + − zoom, ← → pan, 0 all; wheel zooms, drag pans; click tasks in the legend or the table to pick them out.';
 	}
 
 	function drawAxis(x, plotW, h) {
@@ -216,7 +222,7 @@
 			ctx.fillRect(x0, y + 3, Math.max(x1 - x0, 1), ROW_H - 9);
 			ctx.globalAlpha = 1;
 			const name = mode === 'cpu' ? data.tasks[p.task][1] : 'CPU ' + p.cpu;
-			if (x1 - x0 > 30) {
+			if (x1 - x0 > 30 && (!picked.size || picked.has(p.task))) {
 				ctx.save();
 				ctx.beginPath();
 				ctx.rect(x0, y, x1 - x0, ROW_H);
@@ -239,8 +245,8 @@
 			if (q && m.name === switchName && data.source)
 				continue;
 			if (data.names[m.name][1]) {
-				ctx.fillStyle = '#1d1d1f';
-				ctx.fillRect(px, y + ROW_H - 6, 1, 6);
+				ctx.fillStyle = 'rgba(29, 29, 31, 0.45)';
+				ctx.fillRect(px, y + ROW_H - 5, 1, 5);
 			} else {
 				ctx.fillStyle = '#cc79a7';
 				ctx.beginPath();
@@ -357,16 +363,31 @@
 		}
 	});
 	document.getElementById('tasks-reset').addEventListener('click', () => setView(0, end));
-	document.querySelectorAll('[data-tview]').forEach(b => b.addEventListener('click', () => {
-		mode = b.dataset.tview;
-		document.querySelectorAll('[data-tview]').forEach(o =>
-			o.setAttribute('aria-pressed', String(o === b)));
+	/* Highlight tasks (by tid; none: every task in its colour). */
+	function highlight(tids) {
+		picked.clear();
+		data.tasks.forEach((t, i) => { if (tids.includes(t[0])) picked.add(i); });
+		document.querySelectorAll('#tasks-section [data-tid]').forEach(e =>
+			e.classList.toggle('picked', tids.includes(Number(e.dataset.tid))));
 		render();
+	}
+	document.querySelectorAll('#tasks-section [data-tid]').forEach(e => e.addEventListener('click', () => {
+		const tid = Number(e.dataset.tid);
+		const now = data.tasks.filter((t, i) => picked.has(i)).map(t => t[0]);
+		highlight(now.includes(tid) ? now.filter(x => x !== tid) : now.concat(tid));
 	}));
+	function setMode(m) {
+		mode = m;
+		document.querySelectorAll('[data-tview]').forEach(o =>
+			o.setAttribute('aria-pressed', String(o.dataset.tview === m)));
+		render();
+	}
+	document.querySelectorAll('[data-tview]').forEach(b =>
+		b.addEventListener('click', () => setMode(b.dataset.tview)));
 	window.addEventListener('resize', render);
 	window.auxrecTasks = {
 		data, level, setView, get view() { return view.slice(); },
-		setMode(m) { mode = m; render(); },
+		setMode, highlight,
 	};
 	render();
 	/* when the lanes were first drawn, ms from the page's navigation (the paint test reads it) */
