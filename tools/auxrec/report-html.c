@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "report-flame.h"
 #include "report-html.h"
 #include "report-html-util.h"
 #include "report-model.h"
@@ -713,6 +714,12 @@ static int html__data(FILE *f, const struct report_page *p)
 	return 0;
 }
 
+/* Calls over time, from the AUX trace: its section writes its own data and script. */
+static int html__flame(FILE *f, const struct report_page *p)
+{
+	return report_flame__write(f, p->m) < 0 ? -errno : 0;
+}
+
 /*
  * The page, top to bottom: each section writes its HTML into <main>, then its data block
  * (a JSON <script>) and its script after it, so that the first screen paints before any
@@ -725,6 +732,7 @@ static const struct report_html_section {
 } sections[] = {
 	{ report_html_tasks__body, report_html_tasks__data, report_html_tasks_js },
 	{ html__timeline, html__data, report_html_js },
+	{ html__flame, NULL, NULL },
 	{ html__source_totals, NULL, NULL },
 	{ html__loss_totals, NULL, NULL },
 	{ html__lane_totals, NULL, NULL },
