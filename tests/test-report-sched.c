@@ -194,8 +194,10 @@ START_TEST(test_page_escapes)
 			n++;
 		ck_assert_uint_eq(n, 4);
 	}
-	ck_assert_ptr_nonnull(strstr(page, "a=\\\"\\u003c/script\\u003e\\u003cevil\\u003e\\\" "
-					   "\\u0026 \\\\"));
+	/* the fields' words, each a JSON string; the fields as their numbers */
+	ck_assert_ptr_nonnull(strstr(page, "\"words\":[\"a=\\\"\\u003c/script\\u003e\\u003cevil"
+					   "\\u003e\\\"\",\"\\u0026\",\"\\\\\"]"));
+	ck_assert_ptr_nonnull(strstr(page, "\"fields\":[\"1.2.3\"]"));
 	free(page);
 	report_sched__delete(s);
 	report_model__free(m);

@@ -237,10 +237,136 @@ static void json__marks(FILE *f, const struct report_sched_mark *mk, size_t n, u
 	fputc('"', f);
 }
 
-/* Level l as JSON into f. */
-static void json__level(FILE *f, const struct report_sched *s, int l, uint64_t origin)
+/*
+ * The words of events' fields, each once: most repeat ("prev_prio=120", "==>", a task's
+ * "prev_comm=..." and "prev_pid=..."), so that a field reads as a few word numbers.
+ */
+struct words {
+	char **word;
+	size_t nr, alloc;
+	uint32_t *slots;	/* open addressing: index + 1, 0 empty; a power of two, half full */
+	size_t nr_slots;
+};
+
+static uint64_t word_hash(const char *w, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)w[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+/* The index of the word w (len bytes), added when new; -1: ENOMEM. */
+static int64_t words__index(struct words *d, const char *w, size_t len)
+{
+	size_t i;
+
+	if ((d->nr + 1) * 2 > d->nr_slots) {
+		size_t n = d->nr_slots ? d->nr_slots * 2 : 1024;
+		uint32_t *slots = calloc(n, sizeof(*slots));
+
+		if (!slots)
+			return -1;
+		for (size_t k = 0; k < d->nr; k++) {
+			for (i = word_hash(d->word[k], strlen(d->word[k])) & (n - 1); slots[i];
+			     i = (i + 1) & (n - 1))
+				;
+			slots[i] = (uint32_t)k + 1;
+		}
+		free(d->slots);
+		d->slots = slots;
+		d->nr_slots = n;
+	}
+	for (i = word_hash(w, len) & (d->nr_slots - 1); d->slots[i]; i = (i + 1) & (d->nr_slots - 1)) {
+		const char *have = d->word[d->slots[i] - 1];
+
+		if (!strncmp(have, w, len) && !have[len])
+			return d->slots[i] - 1;
+	}
+	if (d->nr == d->alloc) {
+		size_t n = d->alloc ? d->alloc * 2 : 256;
+		char **p = reallocarray(d->word, n, sizeof(*p));
+
+		if (!p)
+			return -1;
+		d->word = p;
+		d->alloc = n;
+	}
+	d->word[d->nr] = strndup(w, len);
+	if (!d->word[d->nr])
+		return -1;
+	d->slots[i] = (uint32_t)++d->nr;
+	return (int64_t)d->nr - 1;
+}
+
+static void words__free(struct words *d)
+{
+	for (size_t i = 0; i < d->nr; i++)
+		free(d->word[i]);
+	free(d->word);
+	free(d->slots);
+}
+
+/*
+ * Level 0's fields: "words", every word once, and "fields", per CPU a string of its marks'
+ * fields, separated by commas, each as its words' numbers + 1 in base 36 separated by dots
+ * ("" for a mark without fields); the page joins the words with single spaces, as they were
+ * split. 0 or -ENOMEM.
+ */
+static int json__fields(FILE *f, const struct report_sched *s, size_t nr_cpus)
+{
+	struct words d = { 0 };
+	char *buf = NULL;
+	size_t len = 0, n;
+	FILE *mem = open_memstream(&buf, &len);
+	int err = mem ? 0 : -ENOMEM;
+
+	for (size_t c = 0; c < nr_cpus && !err; c++) {
+		const struct report_sched_mark *mk = report_sched__marks(s, 0, c, &n);
+
+		fputs(c ? ",\"" : "\"", mem);
+		for (size_t i = 0; i < n && !err; i++) {
+			const char *w = mk[i].fields;
+
+			if (i)
+				fputc(',', mem);
+			while (w && !err) {
+				size_t wl = strcspn(w, " ");
+				int64_t k = words__index(&d, w, wl);
+
+				if (k < 0)
+					err = -ENOMEM;
+				else
+					put_b36(mem, k + 1);
+				w = w[wl] ? w + wl + 1 : NULL;
+				if (w)
+					fputc('.', mem);
+			}
+		}
+		fputc('"', mem);
+	}
+	if (mem && fclose(mem))
+		err = -ENOMEM;
+	if (!err) {
+		fputs(",\"words\":[", f);
+		for (size_t i = 0; i < d.nr; i++) {
+			fputs(i ? ",\"" : "\"", f);
+			html__json_puts(f, d.word[i]);
+			fputc('"', f);
+		}
+		fprintf(f, "],\"fields\":[%s]", buf);
+	}
+	free(buf);
+	words__free(&d);
+	return err;
+}
+
+/* Level l as JSON into f. 0 or -ENOMEM. */
+static int json__level(FILE *f, const struct report_sched *s, int l, uint64_t origin)
 {
 	size_t nr_cpus = report_sched__nr_cpus(s), n;
+	int err;
 
 	fprintf(f, "{\"q\":%" PRIu64 ",\"pieces\":[", report_sched__slot_ns(l));
 	for (size_t c = 0; c < nr_cpus; c++) {
@@ -257,22 +383,9 @@ static void json__level(FILE *f, const struct report_sched *s, int l, uint64_t o
 		json__marks(f, mk, n, origin);
 	}
 	fputs("]", f);
-	if (!l) {
-		fputs(",\"fields\":[", f);
-		for (size_t c = 0; c < nr_cpus; c++) {
-			const struct report_sched_mark *mk = report_sched__marks(s, l, c, &n);
-
-			fputs(c ? ",[" : "[", f);
-			for (size_t i = 0; i < n; i++) {
-				fputs(i ? ",\"" : "\"", f);
-				html__json_puts(f, mk[i].fields ? mk[i].fields : "");
-				fputc('"', f);
-			}
-			fputc(']', f);
-		}
-		fputc(']', f);
-	}
+	err = l ? 0 : json__fields(f, s, nr_cpus);
 	fputs("}", f);
+	return err;
 }
 
 /*
@@ -295,8 +408,8 @@ static int json__levels(FILE *f, const struct report_sched *s, int top, uint64_t
 			err = -ENOMEM;
 			break;
 		}
-		json__level(mem, s, l, origin);
-		err = fclose(mem) ? -ENOMEM : 0;
+		err = json__level(mem, s, l, origin);
+		err = fclose(mem) ? -ENOMEM : err;
 		if (!err && (l == top || lv[top].len + lv[l].len <= budget))
 			finest = l;
 	}

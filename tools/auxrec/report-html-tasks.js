@@ -8,7 +8,9 @@
  *   names                [[event name, 1: a sample (a tick) / 0: an event (a marker)]]
  *   levels               coarse to fine: {q: the slot width runs were merged below (0: exact),
  *                        pieces: [per CPU "start,length,task,busy" ...], marks: [per CPU
- *                        "time,name,task+1,count" ...], fields (exact level): [per CPU [text]]}
+ *                        "time,name,task+1,count" ...]; the exact level also words: [word],
+ *                        fields: [per CPU "w.w.w,w.w,..."]: a mark's fields as its words'
+ *                        numbers + 1, joined by spaces; "" none}
  *                        numbers in base 36, "" for 0 (busy: thousandths, "" all of it;
  *                        count "" for 1); starts and times from the previous one's end / time.
  * Per CPU, a lane shows which task ran when (its colour, its name where it fits; a merged
@@ -58,15 +60,18 @@
 			}
 			return out;
 		});
+		const fieldsOf = cpu => (L.fields[cpu] ? L.fields[cpu].split(',') : []).map(f =>
+			f ? f.split('.').map(w => L.words[num(w) - 1]).join(' ') : null);
 		const marks = L.marks.map((text, cpu) => {
 			const out = [];
 			const tok = text ? text.split(',') : [];
+			const fields = L.fields ? fieldsOf(cpu) : [];
 			let at = 0, n = 0;
 			for (let k = 0; k + 3 < tok.length; k += 4) {
 				at += num(tok[k]);
 				out.push({ t: at, name: num(tok[k + 1]), task: num(tok[k + 2]) - 1,
 					   count: tok[k + 3] === '' ? 1 : num(tok[k + 3]),
-					   fields: L.fields ? L.fields[cpu][n] : null, cpu });
+					   fields: fields[n] || null, cpu });
 				n++;
 			}
 			return out;
