@@ -445,6 +445,28 @@ START_TEST(test_write_error)
 }
 END_TEST
 
+/* A long list of events (every syscall) folds, so that the first screen shows the timeline. */
+START_TEST(test_long_event_list_folds)
+{
+	for (int nr = 12; nr <= 13; nr++) {
+		struct report_model *m = report_model__new(REPORT_LANES_CPU);
+		char name[32];
+		size_t len;
+		char *page;
+
+		for (int i = 0; i < nr; i++) {
+			snprintf(name, sizeof(name), "syscalls:sys_enter_%d", i);
+			ck_assert_int_eq(report_model__add_event(m, name), 0);
+		}
+		page = page_of(m, &len);
+		ck_assert_uint_eq(count_of(page, "<summary>13 events</summary>"), nr == 13);
+		ck_assert_uint_eq(count_of(page, "<code>syscalls:sys_enter_"), (size_t)nr);
+		free(page);
+		report_model__free(m);
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("report-page");
@@ -461,6 +483,7 @@ int main(void)
 	tcase_add_test(page, test_silent_lane);
 	tcase_add_test(page, test_empty_model);
 	tcase_add_test(page, test_write_error);
+	tcase_add_test(page, test_long_event_list_folds);
 	suite_add_tcase(s, page);
 	return testlib_run(s);
 }

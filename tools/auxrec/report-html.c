@@ -25,6 +25,8 @@ extern const char report_html_css[];
  * (down to one per lane and kind).
  */
 #define REPORT_HTML_MARKS_MAX	2000
+/* The header lists this many event names; more fold. */
+#define REPORT_HTML_EVENTS_SHOWN	12
 /* The timeline at full view: this many bins or fewer (the model has ten times more). */
 #define REPORT_HTML_VIEW_BINS	1001
 /*
@@ -179,11 +181,16 @@ static void html__header(FILE *f, const struct report_model *m)
 	fputs("</h1>\n<dl class=\"info\">\n", f);
 	html__info_text(f, "Command", m->info[REPORT_INFO_COMMAND]);
 	fputs("<dt>Events</dt><dd>", f);
+	/* a long list (every syscall) folds: the first screen is for the timeline */
+	if (m->nr_events > REPORT_HTML_EVENTS_SHOWN)
+		fprintf(f, "<details class=\"fold\"><summary>%zu events</summary>", m->nr_events);
 	for (size_t i = 0; i < m->nr_events; i++) {
 		fputs(i ? ", <code>" : "<code>", f);
 		html__puts(f, m->events[i]);
 		fputs("</code>", f);
 	}
+	if (m->nr_events > REPORT_HTML_EVENTS_SHOWN)
+		fputs("</details>", f);
 	fputs(m->nr_events ? "</dd>\n" : "<span class=\"muted\">unknown</span></dd>\n", f);
 	html__info_text(f, "Host", m->info[REPORT_INFO_HOSTNAME]);
 	html__info_text(f, "Kernel", m->info[REPORT_INFO_OS_RELEASE]);
