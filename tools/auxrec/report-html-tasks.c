@@ -36,12 +36,10 @@ struct tasks_order {
 	size_t nr;
 };
 
-static const struct report_sched_task *sort_tasks;
-
-static int task__by_oncpu(const void *x, const void *y)
+static int task__by_oncpu(const void *x, const void *y, void *tasks)
 {
-	const struct report_sched_task *a = &sort_tasks[*(const size_t *)x];
-	const struct report_sched_task *b = &sort_tasks[*(const size_t *)y];
+	const struct report_sched_task *t = tasks;
+	const struct report_sched_task *a = &t[*(const size_t *)x], *b = &t[*(const size_t *)y];
 
 	if (a->oncpu_ns != b->oncpu_ns)
 		return a->oncpu_ns > b->oncpu_ns ? -1 : 1;
@@ -57,8 +55,7 @@ static int tasks_order__init(struct tasks_order *o, const struct report_sched *s
 		return -ENOMEM;
 	for (size_t i = 0; i < o->nr; i++)
 		o->by_rank[i] = i;
-	sort_tasks = o->t;
-	qsort(o->by_rank, o->nr, sizeof(*o->by_rank), task__by_oncpu);
+	qsort_r(o->by_rank, o->nr, sizeof(*o->by_rank), task__by_oncpu, (void *)o->t);
 	for (size_t r = 0; r < o->nr; r++)
 		o->rank[o->by_rank[r]] = r;
 	return 0;

@@ -190,7 +190,7 @@ static void report_sched__drop(struct report_sched *s, int level)
 	for (int l = 0; l <= level; l++) {
 		if (s->levels[l].dropped)
 			continue;
-		s->levels[l] = (struct report_sched_level){ .dropped = true };
+		s->levels[l].dropped = true;
 		for (int src = 0; src < REPORT_SWITCH__NR; src++) {
 			for (size_t c = 0; c < s->src[src].nr_cpus; c++) {
 				free(s->src[src].cpus[c].pieces[l].v);
@@ -504,10 +504,6 @@ int report_sched__finish(struct report_sched *s)
 	}
 	for (size_t i = 0; i < s->nr_tasks; i++)
 		s->tasks[i].oncpu_ns = s->shown >= 0 ? s->tasks[i].oncpu_src[s->shown] : 0;
-	for (int l = 0; l < REPORT_SCHED_LEVELS; l++)
-		if (!s->levels[l].dropped)
-			s->levels[l].nr = (s->shown >= 0 ? s->src[s->shown].nr[l] : 0) +
-					  s->nr_marks[l];
 	return err;
 }
 

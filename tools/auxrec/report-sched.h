@@ -63,7 +63,6 @@ struct report_sched_mark {
 
 struct report_sched_level {
 	bool dropped;		/* outgrew REPORT_SCHED_LEVEL_MAX: nothing here */
-	size_t nr;		/* over every CPU: pieces of the shown source, or marks */
 };
 
 /* An event name; sample: a perf sample of a non-tracepoint event (drawn as a tick). */
