@@ -254,3 +254,15 @@ void td_events__exit(struct td_events *ev)
 	ev->systems = NULL;
 	ev->nr_systems = 0;
 }
+
+int td_events__add_list(struct td_events *ev, struct tracefs_instance *inst,
+			const char *const *events)
+{
+	int err = 0;
+
+	if (!events)
+		return td_events__add_enabled(ev, inst);
+	for (const char *const *e = events; *e && !err; e++)
+		err = td_events__add(ev, inst, *e);
+	return err;
+}

@@ -70,6 +70,9 @@ struct td_events {
 int td_events__add(struct td_events *ev, struct tracefs_instance *inst, const char *spec);
 /* Add the events enabled in inst now (its set_event). 0 or -errno. */
 int td_events__add_enabled(struct td_events *ev, struct tracefs_instance *inst);
+/* Add each of events (NULL-terminated), or with events NULL those enabled now. 0 or -errno. */
+int td_events__add_list(struct td_events *ev, struct tracefs_instance *inst,
+			const char *const *events);
 /* The ftrace formats section and the event formats section, or each alone. */
 void td_events__write(const struct td_events *ev, struct tracefs_instance *inst,
 		      struct td_out *out, bool ftrace_formats);
@@ -105,9 +108,10 @@ char *td_meta__read_clock(struct tracefs_instance *inst);
 void td_meta__write_options(struct td_out *out, struct tracefs_instance *inst, int nr_cpus,
 			    const char *version);
 /* The options that describe the instance: CPU count, clock (its text), uname, version, and
- * each CPU's stats. */
+ * (cpustats) each CPU's stats. */
 void td_meta__write_instance_options(struct td_out *out, struct tracefs_instance *inst,
-				     int nr_cpus, const char *version, const char *clock);
+				     int nr_cpus, const char *version, const char *clock,
+				     bool cpustats);
 /*
  * "flyrecord", the table of nr CPUs' {offset, size} and the trace clock after it. CPU i's
  * sizes[i] bytes go at offsets[i], aligned to align, in CPU order, at least 10 bytes after
@@ -126,13 +130,17 @@ struct td_v7_params {
 	const char *clock;		/* trace_clock's text */
 	const char *version;
 	int nr_cpus;
-	const int *fds;			/* each CPU's spool, */
+	const int *fds;			/* each CPU's spool (NULL: no CPU data), */
 	const uint64_t *sizes;		/* and its bytes of whole sub-buffers */
 	uint64_t align;			/* of each CPU's data */
-	int level;			/* zstd's */
+	int level;			/* zstd's; 0: compression "none" */
 };
 
-/* The whole file into out from offset 0. Returns where it ends; out->err on failure. */
+/*
+ * The whole file into out from offset 0; without CPU data (fds NULL), the prefix trace-cmd
+ * listen appends the data to: the description and one options section, whose DONE is the
+ * last. Returns where it ends; out->err on failure.
+ */
 uint64_t td_v7__write(struct td_out *out, const struct td_v7_params *p);
 
 /* ---- trace-dat-spool.c: one CPU's sub-buffers, kept until finish ---- */

@@ -195,7 +195,8 @@ char *td_meta__read_clock(struct tracefs_instance *inst)
 }
 
 void td_meta__write_instance_options(struct td_out *out, struct tracefs_instance *inst,
-				     int nr_cpus, const char *version, const char *clock)
+				     int nr_cpus, const char *version, const char *clock,
+				     bool cpustats)
 {
 	struct utsname u;
 	char *text;
@@ -210,7 +211,7 @@ void td_meta__write_instance_options(struct td_out *out, struct tracefs_instance
 		free(text);
 	}
 	td_option__write(out, TD_OPT_VERSION, version, strlen(version) + 1);
-	for (int cpu = 0; cpu < nr_cpus; cpu++)
+	for (int cpu = 0; cpustats && cpu < nr_cpus; cpu++)
 		option__cpustat(out, inst, cpu);
 }
 
@@ -226,7 +227,7 @@ void td_meta__write_options(struct td_out *out, struct tracefs_instance *inst, i
 	 * reads past the data (no data at all) nor drops a first copy of the clock it parsed
 	 * (the whole text).
 	 */
-	td_meta__write_instance_options(out, inst, nr_cpus, version, "");
+	td_meta__write_instance_options(out, inst, nr_cpus, version, "", true);
 	td_out__u16(out, TD_OPT_DONE);	/* version 6: no size after DONE */
 }
 

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * trace.dat version 7 with zstd, as trace-cmd 3.x writes it with compression: the file head
- * names the algorithm and points at the options; each description part is a section (a
- * 16-byte header, then one compressed block: compressed size, plain size, the zstd frame);
+ * trace.dat version 7 with zstd (or none), as trace-cmd 3.x writes it with compression: the
+ * file head names the algorithm and points at the options; each description part is a
+ * section (a 16-byte header, then one compressed block: compressed size, plain size, the
+ * zstd frame);
  * the CPU data is one flyrecord section in which each CPU's sub-buffers start page-aligned,
  * as a count of chunks and the chunks (10 sub-buffers each, one zstd frame apiece); the
  * options come last, among them each section's offset and the BUFFER option that says
  * where each CPU's chunks are.
  *
  * The description parts are the same bytes as in version 6 (trace-dat-meta.c and
- * trace-dat-events.c write them into a scratch memfd, compressed from there).
+ * trace-dat-events.c write them into a scratch memfd, compressed from there). At level 0 the
+ * file names the compression "none" and the sections hold those bytes as they are. Without
+ * CPU data the file ends after its options: the prefix a trace-cmd listen server completes
+ * with the data it collected (trace-dat-net.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +33,7 @@
 
 struct td_v7 {
 	struct td_out *out;
+	bool compress;			/* zstd; else "none": sections stored as they are */
 	struct td_out scratch;		/* a section's plain bytes, in a memfd */
 	ZSTD_CCtx *cctx;
 	int level;
@@ -107,16 +112,21 @@ static void td_v7__scratch_end(struct td_v7 *v, uint16_t id)
 			return;
 		}
 	}
-	n = td_v7__compress(v, len ? data : "", len);
+	v->sections[id] = v->out->pos;
+	if (!v->compress) {
+		td_v7__section_head(v, id, 0, len);
+		td_out__write(v->out, data, len);
+	} else {
+		n = td_v7__compress(v, len ? data : "", len);
+		if (!v->out->err) {
+			td_v7__section_head(v, id, TD_SEC_COMPRESSED, 8 + n);
+			td_out__u32(v->out, (uint32_t)n);
+			td_out__u32(v->out, (uint32_t)len);
+			td_out__write(v->out, v->zbuf, n);
+		}
+	}
 	if (len)
 		munmap(data, len);
-	if (v->out->err)
-		return;
-	v->sections[id] = v->out->pos;
-	td_v7__section_head(v, id, TD_SEC_COMPRESSED, 8 + n);
-	td_out__u32(v->out, (uint32_t)n);
-	td_out__u32(v->out, (uint32_t)len);
-	td_out__write(v->out, v->zbuf, n);
 }
 
 /*
@@ -179,18 +189,14 @@ static void td_v7__flyrecord(struct td_v7 *v, const struct td_v7_params *p, uint
 	td_out__patch(v->out, head + 8, &size, sizeof(size));
 }
 
-/* The options section: where the sections are, the instance's options, BUFFER, DONE. */
-static void td_v7__options(struct td_v7 *v, const struct td_v7_params *p, uint64_t flyrecord,
-			   const uint64_t *offsets, const uint64_t *counted)
+/* The BUFFER option: where the flyrecord section and each CPU's chunks are. */
+static void td_v7__buffer_option(struct td_v7 *v, const struct td_v7_params *p,
+				 uint64_t flyrecord, const uint64_t *offsets,
+				 const uint64_t *counted)
 {
-	uint64_t head = v->out->pos, size;
 	uint32_t nr = 0, page = p->layout->page_size;
 	char clock[64];
 
-	td_v7__section_head(v, TD_OPT_DONE, 0, 0);
-	for (uint16_t id = TD_OPT_HEADER_INFO; id <= TD_OPT_CMDLINES; id++)
-		td_option__write(v->out, id, &v->sections[id], sizeof(v->sections[id]));
-	td_meta__write_instance_options(v->out, p->inst, p->nr_cpus, p->version, p->clock);
 	for (int cpu = 0; cpu < p->nr_cpus; cpu++)
 		nr += !!p->sizes[cpu];
 	clock__selected(p->clock, clock, sizeof(clock));
@@ -208,6 +214,25 @@ static void td_v7__options(struct td_v7 *v, const struct td_v7_params *p, uint64
 		td_out__u64(v->out, offsets[cpu]);
 		td_out__u64(v->out, counted[cpu]);
 	}
+}
+
+/*
+ * The options section: where the sections are, the instance's options, BUFFER when there is
+ * CPU data (flyrecord not 0), DONE.
+ */
+static void td_v7__options(struct td_v7 *v, const struct td_v7_params *p, uint64_t flyrecord,
+			   const uint64_t *offsets, const uint64_t *counted)
+{
+	uint64_t head = v->out->pos, size;
+
+	td_v7__section_head(v, TD_OPT_DONE, 0, 0);
+	for (uint16_t id = TD_OPT_HEADER_INFO; id <= TD_OPT_CMDLINES; id++)
+		td_option__write(v->out, id, &v->sections[id], sizeof(v->sections[id]));
+	/* before the recording, the CPUs' stats would say nothing: only with the data */
+	td_meta__write_instance_options(v->out, p->inst, p->nr_cpus, p->version, p->clock,
+					flyrecord != 0);
+	if (flyrecord)
+		td_v7__buffer_option(v, p, flyrecord, offsets, counted);
 	td_out__u16(v->out, 0);		/* DONE, and no options section after this one */
 	td_out__u32(v->out, 8);
 	td_out__u64(v->out, 0);
@@ -215,42 +240,58 @@ static void td_v7__options(struct td_v7 *v, const struct td_v7_params *p, uint64
 	td_out__patch(v->out, head + 8, &size, sizeof(size));
 }
 
+/*
+ * The head (naming zstd, or none at level 0) and the description sections. Returns where the
+ * first options section's offset goes.
+ */
+static uint64_t td_v7__meta(struct td_v7 *v, const struct td_v7_params *p)
+{
+	struct td_out *out = v->out;
+	uint64_t options_slot;
+
+	td_meta__write_head(out, p->layout, "7");
+	td_out__str(out, v->compress ? "zstd" : "none");
+	td_out__str(out, v->compress ? ZSTD_versionString() : "");
+	options_slot = out->pos;
+	td_out__u64(out, 0);		/* the options' offset, known at the end */
+
+	td_v7__scratch_begin(v);
+	td_meta__write_headers(&v->scratch, p->inst);
+	td_v7__scratch_end(v, TD_OPT_HEADER_INFO);
+	td_v7__scratch_begin(v);
+	td_events__write_ftrace(p->inst, &v->scratch, true);
+	td_v7__scratch_end(v, TD_OPT_FTRACE_EVENTS);
+	td_v7__scratch_begin(v);
+	td_events__write_systems(p->events, p->inst, &v->scratch);
+	td_v7__scratch_end(v, TD_OPT_EVENT_FORMATS);
+	for (uint16_t id = TD_OPT_KALLSYMS; id <= TD_OPT_CMDLINES; id++) {
+		td_v7__scratch_begin(v);
+		td_meta__write_symbol(&v->scratch, p->inst,
+				      TD_SYMBOLS_KALLSYMS + (id - TD_OPT_KALLSYMS));
+		td_v7__scratch_end(v, id);
+	}
+	return options_slot;
+}
+
 uint64_t td_v7__write(struct td_out *out, const struct td_v7_params *p)
 {
-	struct td_v7 v = { .out = out, .cctx = ZSTD_createCCtx() };
+	struct td_v7 v = { .out = out, .compress = p->level > 0, .cctx = ZSTD_createCCtx() };
 	uint64_t *offsets = calloc(2 * (size_t)p->nr_cpus, sizeof(*offsets)), options_at;
-	uint64_t flyrecord, options_slot;
+	uint64_t flyrecord = 0, options_slot;
 	int fd = memfd_create("trace.dat section", MFD_CLOEXEC);
 
 	if (fd < 0 || !v.cctx || !offsets) {
 		out->err = fd < 0 ? -errno : -ENOMEM;
 		goto out;
 	}
-	ZSTD_CCtx_setParameter(v.cctx, ZSTD_c_compressionLevel, p->level);
+	if (v.compress)
+		ZSTD_CCtx_setParameter(v.cctx, ZSTD_c_compressionLevel, p->level);
 	td_out__init(&v.scratch, fd);
-	td_meta__write_head(out, p->layout, "7");
-	td_out__str(out, "zstd");
-	td_out__str(out, ZSTD_versionString());
-	options_slot = out->pos;
-	td_out__u64(out, 0);		/* the options' offset, known at the end */
-
-	td_v7__scratch_begin(&v);
-	td_meta__write_headers(&v.scratch, p->inst);
-	td_v7__scratch_end(&v, TD_OPT_HEADER_INFO);
-	td_v7__scratch_begin(&v);
-	td_events__write_ftrace(p->inst, &v.scratch, true);
-	td_v7__scratch_end(&v, TD_OPT_FTRACE_EVENTS);
-	td_v7__scratch_begin(&v);
-	td_events__write_systems(p->events, p->inst, &v.scratch);
-	td_v7__scratch_end(&v, TD_OPT_EVENT_FORMATS);
-	for (uint16_t id = TD_OPT_KALLSYMS; id <= TD_OPT_CMDLINES; id++) {
-		td_v7__scratch_begin(&v);
-		td_meta__write_symbol(&v.scratch, p->inst,
-				      TD_SYMBOLS_KALLSYMS + (id - TD_OPT_KALLSYMS));
-		td_v7__scratch_end(&v, id);
+	options_slot = td_v7__meta(&v, p);
+	if (p->fds) {
+		flyrecord = out->pos;
+		td_v7__flyrecord(&v, p, offsets, offsets + p->nr_cpus);
 	}
-	flyrecord = out->pos;
-	td_v7__flyrecord(&v, p, offsets, offsets + p->nr_cpus);
 	options_at = out->pos;
 	td_v7__options(&v, p, flyrecord, offsets, offsets + p->nr_cpus);
 	td_out__patch(out, options_slot, &options_at, sizeof(options_at));

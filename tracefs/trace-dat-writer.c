@@ -85,10 +85,7 @@ static int writer__init(struct trace_dat_writer *w, const char *path,
 	if (err)
 		return err;
 	w->events_given = o->events != NULL;
-	for (const char *const *e = o->events; e && *e && !err; e++)
-		err = td_events__add(&w->events, inst, *e);
-	if (!w->events_given)
-		err = td_events__add_enabled(&w->events, inst);
+	err = td_events__add_list(&w->events, inst, o->events);
 	if (err)
 		return err;
 	w->spools = calloc(w->nr_cpus, sizeof(*w->spools));

@@ -101,6 +101,12 @@ int64_t rb_page__lost(const void *page, const struct rb_layout *l, uint32_t comm
  */
 bool rb_page__maybe_live(const void *page, const struct rb_layout *l, uint32_t commit);
 
+/*
+ * The events (data records) of a whole sub-buffer, as trace-cmd report lists them: padding
+ * and time stamps are not events. The walk stops at a record that does not fit.
+ */
+uint32_t rb_page__nr_events(const void *page, const struct rb_layout *l);
+
 /* The commit word's part of rb_page__check: the data and a stored count fit. 0 or -EBADMSG. */
 int rb_commit__check(uint32_t commit, const struct rb_layout *l);
 

@@ -254,6 +254,24 @@ static int rb_records__check(const char *data, uint32_t size)
 	return 0;
 }
 
+uint32_t rb_page__nr_events(const void *page, const struct rb_layout *l)
+{
+	const char *data = (const char *)page + l->data_off;
+	uint32_t size = rb_commit__size(rb_page__commit(page, l)), off, len, delta, nr = 0;
+	unsigned int type_len;
+
+	if (size > rb_layout__capacity(l))
+		return 0;
+	for (off = 0; size - off >= 4; off += len) {
+		record__split(load_u32(data + off), &type_len, &delta);
+		len = record__len(data, off, size, type_len);
+		if (!len)
+			break;
+		nr += type_len <= RB_TYPE_DATA_MAX;	/* 0: a large event's */
+	}
+	return nr;
+}
+
 int rb_commit__check(uint32_t commit, const struct rb_layout *l)
 {
 	uint32_t size = rb_commit__size(commit);

@@ -68,7 +68,8 @@ static int record__setup_ring_set(struct record *rec)
 							      perf_data_writer__aux_sink(rec->perf_data));
 	}
 	if (!err && rec->ftrace)
-		err = ftrace_session__add_to_ring_set(rec->ftrace, rec->set, rec->trace_dat);
+		err = ftrace_session__add_to_ring_set(rec->ftrace, rec->set, record__ftrace_sink,
+						      rec);
 	if (err)
 		auxrec_error("cannot watch the rings: %s", auxrec_strerror(err));
 	return err;

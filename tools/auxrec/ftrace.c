@@ -339,10 +339,10 @@ int ftrace_session__enable(struct ftrace_session *fs, bool on)
 }
 
 int ftrace_session__add_to_ring_set(struct ftrace_session *fs, struct ring_set *set,
-				    struct trace_dat_writer *w)
+				    struct ring_sink *(*sink_of)(void *ctx, int cpu), void *ctx)
 {
 	for (int i = 0; i < fs->nr_cpus; i++) {
-		struct ring_sink *sink = trace_dat_writer__cpu_sink(w, fs->cpus[i]);
+		struct ring_sink *sink = sink_of(ctx, fs->cpus[i]);
 		int err = sink ? tracefs_cpu_add_to_ring_set(fs->tcpus[i], set,
 							     fs->mode == FTRACE_SPLICE, sink) : -errno;
 

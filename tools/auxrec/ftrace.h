@@ -34,9 +34,12 @@ int ftrace_session__follow(struct ftrace_session *fs, pid_t pid);
 pid_t ftrace_session__followed(const struct ftrace_session *fs);
 /* Start and stop tracing in the instance. */
 int ftrace_session__enable(struct ftrace_session *fs, bool on);
-/* Let set drain every CPU's reader, when ready, into its CPU's sink of w. 0 or -errno. */
+/*
+ * Let set drain every CPU's reader, when ready, into sink_of(ctx, cpu) (NULL with errno:
+ * an error). 0 or -errno.
+ */
 int ftrace_session__add_to_ring_set(struct ftrace_session *fs, struct ring_set *set,
-				    struct trace_dat_writer *w);
+				    struct ring_sink *(*sink_of)(void *ctx, int cpu), void *ctx);
 /* The instance, for the trace.dat writer. */
 struct tracefs_instance *ftrace_session__instance(const struct ftrace_session *fs);
 /* Which mode the readers ended up in ("mapped", "read", "splice"). */

@@ -66,6 +66,10 @@ static const char record_usage[] =
 	"                          default events then leave their ftrace half out)\n"
 	"  -z, --compression-level[=N]  zstd-compress perf.data's records (perf record -z)\n"
 	"                          and trace.dat (version 7), level N 1..22 (default 1)\n"
+	"  -N, --net HOST:PORT     send the ftrace events to a trace-cmd listen server there\n"
+	"                          (trace-cmd record -N), which writes the trace.dat; should it\n"
+	"                          go away, the rest is kept in DIR/trace.dat (-o -: in\n"
+	"                          ./auxrec-PID.trace.dat); perf.data goes where -o says"
 	"\n"
 	"With a command and neither -a nor -C, the command's threads are recorded on every CPU.\n"
 	"With no -e and no --ftrace, auxrec records this machine's AUX PMU if it has one, else\n"
@@ -369,9 +373,10 @@ static int record__check_output(struct record *rec)
 	if (!rec->output)
 		rec->output = "auxrec.data";
 	rec->to_stdout = !strcmp(rec->output, "-");
-	if (rec->to_stdout && rec->nr_ftrace_events) {
+	if (rec->to_stdout && rec->nr_ftrace_events && !rec->collector) {
 		auxrec_error("-o - streams perf.data only: trace.dat needs a directory; give -o DIR "
-			     "with --ftrace");
+			     "with --ftrace (or -N HOST:PORT to send the ftrace events to trace-cmd "
+			     "listen)");
 		return -EINVAL;
 	}
 	if (!*rec->output) {
@@ -417,6 +422,7 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 		{ "clockid", required_argument, NULL, 'k' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "compression-level", optional_argument, NULL, 'z' },
+		{ "net", required_argument, NULL, 'N' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -425,7 +431,7 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 	rec->clockid = -1;
 	rec->trace_clock = "perf";	/* perf's own clock, as trace-cmd -C perf */
 	optind = 1;
-	while (!err && (c = getopt_long(argc, argv, "+e:gaC:p:m:S::dF:c:Tk:o:z::qvh", longopts, NULL)) != -1) {
+	while (!err && (c = getopt_long(argc, argv, "+e:gaC:p:m:S::dF:c:Tk:o:z::N:qvh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
 			err = record__add(&rec->events, &rec->nr_events, optarg);
@@ -515,6 +521,9 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 		case 'z':
 			err = record__parse_compression(rec, optarg);
 			break;
+		case 'N':
+			rec->collector = optarg;
+			break;
 		case 'h':
 			fputs(record_usage, stdout);
 			rec->help = true;
@@ -540,5 +549,7 @@ int record__parse_args(struct record *rec, int argc, char **argv)
 		return -EINVAL;
 	}
 	err = record__check_target(rec);
+	if (!err)
+		err = record__check_net(rec);
 	return err ? err : record__check_output(rec);
 }

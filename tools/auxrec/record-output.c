@@ -322,6 +322,8 @@ int record__open_trace_dat(struct record *rec)
 	/* the formats of the events enabled in the instance: --ftrace may name patterns */
 	AUXTRACE_OPTS(trace_dat_writer_opts, opts, .compression_level = rec->compression_level);
 
+	if (rec->collector)
+		return record__open_net(rec);
 	rec->trace_dat = trace_dat_writer__new(rec->trace_path,
 					       ftrace_session__instance(rec->ftrace), &opts);
 	if (!rec->trace_dat) {
@@ -374,7 +376,10 @@ int record__finish_output(struct record *rec)
 		record__say_compression(rec);
 		err = e;
 	}
-	if (rec->trace_dat) {
+	if (rec->net) {
+		e = record__finish_net(rec);
+		err = err ? err : e;
+	} else if (rec->trace_dat) {
 		e = trace_dat_writer__finish(rec->trace_dat);
 		if (e)
 			auxrec_error("%s was not written: %s (nothing half-written is left)",
@@ -402,6 +407,7 @@ void record__discard_output(struct record *rec)
 void record__close_output(struct record *rec)
 {
 	perf_data_writer__delete(rec->perf_data);
+	trace_dat_net__delete(rec->net);
 	trace_dat_writer__delete(rec->trace_dat);
 	if (rec->perf_fd > STDOUT_FILENO)
 		close(rec->perf_fd);

@@ -10,6 +10,7 @@
 #include <auxtrace/evlist.h>
 #include <auxtrace/perf-data.h>
 #include <trace-dat.h>
+#include <trace-dat-net.h>
 #include "workload.h"
 #include "ftrace.h"
 
@@ -72,7 +73,9 @@ struct record {
 	char *perf_path, *trace_path;	/* NULL: stdout / no trace.dat */
 	int perf_fd;
 	struct perf_data_writer *perf_data;
-	struct trace_dat_writer *trace_dat;
+	struct trace_dat_writer *trace_dat;	/* with -N: where the data goes if the collector leaves */
+	const char *collector;	/* -N HOST:PORT: trace-cmd listen takes the ftrace data */
+	struct trace_dat_net *net;
 
 	/* how it went, for the summary */
 	const char *end_reason;
@@ -129,6 +132,18 @@ int record__finish_output(struct record *rec);
  * 0, or -errno with both 0.
  */
 int record__clock_ref(uint64_t *clock_ns, uint64_t *wall_ns);
+/*
+ * -N (record-net.c): the ftrace data goes to a trace-cmd listen server; trace.dat (in the
+ * output directory, or auxrec-PID.trace.dat beside it with -o -) keeps what the rings still
+ * hold should the collector go away, and is written only then. open_net connects, and
+ * finish_net ends the session and says what went where; 0 or -errno, the cause printed.
+ * record__ftrace_sink: CPU cpu's ftrace sink, the collector's or trace.dat's.
+ */
+int record__check_net(struct record *rec);
+int record__open_net(struct record *rec);
+int record__finish_net(struct record *rec);
+struct ring_sink *record__ftrace_sink(void *rec, int cpu);
+
 /* The recording never started: remove what prepare_output created. */
 void record__discard_output(struct record *rec);
 void record__close_output(struct record *rec);
