@@ -76,7 +76,9 @@ AUXREC_OBJS := $(AUXREC_SRCS:%.c=$(B)/%.o)
 AUXREC      := $(B)/auxrec
 # The report page's script and style sheet, compiled in as C strings.
 REPORT_ASSETS := $(B)/tools/auxrec/report-html-assets.c
-REPORT_SRCS   := tools/auxrec/report-model.c tools/auxrec/report-html.c $(REPORT_ASSETS) \
+REPORT_SRCS   := tools/auxrec/report-model.c tools/auxrec/report-html.c \
+		 tools/auxrec/report-html-tasks.c tools/auxrec/report-html-util.c \
+		 tools/auxrec/report-sched.c $(REPORT_ASSETS) \
 		 tools/auxrec/report-flame.c tools/auxrec/call-slices.c tools/auxrec/convert-json.c \
 		 $(wildcard tools/auxrec/report-*.h)
 BENCH_SRCS  := $(wildcard tools/bench/*.c)
@@ -173,12 +175,13 @@ $(foreach s,$(MAN_SECTIONS),$(eval $(call MAN_RULE,$(s))))
 
 man: $(MAN_PAGES)
 
-$(REPORT_ASSETS): tools/auxrec/report-html.js tools/auxrec/report-html.css \
-		tools/auxrec/report-html-flame.js Makefile
+$(REPORT_ASSETS): tools/auxrec/report-html.js tools/auxrec/report-html-tasks.js \
+		  tools/auxrec/report-html-flame.js tools/auxrec/report-html.css Makefile
 	@mkdir -p $(@D)
 	{ $(call EMBED_TEXT,tools/auxrec/report-html.js,report_html_js) && \
-	  $(call EMBED_TEXT,tools/auxrec/report-html.css,report_html_css) && \
-	  $(call EMBED_TEXT,tools/auxrec/report-html-flame.js,report_html_flame_js); } > $@.tmp
+	  $(call EMBED_TEXT,tools/auxrec/report-html-tasks.js,report_html_tasks_js) && \
+	  $(call EMBED_TEXT,tools/auxrec/report-html-flame.js,report_html_flame_js) && \
+	  $(call EMBED_TEXT,tools/auxrec/report-html.css,report_html_css); } > $@.tmp
 	mv $@.tmp $@
 
 # The tool sees only the public headers (-Iinclude): it is the API's first user. An object
@@ -217,7 +220,7 @@ $(B)/tests/progs/%: tests/progs/%.c $(PUB_HDRS) $(STATICS)
 $(B)/tests/progs/getppid-loop $(B)/tests/progs/marker-getppid: private SAN :=
 
 # The report page: its model's suite, and the program that writes pages for the browser test.
-$(B)/tests/test-report-model $(B)/tests/test-report-page: $(REPORT_SRCS)
+$(B)/tests/test-report-model $(B)/tests/test-report-page $(B)/tests/test-report-sched: $(REPORT_SRCS)
 $(B)/tests/test-report-agg: tools/auxrec/report-agg.c tools/auxrec/report-agg.h
 $(B)/tests/progs/report-html-demo: $(REPORT_SRCS)
 # auxrec script's ftrace formatter, called one record at a time as the merged stream will.

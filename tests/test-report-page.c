@@ -27,7 +27,7 @@ static char *page_of(const struct report_model *m, size_t *len)
 	FILE *f = open_memstream(&buf, len);
 
 	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(report_html__write(f, m), 0);
+	ck_assert_int_eq(report_html__write(f, m, NULL), 0);
 	ck_assert_int_eq(fclose(f), 0);
 	return buf;
 }
@@ -248,9 +248,9 @@ START_TEST(test_page_is_self_contained)
 		ck_assert_msg(!strcasestr(page, outside[i]), "the page has '%s'", outside[i]);
 	ck_assert_uint_eq(count_of(page, "<script type=\"application/json\" id=\"report-data\">"), 1);
 	ck_assert_uint_eq(count_of(page, "<style>"), 1);
-	/* the script, the data block: two scripts, each closed once */
-	ck_assert_uint_eq(count_of(page, "<script"), 2);
-	ck_assert_uint_eq(count_of(page, "</script>"), 2);
+	/* the data block and the two scripts (the task lanes' and the rates'), each closed once */
+	ck_assert_uint_eq(count_of(page, "<script"), 3);
+	ck_assert_uint_eq(count_of(page, "</script>"), 3);
 	ck_assert(strncmp(page, "<!DOCTYPE html>", 15) == 0);
 	ck_assert_ptr_nonnull(strstr(page, "</html>\n"));
 	free(page);
@@ -277,7 +277,7 @@ START_TEST(test_user_strings_escaped)
 	ck_assert_ptr_nonnull(strstr(page, "sh -c &#39;a&lt;/script&gt;&lt;img src=x onerror=alert(1)"
 					   "&gt; &amp;&amp; b &quot;q&quot;&#39;"));
 	ck_assert_ptr_nonnull(strstr(page, "probe:&lt;evil&gt;&amp;"));
-	ck_assert_uint_eq(count_of(page, "</script>"), 2);
+	ck_assert_uint_eq(count_of(page, "</script>"), 3);
 	free(page);
 	report_model__free(m);
 }
@@ -439,9 +439,31 @@ START_TEST(test_write_error)
 
 	if (!f)
 		TEST_SKIP("no /dev/full to write to");
-	ck_assert_int_eq(report_html__write(f, m), -ENOSPC);
+	ck_assert_int_eq(report_html__write(f, m, NULL), -ENOSPC);
 	fclose(f);
 	report_model__free(m);
+}
+END_TEST
+
+/* A long list of events (every syscall) folds, so that the first screen shows the timeline. */
+START_TEST(test_long_event_list_folds)
+{
+	for (int nr = 12; nr <= 13; nr++) {
+		struct report_model *m = report_model__new(REPORT_LANES_CPU);
+		char name[32];
+		size_t len;
+		char *page;
+
+		for (int i = 0; i < nr; i++) {
+			snprintf(name, sizeof(name), "syscalls:sys_enter_%d", i);
+			ck_assert_int_eq(report_model__add_event(m, name), 0);
+		}
+		page = page_of(m, &len);
+		ck_assert_uint_eq(count_of(page, "<summary>13 events</summary>"), nr == 13);
+		ck_assert_uint_eq(count_of(page, "<code>syscalls:sys_enter_"), (size_t)nr);
+		free(page);
+		report_model__free(m);
+	}
 }
 END_TEST
 
@@ -461,6 +483,7 @@ int main(void)
 	tcase_add_test(page, test_silent_lane);
 	tcase_add_test(page, test_empty_model);
 	tcase_add_test(page, test_write_error);
+	tcase_add_test(page, test_long_event_list_folds);
 	suite_add_tcase(s, page);
 	return testlib_run(s);
 }

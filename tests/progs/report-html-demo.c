@@ -443,7 +443,7 @@ int main(int argc, char **argv)
 	truth = fopen(argv[3], "w");
 	if (!page || !truth)
 		die("open the output files", errno);
-	err = report_html__write(page, d.m);
+	err = report_html__write(page, d.m, NULL);
 	if (err)
 		die("report_html__write", err);
 	demo__truth(&d, truth, argv[1]);

@@ -124,7 +124,7 @@ static int report_html__save(const struct report_data *d, const char *out)
 		}
 	}
 	fchmod(fileno(f), 0644);
-	if (report_html__write(f, d->m) < 0)
+	if (report_html__write(f, d->m, d->sched) < 0)
 		err = -errno;
 	if (fclose(f) && !err)
 		err = -errno;
@@ -202,6 +202,7 @@ int cmd_report(int argc, char **argv)
 		err = in.perf_path ? report_dump__print(stdout, in.perf_path) : -ENOMEM;
 		goto out;
 	}
+	in.tasks = html;
 	err = report_data__read(&d, &in);
 	if (err)
 		goto out;

@@ -16,8 +16,14 @@
 
 struct report_feed;
 
-/* Into agg (borrowed); tep: trace.dat's formats (NULL without a trace.dat). NULL: errno. */
-struct report_feed *report_feed__new(struct report_agg *agg, struct tep_handle *tep);
+struct report_sched;
+
+/*
+ * Into agg and sched (borrowed; sched NULL: no task lanes to fill); tep: trace.dat's formats
+ * (NULL without a trace.dat). NULL: errno.
+ */
+struct report_feed *report_feed__new(struct report_agg *agg, struct report_sched *sched,
+				     struct tep_handle *tep);
 void report_feed__delete(struct report_feed *feed);
 
 /*

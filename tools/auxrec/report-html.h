@@ -26,10 +26,13 @@ struct report_html_plan {
 
 void report_html__plan(const struct report_model *m, struct report_html_plan *plan);
 
+struct report_sched;
+
 /*
- * Write the page for m to f: the header, the timeline (drawn by the inline script from the
- * bins), the totals tables. 0, or -errno when writing failed (f's error, ENOMEM).
+ * Write the page for m to f: the header, the tasks over time (from sched; NULL: a page
+ * without them), the data rate over time (drawn by the inline scripts from the page's data),
+ * the totals tables. 0, or -errno when writing failed (f's error, ENOMEM).
  */
-int report_html__write(FILE *f, const struct report_model *m);
+int report_html__write(FILE *f, const struct report_model *m, const struct report_sched *sched);
 
 #endif

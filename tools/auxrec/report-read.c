@@ -618,7 +618,9 @@ static int report_walk__run(struct report_walk *w, const struct report_input *in
 	w->by_cpu = tr || !ps || perf_by_cpu(ps);
 	d->m = report_model__new(w->by_cpu ? REPORT_LANES_CPU : REPORT_LANES_THREAD);
 	d->agg = d->m ? report_agg__new() : NULL;
-	w->feed = d->agg ? report_feed__new(d->agg, tr ? trace_dat_reader__tep(tr) : NULL) : NULL;
+	d->sched = d->agg && in->tasks ? report_sched__new() : NULL;
+	w->feed = d->agg && (d->sched || !in->tasks) ?
+		  report_feed__new(d->agg, d->sched, tr ? trace_dat_reader__tep(tr) : NULL) : NULL;
 	if (!w->feed)
 		return -errno;
 	err = model_info(d->m, REPORT_INFO_DATA_DIR, in->where);
@@ -642,7 +644,7 @@ static int report_walk__run(struct report_walk *w, const struct report_input *in
 		auxrec_file_error(in->where, "reading stopped", err);
 		d->read_error = err;
 	}
-	err = report_walk__aux_flush(w);
+	err = report_walk__aux_flush(w) ?: (d->sched ? report_sched__finish(d->sched) : 0);
 	st = timeline__stats(auxtrace_recording__timeline(w->rec));
 	if (!err && st->first_time && st->last_time >= st->first_time) {
 		err = report_model__set_span(d->m, st->first_time, st->last_time);
@@ -684,6 +686,7 @@ void report_data__exit(struct report_data *d)
 {
 	report_model__free(d->m);
 	report_agg__delete(d->agg);
+	report_sched__delete(d->sched);
 	free(d->queues);
 	free(d->trace_clock);
 	free(d->perf_clock);

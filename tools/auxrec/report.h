@@ -14,6 +14,7 @@
 
 #include "report-agg.h"
 #include "report-model.h"
+#include "report-sched.h"
 
 /*
  * The files of a recording: a directory's perf.data and trace.dat, or one file of either
@@ -23,6 +24,7 @@ struct report_input {
 	char *where;		/* what the user named: the directory or the file */
 	bool named;		/* else the default directory */
 	char *perf_path;	/* -D's perf.data */
+	bool tasks;		/* keep which task ran where when (the page's lanes: memory) */
 };
 
 /* NULL arg: "auxrec.data". Checks what is there (a FIFO is refused). 0, or -errno printed. */
@@ -41,6 +43,7 @@ struct report_aux_queue {
 struct report_data {
 	struct report_model *m;
 	struct report_agg *agg;			/* what ran: tasks, events, symbols */
+	struct report_sched *sched;		/* which task ran where when (in->tasks), or NULL */
 	struct report_aux_queue *queues;	/* by idx */
 	size_t nr_queues;
 	char *trace_clock;			/* trace.dat's clock, NULL without one */

@@ -202,6 +202,35 @@ static int record(const char *auxrec, const char *self, const char *dir, long ca
 	return 0;
 }
 
+/*
+ * The report page of the same recording: its size (bounded: <= 2 MB) and the time to write
+ * it, and, with chromium, how soon it draws its lanes (report-tasks-check.py --paint).
+ */
+static void bench_page(const char *auxrec, const char *dir, uint64_t records)
+{
+	char page[PATH_MAX], bin[PATH_MAX + 16], check[PATH_MAX + 64], cmd[3 * PATH_MAX];
+	char *html[] = { (char *)auxrec, "report", "--html", "-o", page, (char *)dir, NULL };
+	struct run r;
+	struct stat st;
+
+	snprintf(page, sizeof(page), "%s/page.html", dir);
+	/* the source tree's check script, beside build/ where auxrec and this program live */
+	snprintf(bin, sizeof(bin), "%s", auxrec);
+	snprintf(check, sizeof(check), "%s/../tests/scripts/report-tasks-check.py", dirname(bin));
+	r = run_child(html);
+	print_run("auxrec report --html DIR", &r, records, "records");
+	if (!run__ok(&r) || stat(page, &st))
+		return;
+	printf("report page: %.2f MB for %" PRIu64 " records (bound: 2 MB)\n",
+	       st.st_size / 1e6, records);
+	print_rss("auxrec report --html:", &r);
+	snprintf(cmd, sizeof(cmd), "timeout 120 python3 %s --chromium chromium --paint %s", check,
+		 page);
+	fflush(stdout);
+	if (access(check, R_OK) || system("command -v chromium >/dev/null") || system(cmd))
+		printf("report page: no chromium (or source tree) to time its first paint\n");
+}
+
 int main(int argc, char **argv)
 {
 	char self[PATH_MAX], auxrec[PATH_MAX + 8], dir[] = "/dev/shm/bench-read-XXXXXX";
@@ -262,6 +291,7 @@ int main(int argc, char **argv)
 		print_rss("auxrec script trace.dat:", &r_str);
 		print_rss("auxrec script perf.data:", &r_spd);
 		print_rss("auxrec script DIR (merged):", &r_sdir);
+		bench_page(auxrec, dir, c.ftrace_events + c.perf_samples);
 	}
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	return system(cmd) ? 1 : 0;
