@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <auxtrace/auxtrace-decoder.h>
 #include <auxtrace/decode.h>
@@ -36,11 +37,14 @@
 enum { OPT_ITRACE = 256, OPT_NO_ITRACE, OPT_PID, OPT_TID, OPT_COMM, OPT_TIME, OPT_NS,
        OPT_CALL_TRACE, OPT_CALL_RET_TRACE, OPT_SOURCE, OPT_ANY_CLOCK };
 
+/* -j: 2 threads are all the walk uses; default, one per online CPU up to that. */
+#define SCRIPT_MAX_THREADS	2
+
 static const char script_usage[] =
 	"usage: auxrec script [--itrace[=OPTS] | --no-itrace | --call-trace | --call-ret-trace]\n"
 	"                     [-F FIELDS] [--ns] [-C CPUS] [--pid PIDS] [--tid TIDS]\n"
 	"                     [--comm COMMS] [--time START,STOP] [--source perf,ftrace]\n"
-	"                     [--any-clock] [-i] [DIR|FILE|-]\n"
+	"                     [--any-clock] [-j N] [-i] [DIR|FILE|-]\n"
 	"\n"
 	"Print a recording as one stream in time order: the samples of its perf.data as perf\n"
 	"script does (comm, tid, [cpu], time, period, event, ip sym+off (dso); a tracepoint's\n"
@@ -56,6 +60,9 @@ static const char script_usage[] =
 	"      --source S    read only these of a directory's files: perf, ftrace or both\n"
 	"      --any-clock   interleave files recorded on different clocks by their raw times\n"
 	"                    (refused without it: the order between them would mean nothing)\n"
+	"  -j, --threads N   decode AUX data on a thread of its own while lines are printed\n"
+	"                    (N >= 2; 1: one thread; the output is the same); default 2 on a\n"
+	"                    machine of 2 CPUs or more\n"
 	"      --itrace=OPTS what to synthesize from AUX data, perf's letters: b branches,\n"
 	"                    i<N><unit> an instruction sample every N instructions (i), TSC\n"
 	"                    ticks (t) or ns, us, ms of the trace's time (Intel PT; BTS has\n"
@@ -247,6 +254,7 @@ struct script_args {
 	bool decode;
 	bool no_perf, no_ftrace;	/* --source */
 	bool any_clock;
+	unsigned int nr_threads;	/* -j */
 	struct script_filter filter;
 	struct script_fields fields;
 	bool ns;
@@ -335,7 +343,8 @@ static int script__run(struct script_args *args)
 		      .decoders = args->decode ? auxtrace_decoders__builtin() : NULL,
 		      .cpus = args->filter.cpus,
 		      .itrace_synth_opts = args->itrace);
-	AUXTRACE_OPTS(timeline_opts, tl_opts, .any_clock = args->any_clock, .user_records = true);
+	AUXTRACE_OPTS(timeline_opts, tl_opts, .any_clock = args->any_clock, .user_records = true,
+		      .nr_threads = args->nr_threads);
 	AUXTRACE_OPTS(auxtrace_recording_opts, opts, .session = &session_opts,
 		      .timeline = &tl_opts, .no_perf = args->no_perf, .no_ftrace = args->no_ftrace);
 	struct script scr = {
@@ -401,6 +410,20 @@ static int script__source(struct script_args *args, const char *arg)
 	}
 	free(list);
 	return ret;
+}
+
+/* -j N: 1 or more threads. 0, or 2 (usage). */
+static int script__threads(struct script_args *args, const char *arg)
+{
+	char *end;
+	unsigned long n = strtoul(arg, &end, 10);
+
+	if (!*arg || *end || !n || n > 1024) {
+		auxrec_error("-j '%s': a number of threads from 1 (2 are all that is used)", arg);
+		return 2;
+	}
+	args->nr_threads = (unsigned int)n;
+	return 0;
 }
 
 /* A selection option's argument; 0, or 2 (usage) after saying what is wrong with it. */
@@ -494,18 +517,21 @@ int cmd_script(int argc, char **argv)
 		{ "call-ret-trace", no_argument, NULL, OPT_CALL_RET_TRACE },
 		{ "source", required_argument, NULL, OPT_SOURCE },
 		{ "any-clock", no_argument, NULL, OPT_ANY_CLOCK },
+		{ "threads", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	AUXTRACE_OPTS(itrace_synth_opts, itrace, .default_no_sample = true);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	struct script_args args = { .itrace = &itrace, .decode = true,
-				    .filter = SCRIPT_FILTER_INIT };
+				    .filter = SCRIPT_FILTER_INIT,
+				    .nr_threads = cpus >= SCRIPT_MAX_THREADS ? SCRIPT_MAX_THREADS : 1 };
 	const char *input = NULL, *bad;
 	int c, ret = 0;
 
 	script_fields__init(&args.fields);
 	optind = 1;
-	while (!ret && (c = getopt_long(argc, argv, "i:C:F:h", longopts, NULL)) != -1) {
+	while (!ret && (c = getopt_long(argc, argv, "i:C:F:j:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			input = optarg;
@@ -546,6 +572,9 @@ int cmd_script(int argc, char **argv)
 			break;
 		case OPT_ANY_CLOCK:
 			args.any_clock = true;
+			break;
+		case 'j':
+			ret = script__threads(&args, optarg);
 			break;
 		case 'h':
 			fputs(script_usage, stdout);

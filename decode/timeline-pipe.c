@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * The timeline's hand-over between two threads (timeline_opts.nr_threads >= 2): a library
+ * thread walks the recording (reads perf.data, decodes the AUX queues, pulls the streams)
+ * and the caller's thread runs the callback, so that decoding and what the caller does with
+ * each record (formatting a line, most of a script's time) overlap.
+ *
+ * The records the decoders synthesize (TIMELINE_AUX_SAMPLE), the many, are copied into a
+ * bounded ring and go on without waiting; every other record points into buffers that live
+ * only until the walker moves on (a perf.data record, a stream's head), so the walker hands
+ * it over and waits until the callback has taken it (after everything before it). The
+ * callback thus sees the same records in the same order as in one thread, always on the
+ * caller's thread, and memory stays bounded by the ring. The lock is taken once per batch
+ * of records, not per record.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <auxtrace/decode.h>
+#include <internal/lib.h>
+#include "timeline-internal.h"
+
+#define TL_PIPE_SLOTS	4096		/* records in flight: ~0.6 MiB */
+#define TL_PIPE_BATCH	128		/* published to the caller's thread at a time */
+
+struct tl_pipe_slot {
+	struct timeline_record rec;
+	struct auxtrace_sample sample;	/* rec.aux.sample's copy */
+};
+
+struct tl_pipe {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;		/* either side waits for the other on it */
+	struct tl_pipe_slot *slots;
+	/* under lock: */
+	uint64_t head;			/* published by the walker */
+	uint64_t tail;			/* delivered by the caller's thread */
+	const struct timeline_record *sync;	/* a record handed over, waiting for the callback */
+	int stop;			/* the callback's negative return: the walk stops */
+	bool done;			/* the walker returned */
+	bool waiting;			/* a side sleeps on cond */
+	/* the walker's own: */
+	uint64_t w_head;		/* written, not all published */
+	uint64_t w_tail;		/* the tail it last saw */
+	pthread_t thread;
+	struct timeline *tl;
+	void (*walk)(struct timeline *tl);
+	int (*hand)(struct timeline *tl, const struct timeline_record *rec);
+};
+
+static void tl_pipe__wake(struct tl_pipe *p)
+{
+	if (p->waiting) {
+		p->waiting = false;
+		pthread_cond_broadcast(&p->cond);
+	}
+}
+
+static void tl_pipe__wait(struct tl_pipe *p)
+{
+	p->waiting = true;
+	pthread_cond_wait(&p->cond, &p->lock);
+}
+
+/* Walker: what it wrote goes to the caller's thread. Under lock. */
+static void tl_pipe__publish(struct tl_pipe *p)
+{
+	p->head = p->w_head;
+	p->w_tail = p->tail;
+	tl_pipe__wake(p);
+}
+
+/* Walker: an AUX sample, copied; waits only while the ring is full. The callback's stop. */
+static int tl_pipe__put_sample(struct tl_pipe *p, const struct timeline_record *rec)
+{
+	struct tl_pipe_slot *slot;
+	int stop = 0;
+
+	if (p->w_head - p->w_tail == TL_PIPE_SLOTS || p->w_head % TL_PIPE_BATCH == 0) {
+		pthread_mutex_lock(&p->lock);
+		tl_pipe__publish(p);
+		while (!p->stop && p->w_head - p->tail == TL_PIPE_SLOTS)
+			tl_pipe__wait(p);
+		p->w_tail = p->tail;
+		stop = p->stop;
+		pthread_mutex_unlock(&p->lock);
+		if (stop)
+			return stop;
+	}
+	slot = &p->slots[p->w_head % TL_PIPE_SLOTS];
+	slot->rec = *rec;
+	slot->sample = *rec->aux.sample;
+	p->w_head++;
+	return 0;
+}
+
+/* Walker: any other record, delivered by the callback before this returns. Its stop. */
+static int tl_pipe__put_sync(struct tl_pipe *p, const struct timeline_record *rec)
+{
+	int stop;
+
+	pthread_mutex_lock(&p->lock);
+	tl_pipe__publish(p);
+	if (!p->stop) {
+		p->sync = rec;
+		tl_pipe__wake(p);
+		while (p->sync && !p->stop)
+			tl_pipe__wait(p);
+	}
+	p->sync = NULL;
+	stop = p->stop;
+	pthread_mutex_unlock(&p->lock);
+	return stop;
+}
+
+int tl_pipe__put(struct tl_pipe *p, const struct timeline_record *rec)
+{
+	if (rec->kind == TIMELINE_AUX_SAMPLE)
+		return tl_pipe__put_sample(p, rec);
+	return tl_pipe__put_sync(p, rec);
+}
+
+static void *tl_pipe__walker(void *arg)
+{
+	struct tl_pipe *p = arg;
+
+	p->walk(p->tl);
+	pthread_mutex_lock(&p->lock);
+	tl_pipe__publish(p);
+	p->done = true;
+	tl_pipe__wake(p);
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+/* Caller's thread: the callback's return; the first stop is kept and told to the walker. */
+static void tl_pipe__hand(struct tl_pipe *p, const struct timeline_record *rec)
+{
+	int stop = p->hand(p->tl, rec);
+
+	if (stop && !p->stop) {
+		pthread_mutex_lock(&p->lock);
+		p->stop = stop;
+		tl_pipe__wake(p);
+		pthread_mutex_unlock(&p->lock);
+	}
+}
+
+/*
+ * Caller's thread: hand out what the walker publishes, in its order, until it is done:
+ * after a stop, records are dropped and hand-overs answered at once, and the walker,
+ * seeing the stop at its next record, returns.
+ */
+static void tl_pipe__deliver(struct tl_pipe *p)
+{
+	uint64_t tail = 0, head;
+	const struct timeline_record *sync;
+	bool done;
+
+	for (;;) {
+		pthread_mutex_lock(&p->lock);
+		p->tail = tail;
+		tl_pipe__wake(p);
+		while (p->head == tail && !p->sync && !p->done)
+			tl_pipe__wait(p);
+		/* a batch at a time, so that the walker sees room soon */
+		head = p->head - tail > 4 * TL_PIPE_BATCH ? tail + 4 * TL_PIPE_BATCH : p->head;
+		sync = head == p->head && head == tail ? p->sync : NULL;
+		done = head == p->head && head == tail && !sync && p->done;
+		pthread_mutex_unlock(&p->lock);
+		if (done)
+			break;
+		for (; tail != head && !p->stop; tail++) {
+			struct tl_pipe_slot *slot = &p->slots[tail % TL_PIPE_SLOTS];
+
+			slot->rec.aux.sample = &slot->sample;
+			tl_pipe__hand(p, &slot->rec);
+		}
+		tail = head;
+		if (sync) {
+			if (!p->stop)
+				tl_pipe__hand(p, sync);
+			pthread_mutex_lock(&p->lock);
+			p->sync = NULL;
+			tl_pipe__wake(p);
+			pthread_mutex_unlock(&p->lock);
+		}
+	}
+}
+
+int tl_pipe__run(struct timeline *tl, void (*walk)(struct timeline *tl),
+		 int (*hand)(struct timeline *tl, const struct timeline_record *rec))
+{
+	struct tl_pipe p = { .tl = tl, .walk = walk, .hand = hand };
+	int err;
+
+	p.slots = malloc(TL_PIPE_SLOTS * sizeof(*p.slots));
+	if (!p.slots)
+		return -ENOMEM;
+	pthread_mutex_init(&p.lock, NULL);
+	pthread_cond_init(&p.cond, NULL);
+	tl->pipe = &p;
+	err = -pthread_create(&p.thread, NULL, tl_pipe__walker, &p);
+	if (!err) {
+		tl_pipe__deliver(&p);
+		pthread_join(p.thread, NULL);
+	}
+	tl->pipe = NULL;
+	pthread_cond_destroy(&p.cond);
+	pthread_mutex_destroy(&p.lock);
+	free(p.slots);
+	return err;
+}
