@@ -264,7 +264,7 @@ static bool timeline__threaded(const struct timeline *tl)
 {
 	const struct perf_session *s = tl->session;
 
-	return tl->opts.nr_threads >= 2 && s && s->opts.decoders &&
+	return tl->opts.nr_threads >= 2 && s && s->opts.decoders && s->auxtrace_index &&
 	       auxtrace_index__nr(s->auxtrace_index);
 }
 

@@ -206,6 +206,7 @@ static int script__record(void *ctx, const struct timeline_record *rec)
 	case TIMELINE_PERF_SAMPLE:
 		return script__sample(scr, rec->perf.sample, rec->perf.evsel);
 	case TIMELINE_PERF_EVENT:	/* side-band: processes, their names and mappings */
+		script_print__forget(&scr->print);
 		return perf_machine__process_event(scr->machine, rec->perf.event, rec->perf.sample);
 	case TIMELINE_PERF_USER:
 		return script__user(scr, rec->perf.event);

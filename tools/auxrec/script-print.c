@@ -20,6 +20,7 @@ void script_print__init(struct script_print *p)
 	p->spacing = 0;
 	p->calls = (struct script_calls){ NULL, 0, NULL, 0 };
 	p->line.len = 0;
+	p->addrs = (struct script_addr_cache){ NULL, 0 };
 	trace_seq_init(&p->seq);
 }
 
@@ -27,6 +28,12 @@ void script_print__exit(struct script_print *p)
 {
 	trace_seq_destroy(&p->seq);
 	script_calls__exit(&p->calls);
+	script_addr_cache__exit(&p->addrs);
+}
+
+void script_print__forget(struct script_print *p)
+{
+	script_addr_cache__forget(&p->addrs);
 }
 
 /* libtraceevent's resolver: a kernel address's function and where it starts. */
@@ -132,15 +139,23 @@ static void script_print__sym(struct script_print *p, unsigned int f,
 	}
 }
 
-/* "%16llx sym+0xoff (dso)", as perf prints an address it resolved. */
+/* "%16llx sym+0xoff (dso)", as perf prints an address it resolved; kept for the next time. */
 static void script_print__addr(struct script_print *p, unsigned int f, pid_t pid, uint64_t addr)
 {
 	struct perf_addr_location al = { .sz = sizeof(al) };
+	unsigned int shown = f & (SF_SYM | SF_SYMOFF | SF_DSO);	/* what the text depends on */
+	const struct script_addr_slot *kept = script_addr_cache__find(&p->addrs, pid, addr, shown);
+	size_t at = p->line.len;
 
+	if (kept) {
+		script_line__bytes(&p->line, kept->text, kept->len);
+		return;
+	}
 	if (f & (SF_SYM | SF_DSO))
 		perf_machine__resolve(p->machine, pid, addr, &al);
 	script_line__u64(&p->line, addr, 16, true, false);
 	script_print__sym(p, f, &al);
+	script_addr_cache__add(&p->addrs, pid, addr, shown, p->line.buf + at, p->line.len - at);
 }
 
 /* The period (a fixed one when the event does not sample it, as perf shows it), the name. */
