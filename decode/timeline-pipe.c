@@ -22,7 +22,14 @@
 #include "timeline-internal.h"
 
 #define TL_PIPE_SLOTS	4096		/* records in flight: ~0.6 MiB */
-#define TL_PIPE_BATCH	128		/* published to the caller's thread at a time */
+#define TL_PIPE_BATCH	128		/* the walker publishes this many at a time */
+/*
+ * A side that sleeps is woken only when this much waits for it (records to deliver, slots
+ * to fill), or for a hand-over, a stop or the end: a wakeup per record or per batch would
+ * cost more than the records.
+ */
+#define TL_PIPE_WAKE	1024
+#define TL_PIPE_CHUNK	(TL_PIPE_WAKE / 2)	/* delivered between two looks at the lock */
 
 struct tl_pipe_slot {
 	struct timeline_record rec;
@@ -31,7 +38,7 @@ struct tl_pipe_slot {
 
 struct tl_pipe {
 	pthread_mutex_t lock;
-	pthread_cond_t cond;		/* either side waits for the other on it */
+	pthread_cond_t cond;		/* both sides sleep on it, each for its condition */
 	struct tl_pipe_slot *slots;
 	/* under lock: */
 	uint64_t head;			/* published by the walker */
@@ -39,7 +46,7 @@ struct tl_pipe {
 	const struct timeline_record *sync;	/* a record handed over, waiting for the callback */
 	int stop;			/* the callback's negative return: the walk stops */
 	bool done;			/* the walker returned */
-	bool waiting;			/* a side sleeps on cond */
+	bool walker_sleeps, caller_sleeps;
 	/* the walker's own: */
 	uint64_t w_head;		/* written, not all published */
 	uint64_t w_tail;		/* the tail it last saw */
@@ -49,26 +56,27 @@ struct tl_pipe {
 	int (*hand)(struct timeline *tl, const struct timeline_record *rec);
 };
 
-static void tl_pipe__wake(struct tl_pipe *p)
+/* Under lock: wake the side that sleeps when it has a reason. */
+static void tl_pipe__wake(struct tl_pipe *p, bool *sleeps, bool reason)
 {
-	if (p->waiting) {
-		p->waiting = false;
+	if (*sleeps && reason) {
+		*sleeps = false;
 		pthread_cond_broadcast(&p->cond);
 	}
 }
 
-static void tl_pipe__wait(struct tl_pipe *p)
+static void tl_pipe__sleep(struct tl_pipe *p, bool *sleeps)
 {
-	p->waiting = true;
+	*sleeps = true;
 	pthread_cond_wait(&p->cond, &p->lock);
 }
 
-/* Walker: what it wrote goes to the caller's thread. Under lock. */
-static void tl_pipe__publish(struct tl_pipe *p)
+/* Walker, under lock: what it wrote goes to the caller's thread; urgent: wake it anyway. */
+static void tl_pipe__publish(struct tl_pipe *p, bool urgent)
 {
 	p->head = p->w_head;
 	p->w_tail = p->tail;
-	tl_pipe__wake(p);
+	tl_pipe__wake(p, &p->caller_sleeps, urgent || p->head - p->tail >= TL_PIPE_WAKE);
 }
 
 /* Walker: an AUX sample, copied; waits only while the ring is full. The callback's stop. */
@@ -79,9 +87,11 @@ static int tl_pipe__put_sample(struct tl_pipe *p, const struct timeline_record *
 
 	if (p->w_head - p->w_tail == TL_PIPE_SLOTS || p->w_head % TL_PIPE_BATCH == 0) {
 		pthread_mutex_lock(&p->lock);
-		tl_pipe__publish(p);
-		while (!p->stop && p->w_head - p->tail == TL_PIPE_SLOTS)
-			tl_pipe__wait(p);
+		tl_pipe__publish(p, false);
+		if (p->w_head - p->tail == TL_PIPE_SLOTS) {	/* full: wait for room */
+			while (!p->stop && p->w_head - p->tail > TL_PIPE_SLOTS - TL_PIPE_WAKE)
+				tl_pipe__sleep(p, &p->walker_sleeps);
+		}
 		p->w_tail = p->tail;
 		stop = p->stop;
 		pthread_mutex_unlock(&p->lock);
@@ -101,12 +111,11 @@ static int tl_pipe__put_sync(struct tl_pipe *p, const struct timeline_record *re
 	int stop;
 
 	pthread_mutex_lock(&p->lock);
-	tl_pipe__publish(p);
 	if (!p->stop) {
 		p->sync = rec;
-		tl_pipe__wake(p);
+		tl_pipe__publish(p, true);
 		while (p->sync && !p->stop)
-			tl_pipe__wait(p);
+			tl_pipe__sleep(p, &p->walker_sleeps);
 	}
 	p->sync = NULL;
 	stop = p->stop;
@@ -127,9 +136,8 @@ static void *tl_pipe__walker(void *arg)
 
 	p->walk(p->tl);
 	pthread_mutex_lock(&p->lock);
-	tl_pipe__publish(p);
 	p->done = true;
-	tl_pipe__wake(p);
+	tl_pipe__publish(p, true);
 	pthread_mutex_unlock(&p->lock);
 	return NULL;
 }
@@ -142,7 +150,7 @@ static void tl_pipe__hand(struct tl_pipe *p, const struct timeline_record *rec)
 	if (stop && !p->stop) {
 		pthread_mutex_lock(&p->lock);
 		p->stop = stop;
-		tl_pipe__wake(p);
+		tl_pipe__wake(p, &p->walker_sleeps, true);
 		pthread_mutex_unlock(&p->lock);
 	}
 }
@@ -161,11 +169,13 @@ static void tl_pipe__deliver(struct tl_pipe *p)
 	for (;;) {
 		pthread_mutex_lock(&p->lock);
 		p->tail = tail;
-		tl_pipe__wake(p);
+		/* a walker waiting for its hand-over is not woken for room */
+		tl_pipe__wake(p, &p->walker_sleeps, !p->sync &&
+			      TL_PIPE_SLOTS - (p->head - tail) >= TL_PIPE_WAKE);
 		while (p->head == tail && !p->sync && !p->done)
-			tl_pipe__wait(p);
-		/* a batch at a time, so that the walker sees room soon */
-		head = p->head - tail > 4 * TL_PIPE_BATCH ? tail + 4 * TL_PIPE_BATCH : p->head;
+			tl_pipe__sleep(p, &p->caller_sleeps);
+		head = p->head - tail > TL_PIPE_CHUNK ? tail + TL_PIPE_CHUNK : p->head;
+		/* a record handed over goes after everything published before it */
 		sync = head == p->head && head == tail ? p->sync : NULL;
 		done = head == p->head && head == tail && !sync && p->done;
 		pthread_mutex_unlock(&p->lock);
@@ -183,7 +193,7 @@ static void tl_pipe__deliver(struct tl_pipe *p)
 				tl_pipe__hand(p, sync);
 			pthread_mutex_lock(&p->lock);
 			p->sync = NULL;
-			tl_pipe__wake(p);
+			tl_pipe__wake(p, &p->walker_sleeps, true);
 			pthread_mutex_unlock(&p->lock);
 		}
 	}
