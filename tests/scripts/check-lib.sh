@@ -1,5 +1,6 @@
 # Sourced by the shell checks: check DESCRIPTION CONDITION... runs the condition and says
-# ok or FAILED (setting fail=1); same WANT GOT holds when both are equal and not empty.
+# ok or FAILED (setting fail=1); same WANT GOT holds when both are equal and not empty;
+# same_file compares files.
 fail=0
 check() {
 	local what=$1; shift
@@ -9,6 +10,11 @@ check() {
 not() { ! "$@"; }
 same() {
 	[ -n "$1" ] && [ "$1" = "$2" ]
+}
+# same_file WHAT WANT GOT: the two files are equal; if not, the first lines that differ show
+same_file() {
+	cmp -s "$2" "$3" && return
+	echo "   $1 differs:"; diff "$2" "$3" | head -5; false
 }
 # attr FILE FIELD: one attr field of FILE's first event as perf evlist -v says it
 # ("{ sample_period, sample_freq }" is called period_or_freq)

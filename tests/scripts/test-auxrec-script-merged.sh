@@ -49,14 +49,10 @@ check "auxrec script DIR exits 0" [ $? -eq 0 ]
 
 marked() { grep '^ftrace: ' "$1" | cut -c9-; }
 unmarked() { grep -v '^ftrace: ' "$1"; }
-same() {	# same WHAT EXPECTED GOT
-	cmp -s "$2" "$3" && return
-	echo "   $1 differs:"; diff "$2" "$3" | head -5; false
-}
 marked merged.txt >merged.ftrace; unmarked merged.txt >merged.perf
 nf=$(wc -l <merged.ftrace); np=$(wc -l <merged.perf)
-check "its ftrace lines are trace-cmd report's ($nf)" same ftrace tc.txt merged.ftrace
-check "its other lines are perf script's ($np)" same perf perf.txt merged.perf
+check "its ftrace lines are trace-cmd report's ($nf)" same_file ftrace tc.txt merged.ftrace
+check "its other lines are perf script's ($np)" same_file perf perf.txt merged.perf
 check "both sources are there" [ "$nf" -gt 5000 -a "$np" -gt 5000 ]
 gp() { grep -c "$1" "$2"; }
 check "getppid calls: perf $(gp sys_enter_getppid: merged.perf), ftrace $(gp sys_enter_getppid: merged.ftrace)" \
@@ -80,13 +76,13 @@ check "... and it has as many lines as without --ns" [ "$(wc -l <ns.txt)" -eq "$
 
 timeout 60 "$auxrec" script -F comm,tid,time rec >fields.txt 2>/dev/null
 marked fields.txt >fields.ftrace
-check "-F changes the perf lines only" same "-F's ftrace lines" tc.txt fields.ftrace
+check "-F changes the perf lines only" same_file "-F's ftrace lines" tc.txt fields.ftrace
 
 timeout 60 "$auxrec" script --source perf rec >src-perf.txt 2>/dev/null
-check "--source perf prints perf script's lines" same "--source perf" perf.txt src-perf.txt
+check "--source perf prints perf script's lines" same_file "--source perf" perf.txt src-perf.txt
 timeout 60 "$auxrec" script --source ftrace rec >src-ftrace.txt 2>/dev/null
 check "--source ftrace prints trace-cmd report's" \
-	same "--source ftrace" <(timeout 60 trace-cmd report rec/trace.dat 2>/dev/null) src-ftrace.txt
+	same_file "--source ftrace" <(timeout 60 trace-cmd report rec/trace.dat 2>/dev/null) src-ftrace.txt
 timeout 60 "$auxrec" script --source bogus rec >/dev/null 2>bogus.err
 rc=$?
 check "--source bogus: exit 2 ($(cat bogus.err))" [ $rc -eq 2 ]
@@ -105,7 +101,7 @@ selects() {	# selects WHAT "AUXREC/PERF OPTIONS" EXPECTED-FTRACE-FILE
 		timeout 60 perf script -i rec/perf.data $opts >sel.perf 2>/dev/null || return 1
 	marked sel.txt >sel.ftrace; unmarked sel.txt >sel.ours
 	[ -s sel.ftrace ] && [ -s sel.ours ] || { echo "   $what: a source selected nothing"; return 1; }
-	same "$what perf lines" sel.perf sel.ours && same "$what ftrace lines" "$want" sel.ftrace
+	same_file "$what perf lines" sel.perf sel.ours && same_file "$what ftrace lines" "$want" sel.ftrace
 }
 cpu=$(awk '$1 == "getppid-loop" { gsub(/[][]/, "", $3); print $3 + 0; exit }' perf.txt)
 timeout 60 trace-cmd report --cpu "$cpu" rec/trace.dat 2>/dev/null | tail -n +2 >want.cpu
@@ -131,10 +127,10 @@ span() {	# span FILE [SLACK]: trace-cmd's lines in t0,t1 (SLACK us in from each 
 			if (t > a + d * 1e-6 && t < b - d * 1e-6) print }' "$1"
 }
 marked sel.txt >sel.ftrace; unmarked sel.txt >sel.ours
-check "--time $t0,$t1 selects perf lines as perf script" same "--time perf" sel.perf sel.ours
+check "--time $t0,$t1 selects perf lines as perf script" same_file "--time perf" sel.perf sel.ours
 check "... and the ftrace lines of the span ($(wc -l <sel.ftrace))" \
-	same "--time ftrace" <(span tc.txt) <(span sel.ftrace)
-check "... and none more than 1 us outside it" same "--time ftrace, 1 us out" sel.ftrace <(span sel.ftrace -1)
+	same_file "--time ftrace" <(span tc.txt) <(span sel.ftrace)
+check "... and none more than 1 us outside it" same_file "--time ftrace, 1 us out" sel.ftrace <(span sel.ftrace -1)
 
 # clocks: perf.data of rec (perf's clock), trace.dat of a recording on CLOCK_MONOTONIC
 record mono -k monotonic
@@ -150,7 +146,7 @@ check "--any-clock prints both files' lines" \
 	[ "$(grep -c '^ftrace: ' any.txt)" -gt 5000 -a "$(grep -vc '^ftrace: ' any.txt)" -gt 5000 ]
 timeout 60 "$auxrec" script --source ftrace mixed >mixed-ftrace.txt 2>/dev/null
 check "... --source ftrace reads its trace.dat alone" \
-	same "--source ftrace" <(timeout 60 trace-cmd report mixed/trace.dat 2>/dev/null) mixed-ftrace.txt
+	same_file "--source ftrace" <(timeout 60 trace-cmd report mixed/trace.dat 2>/dev/null) mixed-ftrace.txt
 
 # a damaged sub-buffer in the middle of the CPU with the most data in the trace.dat
 mkdir damaged && cp rec/perf.data rec/trace.dat damaged/
@@ -164,8 +160,8 @@ check "a damaged trace.dat: exit 1" [ $? -eq 1 ]
 check "... the file and the offset ($(printf 0x%x $page)) named" \
 	grep -q "trace.dat.*offset $(printf 0x%x $page)" damaged.err
 unmarked damaged.txt >damaged.perf
-check "... every perf line still printed" same "damaged perf" perf.txt damaged.perf
+check "... every perf line still printed" same_file "damaged perf" perf.txt damaged.perf
 n=$(marked damaged.txt | wc -l)
 check "... $n ftrace lines printed" [ "$n" -gt 0 -a "$n" -lt "$nf" ]
-check "... trace-cmd's up to the damage" same "damaged ftrace" <(head -n "$n" tc.txt) <(marked damaged.txt)
+check "... trace-cmd's up to the damage" same_file "damaged ftrace" <(head -n "$n" tc.txt) <(marked damaged.txt)
 exit $fail
