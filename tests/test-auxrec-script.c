@@ -175,9 +175,10 @@ START_TEST(test_bts_branches_match_perf)
 END_TEST
 
 /*
- * auxrec script keeps the text it printed for an address; a mapping that comes later puts
- * a symbol where there was none: the same address before and after it prints differently.
- * A file built by hand (one cpu-clock event): a sample at f, the code's MMAP2, f again.
+ * auxrec script keeps the text it printed for an address and for a thread; a mapping that
+ * comes later puts a symbol where there was none, a COMM names the thread: the same address
+ * and thread before and after them print differently. A file built by hand (one cpu-clock
+ * event): a sample at f, the code's MMAP2 and a COMM, f again.
  */
 START_TEST(test_address_text_follows_mappings)
 {
@@ -205,6 +206,13 @@ START_TEST(test_address_text_follows_mappings)
 		uint32_t pid2, tid2;
 		uint64_t time;
 	} mm = { { PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, sizeof(mm) } };
+	struct {
+		struct perf_event_header h;
+		uint32_t pid, tid;
+		char comm[8];
+		uint32_t pid2, tid2;
+		uint64_t time;
+	} comm = { { PERF_RECORD_COMM, 0, sizeof(comm) }, 4242, 4242, "traced", 4242, 4242, 250 };
 	struct perf_event_header round = { PERF_RECORD_FINISHED_ROUND, 0, sizeof(round) };
 	uint64_t id = 1;
 	char *ours, *lines[MAX_LINES], want[PATH_MAX + 16];
@@ -233,6 +241,7 @@ START_TEST(test_address_text_follows_mappings)
 	mm.time = 200;
 	strcpy(mm.filename, elf.path);
 	pd_file__record(f, &mm);
+	pd_file__record(f, &comm);
 	sample.time = 300;
 	pd_file__record(f, &sample);
 	pd_file__record(f, &round);
@@ -241,7 +250,9 @@ START_TEST(test_address_text_follows_mappings)
 	ours = auxrec(&rc, "script -i %s", file);
 	ck_assert_msg(rc == 0, "auxrec script: status %d\n%s", rc, ours);
 	ck_assert_int_eq(lines_with(ours, " cpu-clock:", lines, MAX_LINES), 2);
-	ck_assert_msg(strstr(lines[0], " [unknown] ([unknown])"), "%s", lines[0]);
+	ck_assert_msg(strstr(lines[0], " [unknown] ([unknown])") && strstr(lines[0], ":4242 "),
+		      "%s", lines[0]);
+	ck_assert_msg(strstr(lines[1], " traced  4242 "), "%s", lines[1]);
 	snprintf(want, sizeof(want), "+0x0 (%s)", elf.path);	/* f, or a label beside it */
 	ck_assert_msg(strstr(lines[1], want) && !strstr(lines[1], "[unknown]"), "%s", lines[1]);
 	free(ours);

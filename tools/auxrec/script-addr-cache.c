@@ -41,7 +41,6 @@ void script_addr_cache__add(struct script_addr_cache *c, pid_t pid, uint64_t add
 		c->slots = calloc(SCRIPT_ADDR_SLOTS, sizeof(*c->slots));
 		if (!c->slots)
 			return;		/* no cache: every address is resolved */
-		c->gen = 1;
 	}
 	s = script_addr_cache__slot(c, pid, addr);
 	*s = (struct script_addr_slot){ .addr = addr, .gen = c->gen, .pid = pid,

@@ -25,7 +25,7 @@ struct script_addr_slot {
 
 struct script_addr_cache {
 	struct script_addr_slot *slots;	/* allocated at the first add */
-	uint64_t gen;
+	uint64_t gen;			/* from 1 on: 0 marks an empty slot */
 };
 
 /* The text kept for (pid, addr, fields), NULL when none. */

@@ -40,6 +40,16 @@ struct script_print {
 	struct trace_seq seq;
 	struct script_line line;
 	struct script_addr_cache addrs;	/* script_print__forget when the side-band changes */
+	/* The last line's comm, pid/tid, [cpu] (at addrs.gen: the same side-band). */
+	struct script_print_who {
+		uint64_t gen;
+		pid_t pid, tid;
+		int cpu;
+		unsigned int fields;
+		bool chain;
+		size_t len;		/* 0: none */
+		char text[64];
+	} who;
 };
 
 /* Set machine, evlist, fields, ns and out before; script_print__exit after. */
