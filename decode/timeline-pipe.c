@@ -5,23 +5,26 @@
  * and the caller's thread runs the callback, so that decoding and what the caller does with
  * each record (formatting a line, most of a script's time) overlap.
  *
- * The records the decoders synthesize (TIMELINE_AUX_SAMPLE), the many, are copied into a
- * bounded ring and go on without waiting; every other record points into buffers that live
- * only until the walker moves on (a perf.data record, a stream's head), so the walker hands
- * it over and waits until the callback has taken it (after everything before it). The
- * callback thus sees the same records in the same order as in one thread, always on the
- * caller's thread, and memory stays bounded by the ring. The lock is taken once per batch
- * of records, not per record.
+ * The records the decoders synthesize (TIMELINE_AUX_SAMPLE), the many, and the short
+ * side-band and user records between them (one or two per AUX buffer: waiting for each
+ * would drain the pipe every few thousand samples) are copied into a bounded ring and go
+ * on without waiting; every other record (a perf sample, whose fields point into it; a
+ * stream's head) points into buffers that live only until the walker moves on, so the
+ * walker hands it over and waits until the callback has taken it (after everything before
+ * it). The callback thus sees the same records in the same order as in one thread, always
+ * on the caller's thread, and memory stays bounded by the ring. The lock is taken once per
+ * batch of records, not per record.
  */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <auxtrace/decode.h>
+#include <auxtrace/session.h>
 #include <internal/lib.h>
 #include "timeline-internal.h"
 
-#define TL_PIPE_SLOTS	4096		/* records in flight: ~0.6 MiB */
+#define TL_PIPE_SLOTS	4096		/* records in flight: ~2.4 MiB */
 #define TL_PIPE_BATCH	128		/* the walker publishes this many at a time */
 /*
  * A side that sleeps is woken only when this much waits for it (records to deliver, slots
@@ -31,9 +34,17 @@
 #define TL_PIPE_WAKE	1024
 #define TL_PIPE_CHUNK	(TL_PIPE_WAKE / 2)	/* delivered between two looks at the lock */
 
+#define TL_PIPE_EVENT	192		/* bytes of a perf record copied; longer ones wait */
+
 struct tl_pipe_slot {
 	struct timeline_record rec;
-	struct auxtrace_sample sample;	/* rec.aux.sample's copy */
+	union {
+		struct auxtrace_sample sample;	/* rec.aux.sample's copy */
+		struct {
+			struct perf_sample sample;	/* rec.perf.sample's, when it has one */
+			uint64_t event[TL_PIPE_EVENT / sizeof(uint64_t)];	/* rec.perf.event's */
+		} perf;
+	};
 };
 
 struct tl_pipe {
@@ -79,8 +90,51 @@ static void tl_pipe__publish(struct tl_pipe *p, bool urgent)
 	tl_pipe__wake(p, &p->caller_sleeps, urgent || p->head - p->tail >= TL_PIPE_WAKE);
 }
 
-/* Walker: an AUX sample, copied; waits only while the ring is full. The callback's stop. */
-static int tl_pipe__put_sample(struct tl_pipe *p, const struct timeline_record *rec)
+/*
+ * A record that can be copied whole: an AUX sample, or a short side-band or user record whose
+ * sample fields point nowhere (only a PERF_RECORD_SAMPLE's point into the record).
+ */
+static bool tl_pipe__copies(const struct timeline_record *rec)
+{
+	const struct perf_sample *s = rec->perf.sample;
+
+	if (rec->kind == TIMELINE_AUX_SAMPLE)
+		return true;
+	if ((rec->kind != TIMELINE_PERF_EVENT && rec->kind != TIMELINE_PERF_USER) ||
+	    rec->perf.event->header.size > TL_PIPE_EVENT)
+		return false;
+	return !s || (!s->read.values && !s->callchain && !s->raw_data && !s->branch_entries &&
+		      !s->user_regs.regs && !s->intr_regs.regs && !s->user_stack.data &&
+		      !s->aux_sample.data);
+}
+
+static void tl_pipe_slot__fill(struct tl_pipe_slot *slot, const struct timeline_record *rec)
+{
+	slot->rec = *rec;
+	if (rec->kind == TIMELINE_AUX_SAMPLE) {
+		slot->sample = *rec->aux.sample;
+		return;
+	}
+	memcpy(slot->perf.event, rec->perf.event, rec->perf.event->header.size);
+	if (rec->perf.sample)
+		slot->perf.sample = *rec->perf.sample;
+}
+
+/* Caller's thread: the record points to the slot's copies. */
+static const struct timeline_record *tl_pipe_slot__record(struct tl_pipe_slot *slot)
+{
+	if (slot->rec.kind == TIMELINE_AUX_SAMPLE) {
+		slot->rec.aux.sample = &slot->sample;
+	} else {
+		slot->rec.perf.event = (union perf_event *)slot->perf.event;
+		if (slot->rec.perf.sample)
+			slot->rec.perf.sample = &slot->perf.sample;
+	}
+	return &slot->rec;
+}
+
+/* Walker: a record copied; waits only while the ring is full. The callback's stop. */
+static int tl_pipe__put_copy(struct tl_pipe *p, const struct timeline_record *rec)
 {
 	struct tl_pipe_slot *slot;
 	int stop = 0;
@@ -99,8 +153,7 @@ static int tl_pipe__put_sample(struct tl_pipe *p, const struct timeline_record *
 			return stop;
 	}
 	slot = &p->slots[p->w_head % TL_PIPE_SLOTS];
-	slot->rec = *rec;
-	slot->sample = *rec->aux.sample;
+	tl_pipe_slot__fill(slot, rec);
 	p->w_head++;
 	return 0;
 }
@@ -125,8 +178,8 @@ static int tl_pipe__put_sync(struct tl_pipe *p, const struct timeline_record *re
 
 int tl_pipe__put(struct tl_pipe *p, const struct timeline_record *rec)
 {
-	if (rec->kind == TIMELINE_AUX_SAMPLE)
-		return tl_pipe__put_sample(p, rec);
+	if (tl_pipe__copies(rec))
+		return tl_pipe__put_copy(p, rec);
 	return tl_pipe__put_sync(p, rec);
 }
 
@@ -181,12 +234,8 @@ static void tl_pipe__deliver(struct tl_pipe *p)
 		pthread_mutex_unlock(&p->lock);
 		if (done)
 			break;
-		for (; tail != head && !p->stop; tail++) {
-			struct tl_pipe_slot *slot = &p->slots[tail % TL_PIPE_SLOTS];
-
-			slot->rec.aux.sample = &slot->sample;
-			tl_pipe__hand(p, &slot->rec);
-		}
+		for (; tail != head && !p->stop; tail++)
+			tl_pipe__hand(p, tl_pipe_slot__record(&p->slots[tail % TL_PIPE_SLOTS]));
 		tail = head;
 		if (sync) {
 			if (!p->stop)

@@ -1061,9 +1061,21 @@ static int transcript__record(void *ctx, const struct timeline_record *rec)
 	case TIMELINE_STREAM:
 		transcript__printf(t, " stream\n");
 		break;
-	default:
-		transcript__printf(t, " %u %u\n", rec->perf.event->header.type,
-				   rec->perf.event->header.size);
+	default: {
+		const unsigned char *b = (const void *)rec->perf.event;
+		const struct perf_sample *ps = rec->perf.sample;
+		uint64_t sum = 0;
+
+		/* the record's bytes and its sample fields, copied or in place */
+		for (unsigned int i = 0; i < rec->perf.event->header.size; i++)
+			sum = sum * 31 + b[i];
+		transcript__printf(t, " %u %u %" PRIx64, rec->perf.event->header.type,
+				   rec->perf.event->header.size, sum);
+		if (ps)
+			transcript__printf(t, " %u %u %" PRIu64 " %u %" PRIu64 " %" PRIx64, ps->pid,
+					   ps->tid, ps->time, ps->cpu, ps->id, ps->ip);
+		transcript__printf(t, "\n");
+	}
 	}
 	return 0;
 }
