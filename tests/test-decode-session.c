@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <auxtrace/auxtrace-decoder.h>
@@ -1236,6 +1237,41 @@ START_TEST(test_threads_same_bts)
 END_TEST
 
 /*
+ * A file damaged two thirds in: the walk on two threads goes as the one on one thread does,
+ * the same records and decode errors, and ends with the same result (an error of the
+ * decoding thread's is returned by the caller's).
+ */
+START_TEST(test_threads_damaged)
+{
+	struct transcript one = { 0 }, two = { 0 };
+	struct timeline_stats st1, st2;
+	unsigned char junk[64];
+	struct stat st;
+	int err, fd;
+
+	REQUIRE_CODE();
+	pt_two_cpus_long_recording(12);
+	memset(junk, 0xa5, sizeof(junk));
+	fd = open(fx.path, O_WRONLY | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	ck_assert_int_eq(pwrite(fd, junk, sizeof(junk), st.st_size * 2 / 3), sizeof(junk));
+	close(fd);
+	log_capture_start();
+	err = transcribe("be", 1, true, &one, &st1);
+	ck_assert_int_eq(transcribe("be", 2, true, &two, &st2), err);
+	log_capture_stop();
+	ck_assert_msg(err < 0 || st1.nr[TIMELINE_AUX_ERROR], "the damage went unseen");
+	ck_assert_uint_gt(st1.nr[TIMELINE_AUX_SAMPLE], 1000);
+	ck_assert_msg(one.len == two.len && !memcmp(one.text, two.text, one.len),
+		      "cut short: 1 thread gave %zu bytes of callbacks, 2 threads %zu", one.len,
+		      two.len);
+	free(one.text);
+	free(two.text);
+}
+END_TEST
+
+/*
  * The caller's callback stops the walk on two threads as on one: at a sample the decoding
  * thread had already handed over, and at a record it waits for; no callback comes after,
  * the walk returns the callback's error and the thread is joined (a hang fails by timeout).
@@ -1281,6 +1317,7 @@ int main(void)
 	tcase_add_test(tc, test_threads_same_pt);
 	tcase_add_test(tc, test_threads_same_bts);
 	tcase_add_test(tc, test_threads_stop);
+	tcase_add_test(tc, test_threads_damaged);
 	suite_add_tcase(s, tc);
 	return testlib_run(s);
 }
