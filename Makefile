@@ -77,6 +77,7 @@ AUXREC      := $(B)/auxrec
 # The report page's script and style sheet, compiled in as C strings.
 REPORT_ASSETS := $(B)/tools/auxrec/report-html-assets.c
 REPORT_SRCS   := tools/auxrec/report-model.c tools/auxrec/report-html.c $(REPORT_ASSETS) \
+		 tools/auxrec/report-flame.c tools/auxrec/call-slices.c tools/auxrec/convert-json.c \
 		 $(wildcard tools/auxrec/report-*.h)
 BENCH_SRCS  := $(wildcard tools/bench/*.c)
 BENCH_MAINS := $(filter tools/bench/bench-%.c,$(BENCH_SRCS))
@@ -172,10 +173,12 @@ $(foreach s,$(MAN_SECTIONS),$(eval $(call MAN_RULE,$(s))))
 
 man: $(MAN_PAGES)
 
-$(REPORT_ASSETS): tools/auxrec/report-html.js tools/auxrec/report-html.css Makefile
+$(REPORT_ASSETS): tools/auxrec/report-html.js tools/auxrec/report-html.css \
+		tools/auxrec/report-html-flame.js Makefile
 	@mkdir -p $(@D)
 	{ $(call EMBED_TEXT,tools/auxrec/report-html.js,report_html_js) && \
-	  $(call EMBED_TEXT,tools/auxrec/report-html.css,report_html_css); } > $@.tmp
+	  $(call EMBED_TEXT,tools/auxrec/report-html.css,report_html_css) && \
+	  $(call EMBED_TEXT,tools/auxrec/report-html-flame.js,report_html_flame_js); } > $@.tmp
 	mv $@.tmp $@
 
 # The tool sees only the public headers (-Iinclude): it is the API's first user. An object
@@ -224,7 +227,9 @@ $(B)/tests/progs/report-html-demo: BASE_CFLAGS += -Itools/auxrec
 
 # The recording the report tests read: the AUX test producer of the test-support library
 # stands in for AUX hardware.
-$(B)/tests/progs/report-recording: tests/progs/report-recording.c $(TESTSUPPORT) $(PUB_HDRS) $(STATICS)
+# flame-recording: a PT or BTS recording of a program with a known call tree, the same way.
+$(B)/tests/progs/report-recording $(B)/tests/progs/flame-recording: $(B)/tests/progs/%: \
+		tests/progs/%.c $(TESTSUPPORT) $(PUB_HDRS) $(STATICS)
 	@mkdir -p $(@D)
 	$(CC) $(TEST_CFLAGS) -o $@ $< $(TESTSUPPORT) $(STATICS) $(LDFLAGS) \
 		$(shell pkg-config --libs check) $(DEP_LIBS)

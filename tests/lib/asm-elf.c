@@ -167,9 +167,14 @@ static const char traced_prog_main[] =
 
 int traced_prog__start(struct traced_prog *t)
 {
+	return traced_prog__start_source(t, asm_elf_sample);
+}
+
+int traced_prog__start_source(struct traced_prog *t, const char *code)
+{
 	static const char globl[] = "	.section .note.GNU-stack, \"\", @progbits\n"
 				    "	.globl f\n	.type f, @function\n";
-	char *source = malloc(sizeof(globl) + strlen(asm_elf_sample));
+	char *source = malloc(sizeof(globl) + strlen(code));
 	int to[2], from[2];
 	unsigned long f = 0, getppid = 0, after = 0;
 	FILE *out;
@@ -179,7 +184,7 @@ int traced_prog__start(struct traced_prog *t)
 	t->pid = -1;
 	if (!source)
 		return -1;
-	strcpy(stpcpy(source, globl), asm_elf_sample);
+	strcpy(stpcpy(source, globl), code);
 	err = asm_elf__build_program(&t->elf, source, traced_prog_main);
 	free(source);
 	if (err || pipe2(to, O_CLOEXEC) || pipe2(from, O_CLOEXEC))

@@ -60,6 +60,8 @@ struct traced_prog {
 
 /* Build and start it, and learn its addresses. 0, or -1 (a message was printed). */
 int traced_prog__start(struct traced_prog *t);
+/* The same program around other code (AT&T syntax), which defines f. */
+int traced_prog__start_source(struct traced_prog *t, const char *code);
 /* Let it run f and exit; 0 when it exited 0. The files stay until traced_prog__remove. */
 int traced_prog__finish(struct traced_prog *t);
 void traced_prog__remove(struct traced_prog *t);

@@ -13,6 +13,7 @@
 #include <event-parse.h>
 #include <tracefs/trace-dat-reader.h>
 
+#include "call-slices.h"
 #include "convert-chrome.h"
 #include "convert-json.h"
 #include "sched-switch.h"
@@ -35,6 +36,7 @@ struct chrome_writer {
 	struct tep_format_field *common_pid;
 	struct cpu_task *cpus;
 	int nr_cpus;
+	struct call_slices *calls;	/* NULL: the AUX branches are not followed */
 	struct chrome_stats stats;
 };
 
@@ -63,9 +65,40 @@ static void chrome__meta(struct chrome_writer *cw, const char *what, int pid, in
 	fputs("}}", cw->f);
 }
 
+/* What ended a call slice, in its args. */
+static const char *const chrome_call_ends[CALL_SLICE_NR_ENDS] = {
+	[CALL_SLICE_RETURN] = "return",
+	[CALL_SLICE_UNWOUND] = "a return further out",
+	[CALL_SLICE_PAST_START] = "return from a call before the trace",
+	[CALL_SLICE_OPEN_AT_END] = "open at the end: ended at the thread's last branch",
+};
+
+/* A call slice on its thread's track, named by its function (its address without one). */
+static int chrome__call_slice(void *ctx, const struct call_slice *s)
+{
+	struct chrome_writer *cw = ctx;
+	char addr[24];
+
+	chrome__begin(cw, "X", "call", s->pid < 0 ? 0 : s->pid, s->tid < 0 ? 0 : s->tid,
+		      s->start);
+	fputs(",\"dur\":", cw->f);
+	json__us(cw->f, s->end - s->start);
+	snprintf(addr, sizeof(addr), "0x%" PRIx64, s->addr);
+	chrome__name(cw, "name", s->sym ?: addr, SIZE_MAX);
+	fputs(",\"args\":{", cw->f);
+	if (s->dso) {
+		fputs("\"dso\":", cw->f);
+		json__str(cw->f, s->dso, SIZE_MAX);
+		fputc(',', cw->f);
+	}
+	fprintf(cw->f, "\"addr\":\"%s\",\"depth\":%u,\"end\":\"%s\"}}", addr, s->depth,
+		chrome_call_ends[s->how]);
+	return ferror(cw->f) ? -EIO : 0;
+}
+
 struct chrome_writer *chrome_writer__new(FILE *f, uint64_t start, uint64_t end,
 					 struct tep_handle *ftrace, const void *perf_tracing,
-					 size_t size)
+					 size_t size, bool calls)
 {
 	struct chrome_writer *cw = calloc(1, sizeof(*cw));
 
@@ -84,7 +117,9 @@ struct chrome_writer *chrome_writer__new(FILE *f, uint64_t start, uint64_t end,
 	cw->switches = !cw->sw.event ? SWITCH_RECORDS : cw->perf_tep ? SWITCH_PERF_TP
 		       : SWITCH_FTRACE;
 	cw->machine = perf_machine__new(NULL);
-	if (!cw->machine) {
+	if (cw->machine && calls)
+		cw->calls = call_slices__new(cw->machine, chrome__call_slice, cw);
+	if (!cw->machine || (calls && !cw->calls)) {
 		chrome_writer__delete(cw);
 		return NULL;
 	}
@@ -310,6 +345,7 @@ int chrome_writer__record(void *ctx, const struct timeline_record *rec)
 		return err;
 	if (rec->time == TIMELINE_NO_TIME) {
 		cw->stats.nr_no_time++;
+		cw->stats.nr_untimed_branches += rec->kind == TIMELINE_AUX_SAMPLE;
 		return 0;
 	}
 	if (rec->time < cw->start || rec->time > cw->end)
@@ -325,11 +361,15 @@ int chrome_writer__record(void *ctx, const struct timeline_record *rec)
 		chrome__sample(cw, rec, c);
 	if (rec->kind == TIMELINE_PERF_EVENT)
 		chrome__switch_record(cw, rec, c);
+	if (rec->kind == TIMELINE_AUX_SAMPLE && cw->calls)
+		return call_slices__sample(cw->calls, rec->aux.sample, rec->time);
 	return 0;
 }
 
-void chrome_writer__finish(struct chrome_writer *cw)
+int chrome_writer__finish(struct chrome_writer *cw)
 {
+	int err = cw->calls ? call_slices__finish(cw->calls) : 0;
+
 	for (int cpu = 0; cpu < cw->nr_cpus; cpu++) {
 		struct cpu_task *c = &cw->cpus[cpu];
 
@@ -339,11 +379,17 @@ void chrome_writer__finish(struct chrome_writer *cw)
 		cw->stats.nr_tail_slices++;
 	}
 	fputs("\n]}\n", cw->f);
+	return err;
 }
 
 const struct chrome_stats *chrome_writer__stats(const struct chrome_writer *cw)
 {
 	return &cw->stats;
+}
+
+const struct call_slices_stats *chrome_writer__call_stats(const struct chrome_writer *cw)
+{
+	return cw->calls ? call_slices__stats(cw->calls) : NULL;
 }
 
 void chrome_writer__delete(struct chrome_writer *cw)
@@ -352,6 +398,7 @@ void chrome_writer__delete(struct chrome_writer *cw)
 		return;
 	if (cw->perf_tep)
 		tep_free(cw->perf_tep);
+	call_slices__delete(cw->calls);
 	perf_machine__delete(cw->machine);
 	free(cw->cpus);
 	free(cw);

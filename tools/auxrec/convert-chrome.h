@@ -11,15 +11,21 @@
  *  - an instant per ftrace event (cat "ftrace") on its CPU's thread, its fields as args,
  *    and per ftrace loss (cat "loss", args.missed);
  *  - an instant per perf sample (cat "perf") on its thread (real pid and tid), named by its
- *    event, args cpu and ip; the threads named from perf.data's COMM records.
- * Memory: a task per CPU, whatever the recording's size.
+ *    event, args cpu and ip; the threads named from perf.data's COMM records;
+ *  - with calls, on each thread's track an "X" slice (cat "call") per call the AUX decoders
+ *    found (call-slices.h), named by the function called, args dso, addr, depth and end
+ *    (what ended it: "return", "a return further out", "return from a call before the
+ *    trace", "open at the end: ended at the thread's last branch").
+ * Memory: a task per CPU and the open calls of each thread, whatever the recording's size.
  */
 #ifndef AUXREC_CONVERT_CHROME_H
 #define AUXREC_CONVERT_CHROME_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
+struct call_slices_stats;
 struct chrome_writer;
 struct tep_handle;
 struct timeline_record;
@@ -31,21 +37,26 @@ struct timeline_record;
 struct chrome_stats {
 	uint64_t nr_slices, nr_tail_slices, nr_ftrace, nr_perf, nr_losses;
 	uint64_t nr_no_time;		/* records without a time: left out */
+	uint64_t nr_untimed_branches;	/* of them, AUX branches (BTS's have no time) */
 };
 
 /*
  * Into f (borrowed) the records within [start, end] ns. ftrace: the trace.dat's formats
  * (NULL: none); perf_tracing: perf.data's tracing data (size bytes, NULL: none), for its
- * sched_switch samples. NULL + errno (ENOMEM).
+ * sched_switch samples. calls: call slices from the AUX samples (the walk decodes calls and
+ * returns). NULL + errno (ENOMEM).
  */
 struct chrome_writer *chrome_writer__new(FILE *f, uint64_t start, uint64_t end,
 					 struct tep_handle *ftrace, const void *perf_tracing,
-					 size_t size);
+					 size_t size, bool calls);
 /* One record: timeline_fn's signature (ctx: the writer). 0 or -errno. */
 int chrome_writer__record(void *cw, const struct timeline_record *rec);
-/* The tail slices and the end of the JSON; the caller checks f's errors. */
-void chrome_writer__finish(struct chrome_writer *cw);
+/* The calls still open, the tail slices and the end of the JSON; 0 or -errno (f's errors are
+ * the caller's to check). */
+int chrome_writer__finish(struct chrome_writer *cw);
 const struct chrome_stats *chrome_writer__stats(const struct chrome_writer *cw);
+/* The call slices written; NULL without calls. */
+const struct call_slices_stats *chrome_writer__call_stats(const struct chrome_writer *cw);
 void chrome_writer__delete(struct chrome_writer *cw);
 
 #endif

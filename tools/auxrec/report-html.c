@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "report-flame.h"
 #include "report-html.h"
 #include "report-model.h"
 
@@ -750,6 +751,8 @@ int report_html__write(FILE *f, const struct report_model *m)
 	html__header(f, m);
 	fputs("<main>\n", f);
 	html__timeline(f, m);
+	if (report_flame__write(f, m) < 0)	/* calls over time, from the AUX trace */
+		return -errno;
 	html__source_totals(f, m);
 	html__loss_totals(f, m);
 	html__lane_totals(f, m);
