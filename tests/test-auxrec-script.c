@@ -156,7 +156,7 @@ START_TEST(test_bts_branches_match_perf)
 	if (traced_prog__start(&t))
 		TEST_SKIP("gcc cannot build the traced program");
 	n = record_bts(file, &t, kaddr);
-	ours_text = auxrec(&rc, "script --itrace=b -i %s", file);
+	ours_text = auxrec(&rc, "script --itrace=b -j 2 -i %s", file);	/* two threads */
 	ck_assert_msg(rc == 0, "auxrec script: status %d\n%s", rc, ours_text);
 	ck_assert_int_eq(testlib_perf(&perf_text, "script --itrace=b -i %s", file), 0);
 	assert_same_lines(ours_text, perf_text, " branches:", ours, n);
@@ -365,7 +365,7 @@ static void check_pt_call(const size_t *cuts, int nr_cuts)
 	if (traced_prog__start(&t))
 		TEST_SKIP("gcc cannot build the traced program");
 	record_pt_call(file, &t, cuts, nr_cuts);
-	ours_text = auxrec(&rc, "script --itrace=b -i %s", file);
+	ours_text = auxrec(&rc, "script --itrace=b -j 2 -i %s", file);
 	ck_assert_msg(rc == 0, "auxrec script: status %d\n%s", rc, ours_text);
 	ck_assert_int_eq(testlib_perf(&perf_text, "script --itrace=b -i %s", file), 0);
 	assert_same_lines(ours_text, perf_text, " branches:", ours, 7);
@@ -446,7 +446,7 @@ static void assert_script_matches_perf(const char *file, const char *itrace, con
 	char *ours, *theirs;
 	int rc;
 
-	ours = auxrec(&rc, "script --itrace=%s -i %s", itrace, file);
+	ours = auxrec(&rc, "script --itrace=%s -j 2 -i %s", itrace, file);
 	ck_assert_msg(rc == 0, "auxrec script --itrace=%s: status %d\n%s", itrace, rc, ours);
 	ck_assert_int_eq(testlib_perf(&theirs, "script --itrace=%s -i %s", itrace, file), 0);
 	assert_same_text(ours, theirs);

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <auxtrace/auxtrace-decoder.h>
 #include <auxtrace/decode.h>
@@ -37,8 +36,6 @@
 enum { OPT_ITRACE = 256, OPT_NO_ITRACE, OPT_PID, OPT_TID, OPT_COMM, OPT_TIME, OPT_NS,
        OPT_CALL_TRACE, OPT_CALL_RET_TRACE, OPT_SOURCE, OPT_ANY_CLOCK };
 
-/* -j: 2 threads are all the walk uses; default, one per online CPU up to that. */
-#define SCRIPT_MAX_THREADS	2
 
 static const char script_usage[] =
 	"usage: auxrec script [--itrace[=OPTS] | --no-itrace | --call-trace | --call-ret-trace]\n"
@@ -60,9 +57,8 @@ static const char script_usage[] =
 	"      --source S    read only these of a directory's files: perf, ftrace or both\n"
 	"      --any-clock   interleave files recorded on different clocks by their raw times\n"
 	"                    (refused without it: the order between them would mean nothing)\n"
-	"  -j, --threads N   decode AUX data on a thread of its own while lines are printed\n"
-	"                    (N >= 2; 1: one thread; the output is the same); default 2 on a\n"
-	"                    machine of 2 CPUs or more\n"
+	"  -j, --threads N   N >= 2: decode AUX data on a thread of its own while lines are\n"
+	"                    printed (2 are used; the output is the same); default 1\n"
 	"      --itrace=OPTS what to synthesize from AUX data, perf's letters: b branches,\n"
 	"                    i<N><unit> an instruction sample every N instructions (i), TSC\n"
 	"                    ticks (t) or ns, us, ms of the trace's time (Intel PT; BTS has\n"
@@ -523,10 +519,12 @@ int cmd_script(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	AUXTRACE_OPTS(itrace_synth_opts, itrace, .default_no_sample = true);
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	/*
+	 * One thread unless asked: a second pays only where a CPU is free, and on the busy
+	 * test VM -j2 ran at 0.91-1.66x -j1's rate for 10-40% more CPU (README, bench-decode).
+	 */
 	struct script_args args = { .itrace = &itrace, .decode = true,
-				    .filter = SCRIPT_FILTER_INIT,
-				    .nr_threads = cpus >= SCRIPT_MAX_THREADS ? SCRIPT_MAX_THREADS : 1 };
+				    .filter = SCRIPT_FILTER_INIT, .nr_threads = 1 };
 	const char *input = NULL, *bad;
 	int c, ret = 0;
 
