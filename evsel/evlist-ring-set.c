@@ -9,11 +9,12 @@
 #include <auxtrace/evlist.h>
 #include <internal/evlist-struct.h>
 #include <internal/lib.h>
+#include <internal/mmap.h>
 
 static ssize_t perf_ring_source__drain(void *ctx, struct ring_sink *sink, bool final)
 {
-	(void)final;	/* the kernel writes whole records: what is there is all there is */
-	return perf_mmap__push(ctx, sink);
+	/* the last drain also takes what comes while it runs; the others leave it for later */
+	return perf_mmap__drain(ctx, sink, final);
 }
 
 static const struct ring_stats *perf_ring_source__stats(void *ctx)

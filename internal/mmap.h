@@ -19,6 +19,12 @@ struct perf_mmap *perf_mmap__map(int fd, struct perf_cpu cpu, unsigned int pages
  */
 void perf_mmap__log_map_error(int err, int fd, unsigned int pages, int nr_rings);
 
+/*
+ * perf_mmap__push, and with flush also what the kernel writes while the drain runs (up to a
+ * ring's worth): a final drain whose events may still be on.
+ */
+ssize_t perf_mmap__drain(struct perf_mmap *map, struct ring_sink *sink, bool flush);
+
 /* Is pages a power of two (0 included: a control page alone)? */
 static inline bool perf_mmap__pages_ok(unsigned int pages)
 {

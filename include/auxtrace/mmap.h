@@ -111,7 +111,7 @@ AUXTRACE_API void perf_mmap__read_done(struct perf_mmap *map);
 
 /*
  * perf_mmap__push() hands everything readable to sink as raw bytes (at most two spans), then
- * publish the tail. Counts PERF_RECORD_LOST/LOST_SAMPLES and PERF_RECORD_AUX flags into the
+ * publish the tail. What the kernel writes while it runs is left for the next call. Counts PERF_RECORD_LOST/LOST_SAMPLES and PERF_RECORD_AUX flags into the
  * stats on the way. Returns bytes pushed (0: empty) or -errno (sink error: the tail did not
  * move).
  */

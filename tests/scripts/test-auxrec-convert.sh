@@ -139,7 +139,8 @@ import json, re, sys
 from collections import defaultdict
 ev = json.load(open(sys.argv[1]))['traceEvents']
 tp = re.compile(r'\[(\d+)\]\s+(\d+)\.(\d{9}):\s+sched:sched_switch:.*prev_pid=(\d+)')
-rec = re.compile(r'\s(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d{9}): PERF_RECORD_SWITCH_CPU_WIDE OUT')
+# a task switching out as it exits has no pid left: the kernel writes -1, perf script too
+rec = re.compile(r'\s(-?\d+)\s+\[(\d+)\]\s+(\d+)\.(\d{9}): PERF_RECORD_SWITCH_CPU_WIDE OUT')
 want, got = defaultdict(list), defaultdict(list)
 for l in open(sys.argv[2]):
     m = tp.search(l)

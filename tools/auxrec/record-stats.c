@@ -190,10 +190,15 @@ void record__print_status(struct record *rec, double now)
 	char line[256];
 	int n;
 
-	/* a terminal only, once a second: a log file gets the summary alone */
-	if (!isatty(STDERR_FILENO) || now - last < 1.0)
+	/*
+	 * A terminal only, once a second: a log file gets the summary alone. The clock first:
+	 * the loop calls this per wakeup, and isatty() is a system call.
+	 */
+	if (now - last < 1.0)
 		return;
 	last = now;
+	if (!isatty(STDERR_FILENO))
+		return;
 	n = snprintf(line, sizeof(line), "\rauxrec: %.0f s", now - rec->started);
 	n += record__status_part(rec, RING_SOURCE_PERF, "perf", line + n, sizeof(line) - n);
 	if (rec->aux)
