@@ -11,11 +11,13 @@
 #include <string.h>
 
 #include <auxtrace/decode.h>
+#include <auxtrace/auxtrace-index.h>
 #include <internal/lib.h>
+#include <internal/session.h>
 #include "timeline-internal.h"
 
-/* Count rec, then hand it to the caller; its negative return stops every source. */
-static int timeline__deliver(struct timeline *tl, const struct timeline_record *rec)
+/* Count rec, then hand it to the caller's fn (on the caller's thread): its first stop. */
+static int timeline__hand(struct timeline *tl, const struct timeline_record *rec)
 {
 	struct timeline_stats *st = &tl->stats;
 	int err;
@@ -32,8 +34,21 @@ static int timeline__deliver(struct timeline *tl, const struct timeline_record *
 			st->last_time = rec->time;
 	}
 	err = tl->fn(tl->ctx, rec);
-	if (err < 0 && !tl->stop)
-		tl->stop = err;
+	if (err < 0 && !tl->fn_stop)
+		tl->fn_stop = err;
+	return tl->fn_stop;
+}
+
+/*
+ * The walker's delivery: to fn, at once or through the pipe to the caller's thread. fn's
+ * negative return stops every source.
+ */
+static int timeline__deliver(struct timeline *tl, const struct timeline_record *rec)
+{
+	int stop = tl->pipe ? tl_pipe__put(tl->pipe, rec) : timeline__hand(tl, rec);
+
+	if (stop && !tl->stop)
+		tl->stop = stop;
 	return tl->stop;
 }
 
@@ -228,6 +243,31 @@ static int timeline__process_session(struct timeline *tl)
 	return tl->stop;
 }
 
+/* Pull the streams, process the session, drain what the streams have left. */
+static void timeline__walk(struct timeline *tl)
+{
+	for (int i = 0; i < tl->nr_streams && !tl->stop; i++)
+		timeline__pull(tl, &tl->streams[i]);
+	if (!tl->stop && tl->session)
+		timeline__process_session(tl);
+	if (!tl->stop)
+		timeline__drain(tl, TIMELINE_NO_TIME, true);
+}
+
+/*
+ * A second thread pays only where there is AUX data to decode (an AUXTRACE index and
+ * decoders): every other record is handed over and waited for, which costs more than it
+ * overlaps. A thread that cannot be made leaves the walk to this one: the records are the
+ * same.
+ */
+static bool timeline__threaded(const struct timeline *tl)
+{
+	const struct perf_session *s = tl->session;
+
+	return tl->opts.nr_threads >= 2 && s && s->opts.decoders && s->auxtrace_index &&
+	       auxtrace_index__nr(s->auxtrace_index);
+}
+
 int timeline__process(struct timeline *tl, timeline_fn fn, void *ctx)
 {
 	if (tl->processed) {
@@ -237,11 +277,9 @@ int timeline__process(struct timeline *tl, timeline_fn fn, void *ctx)
 	tl->processed = true;
 	tl->fn = fn;
 	tl->ctx = ctx;
-	for (int i = 0; i < tl->nr_streams && !tl->stop; i++)
-		timeline__pull(tl, &tl->streams[i]);
-	if (!tl->stop && tl->session)
-		timeline__process_session(tl);
-	if (!tl->stop)
-		timeline__drain(tl, TIMELINE_NO_TIME, true);
+	if (!timeline__threaded(tl) || tl_pipe__run(tl, timeline__walk, timeline__hand) < 0)
+		timeline__walk(tl);
+	if (tl->fn_stop)
+		return libauxtrace__err(tl->fn_stop);
 	return libauxtrace__err(tl->stop ? tl->stop : tl->err);
 }

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <intel-pt.h>
@@ -23,6 +24,7 @@
 #include "lib/asm-elf.h"
 #include "lib/aux-payload.h"
 #include "lib/aux-session.h"
+#include "lib/perf-data-file.h"
 #include "lib/perf-data-testlib.h"
 #include "lib/script-testlib.h"
 #include "lib/testlib.h"
@@ -154,7 +156,7 @@ START_TEST(test_bts_branches_match_perf)
 	if (traced_prog__start(&t))
 		TEST_SKIP("gcc cannot build the traced program");
 	n = record_bts(file, &t, kaddr);
-	ours_text = auxrec(&rc, "script --itrace=b -i %s", file);
+	ours_text = auxrec(&rc, "script --itrace=b -j 2 -i %s", file);	/* two threads */
 	ck_assert_msg(rc == 0, "auxrec script: status %d\n%s", rc, ours_text);
 	ck_assert_int_eq(testlib_perf(&perf_text, "script --itrace=b -i %s", file), 0);
 	assert_same_lines(ours_text, perf_text, " branches:", ours, n);
@@ -169,6 +171,92 @@ START_TEST(test_bts_branches_match_perf)
 	free(ours_text);
 	free(perf_text);
 	traced_prog__remove(&t);
+}
+END_TEST
+
+/*
+ * auxrec script keeps the text it printed for an address and for a thread; a mapping that
+ * comes later puts a symbol where there was none, a COMM names the thread: the same address
+ * and thread before and after them print differently. A file built by hand (one cpu-clock
+ * event): a sample at f, the code's MMAP2 and a COMM, f again.
+ */
+START_TEST(test_address_text_follows_mappings)
+{
+	const char *file = path_in_dir("maps.data");
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE, .config = PERF_COUNT_SW_CPU_CLOCK,
+		.size = sizeof(attr), .sample_period = 1000, .sample_id_all = 1,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			       PERF_SAMPLE_PERIOD,
+	};
+	struct {
+		struct perf_event_header h;
+		uint64_t ip;
+		uint32_t pid, tid;
+		uint64_t time, period;
+	} sample = { { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, sizeof(sample) } };
+	struct {
+		struct perf_event_header h;
+		uint32_t pid, tid;
+		uint64_t start, len, pgoff;
+		uint32_t maj, min;
+		uint64_t ino, ino_gen;
+		uint32_t prot, flags;
+		char filename[PATH_MAX];
+		uint32_t pid2, tid2;
+		uint64_t time;
+	} mm = { { PERF_RECORD_MMAP2, PERF_RECORD_MISC_USER, sizeof(mm) } };
+	struct {
+		struct perf_event_header h;
+		uint32_t pid, tid;
+		char comm[8];
+		uint32_t pid2, tid2;
+		uint64_t time;
+	} comm = { { PERF_RECORD_COMM, 0, sizeof(comm) }, 4242, 4242, "traced", 4242, 4242, 250 };
+	struct perf_event_header round = { PERF_RECORD_FINISHED_ROUND, 0, sizeof(round) };
+	uint64_t id = 1;
+	char *ours, *lines[MAX_LINES], want[PATH_MAX + 16];
+	struct asm_elf elf;
+	struct pd_file *f;
+	int fd, rc;
+
+	if (asm_elf__build(&elf, asm_elf_sample, 0x7f1234500000ULL))
+		TEST_SKIP("gcc cannot build the test code");
+	fd = open(file, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	ck_assert_int_ge(fd, 0);
+	f = pd_file__new(fd, false);
+	pd_file__add_attr(f, &attr, &id, 1);
+	pd_file__start(f);
+	sample.ip = asm_elf__sym(&elf, "f");
+	sample.pid = sample.tid = 4242;
+	sample.period = 1000;
+	sample.time = 100;
+	pd_file__record(f, &sample);
+	mm.pid = mm.tid = mm.pid2 = mm.tid2 = 4242;
+	mm.start = elf.start;
+	mm.len = elf.len;
+	mm.pgoff = elf.pgoff;
+	mm.prot = PROT_READ | PROT_EXEC;
+	mm.flags = MAP_PRIVATE;
+	mm.time = 200;
+	strcpy(mm.filename, elf.path);
+	pd_file__record(f, &mm);
+	pd_file__record(f, &comm);
+	sample.time = 300;
+	pd_file__record(f, &sample);
+	pd_file__record(f, &round);
+	pd_file__finish(f, false);
+	close(fd);
+	ours = auxrec(&rc, "script -i %s", file);
+	ck_assert_msg(rc == 0, "auxrec script: status %d\n%s", rc, ours);
+	ck_assert_int_eq(lines_with(ours, " cpu-clock:", lines, MAX_LINES), 2);
+	ck_assert_msg(strstr(lines[0], " [unknown] ([unknown])") && strstr(lines[0], ":4242 "),
+		      "%s", lines[0]);
+	ck_assert_msg(strstr(lines[1], " traced  4242 "), "%s", lines[1]);
+	snprintf(want, sizeof(want), "+0x0 (%s)", elf.path);	/* f, or a label beside it */
+	ck_assert_msg(strstr(lines[1], want) && !strstr(lines[1], "[unknown]"), "%s", lines[1]);
+	free(ours);
+	asm_elf__remove(&elf);
 }
 END_TEST
 
@@ -277,7 +365,7 @@ static void check_pt_call(const size_t *cuts, int nr_cuts)
 	if (traced_prog__start(&t))
 		TEST_SKIP("gcc cannot build the traced program");
 	record_pt_call(file, &t, cuts, nr_cuts);
-	ours_text = auxrec(&rc, "script --itrace=b -i %s", file);
+	ours_text = auxrec(&rc, "script --itrace=b -j 2 -i %s", file);
 	ck_assert_msg(rc == 0, "auxrec script: status %d\n%s", rc, ours_text);
 	ck_assert_int_eq(testlib_perf(&perf_text, "script --itrace=b -i %s", file), 0);
 	assert_same_lines(ours_text, perf_text, " branches:", ours, 7);
@@ -358,7 +446,7 @@ static void assert_script_matches_perf(const char *file, const char *itrace, con
 	char *ours, *theirs;
 	int rc;
 
-	ours = auxrec(&rc, "script --itrace=%s -i %s", itrace, file);
+	ours = auxrec(&rc, "script --itrace=%s -j 2 -i %s", itrace, file);
 	ck_assert_msg(rc == 0, "auxrec script --itrace=%s: status %d\n%s", itrace, rc, ours);
 	ck_assert_int_eq(testlib_perf(&theirs, "script --itrace=%s -i %s", itrace, file), 0);
 	assert_same_text(ours, theirs);
@@ -647,6 +735,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, script_tmpdir_setup, script_tmpdir_teardown);
 	tcase_set_timeout(tc, 180);
 	tcase_add_test(tc, test_bts_branches_match_perf);
+	tcase_add_test(tc, test_address_text_follows_mappings);
 	tcase_add_test(tc, test_pt_function_matches_perf);
 	tcase_add_loop_test(tc, test_pt_split_buffers_match_perf, 0, 3);
 	tcase_add_test(tc, test_pt_time_periods_match_perf);

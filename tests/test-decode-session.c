@@ -7,12 +7,16 @@
  * BTS under perf's itrace options; AUX buffers mapped only while they are decoded.
  */
 #include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <auxtrace/auxtrace-decoder.h>
@@ -999,6 +1003,298 @@ START_TEST(test_itrace_opts_sized)
 }
 END_TEST
 
+/* ---- the timeline on two threads (timeline_opts.nr_threads) ---- */
+
+/* Everything a timeline's callback saw, as text, and on which thread. */
+struct transcript {
+	char *text;
+	size_t len, size;
+	uint64_t records;
+	uint64_t stop_at;	/* return -EIO from this record on (1-based; 0: never) */
+	pthread_t caller;
+	bool other_thread;	/* a callback ran on another thread than the caller's; after
+				 * transcribe: the walk ran on another thread */
+};
+
+static void transcript__printf(struct transcript *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (t->size - t->len < 512) {
+		t->size = t->size ? 2 * t->size : 1 << 16;
+		t->text = realloc(t->text, t->size);
+		ck_assert_ptr_nonnull(t->text);
+	}
+	va_start(ap, fmt);
+	n = vsnprintf(t->text + t->len, t->size - t->len, fmt, ap);
+	va_end(ap);
+	t->len += (size_t)n;
+}
+
+static int transcript__record(void *ctx, const struct timeline_record *rec)
+{
+	struct transcript *t = ctx;
+
+	if (!pthread_equal(pthread_self(), t->caller))
+		t->other_thread = true;
+	if (t->stop_at && ++t->records >= t->stop_at)
+		return -EIO;
+	transcript__printf(t, "%d %" PRIu64 " %d %d %d %s:", rec->kind, rec->time, rec->cpu,
+			   rec->pid, rec->tid, rec->source);
+	switch (rec->kind) {
+	case TIMELINE_AUX_SAMPLE: {
+		const struct auxtrace_sample *a = rec->aux.sample;
+
+		transcript__printf(t, " %s %d %" PRIx64 " %" PRIx64 " %" PRIu64 " %" PRIu64
+				   " %x %u %d %d %d %" PRIu64 "\n", evsel__name(rec->aux.evsel),
+				   a->kind, a->ip, a->addr, a->time, a->period, a->flags,
+				   a->insn_len, a->cpu, a->pid, a->tid, a->aux_offset);
+		break;
+	}
+	case TIMELINE_AUX_ERROR: {
+		const struct auxtrace_decode_error *e = rec->aux_error.err;
+
+		transcript__printf(t, " %d %s %" PRIx64 " %" PRIu64 " %d\n", e->kind, e->msg,
+				   e->ip, e->aux_offset, e->perf_code);
+		break;
+	}
+	case TIMELINE_STREAM:
+		transcript__printf(t, " stream\n");
+		break;
+	default: {
+		const unsigned char *b = (const void *)rec->perf.event;
+		const struct perf_sample *ps = rec->perf.sample;
+		uint64_t sum = 0;
+
+		/* the record's bytes and its sample fields, copied or in place */
+		for (unsigned int i = 0; i < rec->perf.event->header.size; i++)
+			sum = sum * 31 + b[i];
+		transcript__printf(t, " %u %u %" PRIx64, rec->perf.event->header.type,
+				   rec->perf.event->header.size, sum);
+		if (ps)
+			transcript__printf(t, " %u %u %" PRIu64 " %u %" PRIu64 " %" PRIx64, ps->pid,
+					   ps->tid, ps->time, ps->cpu, ps->id, ps->ip);
+		transcript__printf(t, "\n");
+	}
+	}
+	return 0;
+}
+
+/* The times stream, noting whether the walk pulled it on another thread than the caller's. */
+struct thread_stream {
+	struct times_stream ts;
+	pthread_t caller;
+	bool other_thread;
+};
+
+static int thread_stream__next(void *ctx, struct timeline_record *rec)
+{
+	struct thread_stream *t = ctx;
+
+	if (!pthread_equal(pthread_self(), t->caller))
+		t->other_thread = true;
+	return times_stream__next(&t->ts, rec);
+}
+
+/*
+ * Walk fx.path with itrace on nr_threads (and the times stream when times) into t: the
+ * walk's result, its stats in *stats; t->other_thread then says whether the walk ran on
+ * another thread.
+ */
+static int transcribe(const char *itrace, unsigned int nr_threads, bool times,
+		      struct transcript *t, struct timeline_stats *stats)
+{
+	static const uint64_t at[] = { 1200, 1600, 5000, 90000 };
+	struct thread_stream ts = { .ts = { .times = at, .nr = 4 }, .caller = pthread_self() };
+	AUXTRACE_OPTS(itrace_synth_opts, synth, .default_no_sample = true);
+	AUXTRACE_OPTS(perf_session_opts, opts, .decoders = auxtrace_decoders__builtin(),
+		      .itrace_synth_opts = &synth);
+	AUXTRACE_OPTS(timeline_stream, st, .name = "times", .clock = "perf",
+		      .next = thread_stream__next, .ctx = &ts);
+	AUXTRACE_OPTS(timeline_opts, tlo, .user_records = true, .nr_threads = nr_threads);
+	struct perf_session *s;
+	struct timeline *tl;
+	int err;
+
+	ck_assert_int_eq(itrace_do_parse_synth_opts(&synth, itrace, 0), 0);
+	s = perf_session__new(fx.path, &opts);
+	ck_assert_ptr_nonnull(s);
+	tl = timeline__new(s, &tlo);
+	ck_assert_ptr_nonnull(tl);
+	if (times)
+		ck_assert_int_eq(timeline__add_stream(tl, &st), 0);
+	t->caller = pthread_self();
+	err = timeline__process(tl, transcript__record, t);
+	ck_assert_msg(!t->other_thread, "a callback ran on another thread than the caller's");
+	t->other_thread = ts.other_thread;
+	*stats = *timeline__stats(tl);
+	timeline__delete(tl);
+	perf_session__delete(s);
+	return err;
+}
+
+/*
+ * One thread and two give the same callbacks, all on the caller's thread, the walk of two
+ * on another (seen when the stream, pulled by the walk, is there).
+ */
+static void assert_threads_same(const char *itrace, bool times, uint64_t min_samples)
+{
+	struct transcript one = { 0 }, two = { 0 };
+	struct timeline_stats st1, st2;
+
+	ck_assert_int_eq(transcribe(itrace, 1, times, &one, &st1), 0);
+	ck_assert_int_eq(transcribe(itrace, 2, times, &two, &st2), 0);
+	ck_assert(!one.other_thread);
+	ck_assert(two.other_thread || !times);
+	ck_assert_uint_ge(st1.nr[TIMELINE_AUX_SAMPLE], min_samples);
+	ck_assert_msg(one.len == two.len && !memcmp(one.text, two.text, one.len),
+		      "--itrace=%s: 1 thread gave %zu bytes of callbacks, 2 threads %zu",
+		      itrace, one.len, two.len);
+	ck_assert_mem_eq(&st1, &st2, sizeof(st1));
+	free(one.text);
+	free(two.text);
+}
+
+/*
+ * Intel PT on two CPUs, the trace of each in buffers of f's calls whose times interleave
+ * with the other CPU's, samples between them: more branches than the hand-over ring holds,
+ * so that the decoding thread waits for the caller's.
+ */
+static void pt_two_cpus_long_recording(int buffers)
+{
+	struct pd_file *f = recording_start(true, true, true, false);
+	uint64_t offset[2] = { 0, 0 }, tsc[2] = { 1000, 1050 };
+	struct pt_stream *unit = malloc(sizeof(*unit));
+
+	ck_assert_ptr_nonnull(unit);
+	recording_itrace_start(f, PID, 0, 10);
+	recording_itrace_start(f, PID + 1, 1, 10);
+	recording_mmap(f, 20);
+	for (int b = 0; b < buffers; b++) {
+		for (int cpu = 0; cpu < 2; cpu++) {
+			unit->len = 0;
+			while (sizeof(unit->buf) - unit->len > 256) {
+				ck_assert_int_eq(pt_stream__f_unit(unit, sym("f"), CALLER,
+								   tsc[cpu]), 0);
+				tsc[cpu] += 100;
+			}
+			recording_sample(f, tsc[cpu] - 30, cpu);
+			pd_file__auxtrace(f, (uint32_t)cpu, (uint32_t)cpu, PID, offset[cpu], 0,
+					  unit->buf, unit->len);
+			offset[cpu] += (unit->len + 7) & ~(size_t)7;
+		}
+	}
+	recording_finish(f);
+	free(unit);
+}
+
+START_TEST(test_threads_same_pt)
+{
+	REQUIRE_CODE();
+	pt_two_cpus_recording();	/* an error on CPU 0, stream records between */
+	assert_threads_same("be", true, 8);
+	assert_threads_same("i1i,b,e", true, 8);
+	pt_two_cpus_long_recording(12);
+	assert_threads_same("be", true, 10000);
+}
+END_TEST
+
+/* Intel BTS from two queues, each in several buffers, an error in one of them. */
+START_TEST(test_threads_same_bts)
+{
+	struct bts_record r[] = {
+		{ 0, sym("f") },
+		{ sym("f_jnz"), sym("f_top") },
+		{ sym("f_call"), sym("g") },
+		{ sym("g_ret"), sym("f_ret") },
+		{ BASE - 0x100, BASE - 0x80 },		/* code nobody mapped: an error */
+		{ sym("f_ret"), 0 },
+	};
+	enum { PER = 2000 };
+	struct bts_record *buf = calloc(PER + 1, sizeof(*buf));
+	struct pd_file *f;
+	uint64_t offset[2] = { 0, 0 };
+
+	REQUIRE_CODE();
+	ck_assert_ptr_nonnull(buf);
+	f = recording_start(false, true, false, false);
+	recording_mmap(f, 0);
+	for (int i = 0; i < PER; i++)
+		buf[i] = r[i % 6];
+	for (int b = 0; b < 3; b++) {
+		for (uint32_t q = 0; q < 2; q++) {
+			recording_sample(f, 5000 + 1000 * (uint64_t)b + 500 * q, 0);
+			pd_file__auxtrace(f, q, -1, PID + q, offset[q], 5000 + 1000 * b + 500 * q,
+					  buf, (PER + 1) * sizeof(*buf));
+			offset[q] += (PER + 1) * sizeof(*buf);
+		}
+	}
+	recording_finish(f);
+	free(buf);
+	assert_threads_same("be", true, 10000);
+}
+END_TEST
+
+/*
+ * A file damaged two thirds in: the walk on two threads goes as the one on one thread does,
+ * the same records and decode errors, and ends with the same result (an error of the
+ * decoding thread's is returned by the caller's).
+ */
+START_TEST(test_threads_damaged)
+{
+	struct transcript one = { 0 }, two = { 0 };
+	struct timeline_stats st1, st2;
+	unsigned char junk[64];
+	struct stat st;
+	int err, fd;
+
+	REQUIRE_CODE();
+	pt_two_cpus_long_recording(12);
+	memset(junk, 0xa5, sizeof(junk));
+	fd = open(fx.path, O_WRONLY | O_CLOEXEC);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(fstat(fd, &st), 0);
+	ck_assert_int_eq(pwrite(fd, junk, sizeof(junk), st.st_size * 2 / 3), sizeof(junk));
+	close(fd);
+	log_capture_start();
+	err = transcribe("be", 1, true, &one, &st1);
+	ck_assert_int_eq(transcribe("be", 2, true, &two, &st2), err);
+	log_capture_stop();
+	ck_assert_msg(err < 0 || st1.nr[TIMELINE_AUX_ERROR], "the damage went unseen");
+	ck_assert_uint_gt(st1.nr[TIMELINE_AUX_SAMPLE], 1000);
+	ck_assert_msg(one.len == two.len && !memcmp(one.text, two.text, one.len),
+		      "cut short: 1 thread gave %zu bytes of callbacks, 2 threads %zu", one.len,
+		      two.len);
+	free(one.text);
+	free(two.text);
+}
+END_TEST
+
+/*
+ * The caller's callback stops the walk on two threads as on one: at a sample the decoding
+ * thread had already handed over, and at a record it waits for; no callback comes after,
+ * the walk returns the callback's error and the thread is joined (a hang fails by timeout).
+ */
+START_TEST(test_threads_stop)
+{
+	static const uint64_t stops[] = { 1, 3, 100, 4097, 9000 };
+	struct timeline_stats st;
+
+	REQUIRE_CODE();
+	pt_two_cpus_long_recording(12);
+	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++) {
+		for (unsigned int threads = 1; threads <= 2; threads++) {
+			struct transcript t = { .stop_at = stops[i] };
+
+			ck_assert_int_eq(transcribe("be", threads, true, &t, &st), -EIO);
+			ck_assert_uint_eq(t.records, stops[i]);
+			free(t.text);
+		}
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("decode-session");
@@ -1018,6 +1314,10 @@ int main(void)
 	tcase_add_test(tc, test_bts_itrace_options);
 	tcase_add_test(tc, test_bts_error);
 	tcase_add_test(tc, test_itrace_opts_sized);
+	tcase_add_test(tc, test_threads_same_pt);
+	tcase_add_test(tc, test_threads_same_bts);
+	tcase_add_test(tc, test_threads_stop);
+	tcase_add_test(tc, test_threads_damaged);
 	suite_add_tcase(s, tc);
 	return testlib_run(s);
 }

@@ -217,6 +217,51 @@ START_TEST(test_bts_flags_from_image)
 }
 END_TEST
 
+/*
+ * A decoder keeps what it read at a branch's source, for the image as it was: when the
+ * image changes (a new mapping puts other code there), it reads the code again.
+ */
+START_TEST(test_bts_flags_follow_image)
+{
+	struct auxtrace_image *image = auxtrace_image__new();
+	struct decode_collect c = { 0 };
+	struct auxtrace_decode_opts opts;
+	struct intel_bts_decoder *dec;
+	struct asm_elf elf;
+
+	ck_assert_ptr_nonnull(image);
+	if (asm_elf__build(&elf, asm_elf_sample, BASE))
+		TEST_SKIP("gcc cannot build the test code");
+	ck_assert_int_eq(asm_elf__map(&elf, image), 0);
+	{
+		const uint64_t call = asm_elf__sym(&elf, "f_call"), g = asm_elf__sym(&elf, "g"),
+			       ret = asm_elf__sym(&elf, "f_ret");
+		const struct bts_rec recs[] = { { call, g, 0 }, { call, g, 0 }, { 0, 0, 0 } };
+		struct auxtrace_aux_data data = aux_data_of(recs, 3);
+
+		decode_collect__opts(&c, &opts);
+		opts.branches = true;
+		opts.image = image;
+		dec = intel_bts_decoder__new(&opts);
+		ck_assert_ptr_nonnull(dec);
+		ck_assert_int_eq(intel_bts_decoder__decode(dec, &data), 0);
+		/* the code again, shifted so that f_ret's return is where f_call's call was */
+		ck_assert_int_eq(auxtrace_image__add_file(image, elf.path, elf.pgoff, elf.len,
+							  elf.start + call - ret), 0);
+		ck_assert_int_eq(intel_bts_decoder__decode(dec, &data), 0);
+		ck_assert_uint_eq(c.nr_samples, 4);
+		assert_branch(&c, 0, call, g, CALL);
+		assert_branch(&c, 1, call, g, CALL);
+		assert_branch_of(&c, 2, 0, call, g, RET);	/* the same records, decoded again */
+		assert_branch_of(&c, 3, 1, call, g, RET);
+		intel_bts_decoder__delete(dec);
+		decode_collect__free(&c);
+	}
+	asm_elf__remove(&elf);
+	auxtrace_image__delete(image);
+}
+END_TEST
+
 /* Every kind of branch the classifier knows, as gcc assembled it into the test code. */
 START_TEST(test_x86_branch_flags)
 {
@@ -354,6 +399,7 @@ int main(void)
 	tcase_add_test(tc, test_bts_last_record_unused);
 	tcase_add_test(tc, test_bts_zero_begin_end);
 	tcase_add_test(tc, test_bts_flags_from_image);
+	tcase_add_test(tc, test_bts_flags_follow_image);
 	tcase_add_test(tc, test_x86_branch_flags);
 	tcase_add_test(tc, test_bts_dump);
 	tcase_add_test(tc, test_bts_callback_stops_decode);

@@ -125,6 +125,14 @@ struct timeline_opts {
 	 * AUXTRACE_INFO (which AUX data) or from each AUXTRACE (where an AUX buffer starts).
 	 */
 	bool user_records;
+	/*
+	 * 2 or more: a library thread reads the session and decodes its AUX data while fn runs
+	 * on the caller's thread, so that the two overlap (2 is all that is used today). fn
+	 * gets the same records in the same order, always on the caller's thread; a stream's
+	 * next() is then called on the library's thread, and timeline__stream_records() is
+	 * for after the walk. 0 or 1: everything on the caller's thread.
+	 */
+	unsigned int nr_threads;
 };
 
 /* What a walk delivered. Library-owned: fields may be added at the end. */

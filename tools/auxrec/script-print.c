@@ -20,6 +20,8 @@ void script_print__init(struct script_print *p)
 	p->spacing = 0;
 	p->calls = (struct script_calls){ NULL, 0, NULL, 0 };
 	p->line.len = 0;
+	p->addrs = (struct script_addr_cache){ NULL, 1 };
+	p->who.len = 0;
 	trace_seq_init(&p->seq);
 }
 
@@ -27,6 +29,12 @@ void script_print__exit(struct script_print *p)
 {
 	trace_seq_destroy(&p->seq);
 	script_calls__exit(&p->calls);
+	script_addr_cache__exit(&p->addrs);
+}
+
+void script_print__forget(struct script_print *p)
+{
+	script_addr_cache__forget(&p->addrs);
 }
 
 /* libtraceevent's resolver: a kernel address's function and where it starts. */
@@ -65,9 +73,9 @@ static int script_print__name_width(struct script_print *p)
 	return p->name_width;
 }
 
-/* comm, pid/tid, [cpu], time; comm unaligned before a callchain, as perf prints it. */
-static void script_print__start(struct script_print *p, unsigned int f, pid_t pid, pid_t tid,
-				int cpu, uint64_t time, bool chain)
+/* comm, pid/tid, [cpu]; comm unaligned before a callchain, as perf prints it. */
+static void script_print__who(struct script_print *p, unsigned int f, pid_t pid, pid_t tid,
+			      int cpu, bool chain)
 {
 	struct script_line *l = &p->line;
 
@@ -95,6 +103,32 @@ static void script_print__start(struct script_print *p, unsigned int f, pid_t pi
 		script_line__char(l, '[');
 		script_line__u64(l, (uint64_t)cpu, 3, false, true);
 		script_line__str(l, "] ", 0);
+	}
+}
+
+/*
+ * comm, pid/tid, [cpu], time. The first part is kept from the line before when it is the
+ * same thread's on the same CPU: samples come in runs of one thread.
+ */
+static void script_print__start(struct script_print *p, unsigned int f, pid_t pid, pid_t tid,
+				int cpu, uint64_t time, bool chain)
+{
+	struct script_print_who *who = &p->who;
+	struct script_line *l = &p->line;
+	unsigned int shown = f & (SF_COMM | SF_PID | SF_TID | SF_CPU);
+	size_t at = l->len;
+
+	if (who->gen == p->addrs.gen && who->len && who->pid == pid && who->tid == tid &&
+	    who->cpu == cpu && who->fields == shown && who->chain == chain) {
+		script_line__bytes(l, who->text, who->len);
+	} else {
+		script_print__who(p, f, pid, tid, cpu, chain);
+		if (l->len - at <= sizeof(who->text)) {
+			*who = (struct script_print_who){ .gen = p->addrs.gen, .pid = pid,
+							  .tid = tid, .cpu = cpu, .fields = shown,
+							  .chain = chain, .len = l->len - at };
+			memcpy(who->text, l->buf + at, who->len);
+		}
 	}
 	if (f & SF_TIME) {
 		script_line__u64(l, time / 1000000000, 5, false, false);
@@ -132,15 +166,23 @@ static void script_print__sym(struct script_print *p, unsigned int f,
 	}
 }
 
-/* "%16llx sym+0xoff (dso)", as perf prints an address it resolved. */
+/* "%16llx sym+0xoff (dso)", as perf prints an address it resolved; kept for the next time. */
 static void script_print__addr(struct script_print *p, unsigned int f, pid_t pid, uint64_t addr)
 {
 	struct perf_addr_location al = { .sz = sizeof(al) };
+	unsigned int shown = f & (SF_SYM | SF_SYMOFF | SF_DSO);	/* what the text depends on */
+	const struct script_addr_slot *kept = script_addr_cache__find(&p->addrs, pid, addr, shown);
+	size_t at = p->line.len;
 
+	if (kept) {
+		script_line__bytes(&p->line, kept->text, kept->len);
+		return;
+	}
 	if (f & (SF_SYM | SF_DSO))
 		perf_machine__resolve(p->machine, pid, addr, &al);
 	script_line__u64(&p->line, addr, 16, true, false);
 	script_print__sym(p, f, &al);
+	script_addr_cache__add(&p->addrs, pid, addr, shown, p->line.buf + at, p->line.len - at);
 }
 
 /* The period (a fixed one when the event does not sample it, as perf shows it), the name. */

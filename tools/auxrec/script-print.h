@@ -15,6 +15,7 @@
 
 #include "script-calls.h"
 #include "script-fields.h"
+#include "script-addr-cache.h"
 #include "script-line.h"
 
 struct evlist;
@@ -38,6 +39,17 @@ struct script_print {
 	struct script_calls calls;
 	struct trace_seq seq;
 	struct script_line line;
+	struct script_addr_cache addrs;	/* script_print__forget when the side-band changes */
+	/* The last line's comm, pid/tid, [cpu] (at addrs.gen: the same side-band). */
+	struct script_print_who {
+		uint64_t gen;
+		pid_t pid, tid;
+		int cpu;
+		unsigned int fields;
+		bool chain;
+		size_t len;		/* 0: none */
+		char text[64];
+	} who;
 };
 
 /* Set machine, evlist, fields, ns and out before; script_print__exit after. */
@@ -49,6 +61,8 @@ void script_print__init(struct script_print *p);
  */
 void script_print__set_tep(struct script_print *p, struct tep_handle *tep, bool resolve);
 void script_print__exit(struct script_print *p);
+/* A side-band record changed a process's mappings or name: what was printed may change. */
+void script_print__forget(struct script_print *p);
 
 /* A perf sample's line, and its callchain's. 0, or -errno from the write. */
 int script_print__sample(struct script_print *p, struct evsel *evsel,

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Decoding AUX data to branch samples: `auxrec script --itrace=b` against perf 6.1's
- * `perf script --itrace=b` on the same recordings, both printing to /dev/null: branches
- * per second and peak RSS (the child's, from wait4) side by side.
+ * Decoding AUX data to branch samples: `auxrec script --itrace=b` on one thread and on two
+ * (-j1, -j2) against perf 6.1's `perf script --itrace=b` on the same recordings, all
+ * printing to /dev/null: branches per second and peak RSS (the child's, from wait4) side by
+ * side, the median of runs taken in turns.
  *
  * The recordings are made the way the tests make them (tests/lib/aux-session.h): a program
  * built here runs, its side-band is written, and the AUX test producer stands in for the
@@ -172,26 +173,82 @@ static int make_recording(struct recording *rec, const char *pmu, uint64_t branc
 	return err ? -1 : 0;
 }
 
+#define RUNS	3			/* each tool, taking turns: the median and the range */
+
+struct runs {
+	const char *name;
+	double seconds[RUNS];		/* sorted */
+	double cpu[RUNS];		/* user + system of the run, sorted */
+	long max_rss_kib;
+	bool failed;
+};
+
+static int seconds_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double runs__median(const struct runs *r)
+{
+	return r->seconds[RUNS / 2];
+}
+
+static void runs__print(const struct runs *r, uint64_t branches)
+{
+	printf("  %-28s %7.2fs %6.2fs %8.2f M (%.2f-%.2f) %8.1f MiB%s\n", r->name,
+	       runs__median(r), r->cpu[RUNS / 2], branches / runs__median(r) / 1e6,
+	       branches / r->seconds[RUNS - 1] / 1e6, branches / r->seconds[0] / 1e6,
+	       r->max_rss_kib / 1024.0, r->failed ? "  (failed)" : "");
+}
+
+/*
+ * auxrec script on one thread and on two (the walk and the decode on a thread of their own,
+ * the lines on the caller's), and perf script, taking turns RUNS times.
+ */
 static void compare(const struct recording *rec, const char *auxrec)
 {
-	char *ours[] = { (char *)auxrec, "script", "--itrace=b", "-i", (char *)rec->path,
-			 NULL };
+	char *one[] = { (char *)auxrec, "script", "--itrace=b", "-j", "1", "-i",
+			(char *)rec->path, NULL };
+	char *two[] = { (char *)auxrec, "script", "--itrace=b", "-j", "2", "-i",
+			(char *)rec->path, NULL };
 	char *perf[] = { "timeout", "600", "perf", "script", "--itrace=b", "-i",
 			 (char *)rec->path, NULL };
-	struct bench_run a = bench__run(ours), p = bench__run(perf);
+	char *const *argv[] = { one, two, perf };
+	struct runs r[] = { { .name = "auxrec script --itrace=b -j1" },
+			    { .name = "auxrec script --itrace=b -j2" },
+			    { .name = "perf script --itrace=b" } };
 
-	printf("%s: %" PRIu64 " branches in %" PRIu64 " AUX buffers, a %.1f MiB file\n",
-	       rec->name, rec->branches, rec->buffers, rec->size / 1048576.0);
-	printf("  %-24s %8s %14s %12s\n", "", "time", "branches/s", "peak RSS");
-	printf("  %-24s %7.2fs %12.2f M %8.1f MiB%s\n", "auxrec script --itrace=b", a.seconds,
-	       rec->branches / a.seconds / 1e6, a.max_rss_kib / 1024.0,
-	       a.status ? "  (failed)" : "");
-	printf("  %-24s %7.2fs %12.2f M %8.1f MiB%s\n", "perf script --itrace=b", p.seconds,
-	       rec->branches / p.seconds / 1e6, p.max_rss_kib / 1024.0,
-	       p.status ? "  (failed)" : "");
-	if (!a.status && !p.status)
-		printf("  auxrec / perf: rate %.2fx, peak RSS %.2fx\n\n",
-		       p.seconds / a.seconds, (double)a.max_rss_kib / p.max_rss_kib);
+	for (int i = 0; i < RUNS; i++) {
+		for (int t = 0; t < 3; t++) {
+			struct bench_run b = bench__run(argv[t]);
+
+			r[t].seconds[i] = b.seconds;
+			r[t].cpu[i] = b.cpu_seconds;
+			r[t].failed |= b.status != 0;
+			if (b.max_rss_kib > r[t].max_rss_kib)
+				r[t].max_rss_kib = b.max_rss_kib;
+		}
+	}
+	for (int t = 0; t < 3; t++)
+	{
+		qsort(r[t].seconds, RUNS, sizeof(double), seconds_cmp);
+		qsort(r[t].cpu, RUNS, sizeof(double), seconds_cmp);
+	}
+	printf("%s: %" PRIu64 " branches in %" PRIu64 " AUX buffers, a %.1f MiB file; median "
+	       "of %d runs (range)\n", rec->name, rec->branches, rec->buffers,
+	       rec->size / 1048576.0, RUNS);
+	printf("  %-28s %8s %7s %25s %12s\n", "", "time", "CPU", "branches/s", "peak RSS");
+	for (int t = 0; t < 3; t++)
+		runs__print(&r[t], rec->branches);
+	if (r[0].failed || r[1].failed || r[2].failed)
+		return;
+	printf("  -j2 / -j1: %.2fx; auxrec / perf: rate -j1 %.2fx, -j2 %.2fx; peak RSS %.2fx, "
+	       "%.2fx\n\n", runs__median(&r[0]) / runs__median(&r[1]),
+	       runs__median(&r[2]) / runs__median(&r[0]), runs__median(&r[2]) / runs__median(&r[1]),
+	       (double)r[0].max_rss_kib / r[2].max_rss_kib,
+	       (double)r[1].max_rss_kib / r[2].max_rss_kib);
 }
 
 int main(int argc, char **argv)
