@@ -12,9 +12,14 @@ same() {
 	[ -n "$1" ] && [ "$1" = "$2" ]
 }
 # same_file WHAT WANT GOT: the two files are equal; if not, the first lines that differ show
+# (either may be a <(...) pipe, read once: both are kept for the diff)
 same_file() {
-	cmp -s "$2" "$3" && return
-	echo "   $1 differs:"; diff "$2" "$3" | head -5; false
+	local want got rc=0
+	want=$(mktemp) got=$(mktemp)
+	cat "$2" >"$want"; cat "$3" >"$got"
+	cmp -s "$want" "$got" || { rc=1; echo "   $1 differs:"; diff "$want" "$got" | head -5; }
+	rm -f "$want" "$got"
+	return $rc
 }
 # attr FILE FIELD: one attr field of FILE's first event as perf evlist -v says it
 # ("{ sample_period, sample_freq }" is called period_or_freq)

@@ -131,6 +131,14 @@ check "--time $t0,$t1 selects perf lines as perf script" same_file "--time perf"
 check "... and the ftrace lines of the span ($(wc -l <sel.ftrace))" \
 	same_file "--time ftrace" <(span tc.txt) <(span sel.ftrace)
 check "... and none more than 1 us outside it" same_file "--time ftrace, 1 us out" sel.ftrace <(span sel.ftrace -1)
+# a span that starts after the command's first wakeup, where the sched plugins may have
+# named its pid "auxrec" (before its exec): what trace-cmd goes on calling it then depends on
+# the lines it printed before, so the span's lines must be made from the same ones
+read -r t0 t1 < <(awk '/auxrec:[0-9]/ && !a { a = NR } a && NR == a + 3 { x = $3 } { y = $3 }
+		      END { sub(/:/, "", x); sub(/:/, "", y); print x, y }' tc.txt)
+timeout 60 "$auxrec" script --source ftrace --time "$t0,$t1" rec 2>/dev/null >late.txt
+check "--time after the command's fork names its pid as trace-cmd does" \
+	same_file "late span" <(span tc.txt) <(span late.txt)
 
 # clocks: perf.data of rec (perf's clock), trace.dat of a recording on CLOCK_MONOTONIC
 record mono -k monotonic

@@ -188,8 +188,10 @@ static int script__ftrace_record(struct script *scr, const struct timeline_recor
 {
 	const struct trace_dat_record *t = rec->stream.data;
 
-	if (!script__ftrace_selected(scr, rec, t))
+	if (!script__ftrace_selected(scr, rec, t)) {
+		script_ftrace__skip(scr->ftrace, t);
 		return 0;
+	}
 	script_ftrace__line(scr->ftrace, t, scr->line);
 	return script_line__write(scr->line, stdout);
 }

@@ -44,6 +44,7 @@ struct script_ftrace {
 	int task_pid;
 	bool task_known;
 	struct script_line task;
+	struct script_line scratch;	/* the lines of script_ftrace__skip() */
 };
 
 struct script_ftrace *script_ftrace__new(struct trace_dat_reader *r, unsigned int flags)
@@ -228,4 +229,12 @@ void script_ftrace__line(struct script_ftrace *f, const struct trace_dat_record 
 		script_ftrace__lost(rec, l);
 	else
 		script_ftrace__event_line(f, rec, l);
+}
+
+void script_ftrace__skip(struct script_ftrace *f, const struct trace_dat_record *rec)
+{
+	if (rec->kind != TRACE_DAT_LOST && rec->event && rec->event->handler) {
+		f->scratch.len = 0;
+		script_ftrace__event_line(f, rec, &f->scratch);
+	}
 }

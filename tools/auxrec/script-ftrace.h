@@ -38,6 +38,12 @@ enum script_ftrace_flags {
 struct script_ftrace *script_ftrace__new(struct trace_dat_reader *r, unsigned int flags);
 void script_ftrace__delete(struct script_ftrace *f);
 
+/*
+ * script_ftrace__skip() is for a record the selection leaves out: an event with a plugin
+ * still goes through it, since the sched_switch plugin teaches the tep handle comms as it
+ * prints, so that a line selected prints as in the whole output (trace-cmd report's).
+ */
+void script_ftrace__skip(struct script_ftrace *f, const struct trace_dat_record *rec);
 /* script_ftrace__line() appends rec's line to l, without its newline. */
 void script_ftrace__line(struct script_ftrace *f, const struct trace_dat_record *rec,
 			 struct script_line *l);
