@@ -45,6 +45,17 @@ listen() {
 	return 1
 }
 
+# settled: the listener's children are gone. trace-cmd listen serves each client in a child
+# that hangs up before it writes the file (with -z, compressing it), so the file is whole
+# only once that child has exited.
+settled() {
+	for _ in $(seq 600); do
+		[ "$(pgrep -g "$lpid" | wc -l)" -le 2 ] && return 0	# timeout and trace-cmd listen
+		sleep 0.05
+	done
+	echo "trace-cmd listen's child did not finish in 30 s"; return 1
+}
+
 # events FILE: the sys_enter_getppid lines trace-cmd report prints of FILE (stderr to FILE.err)
 events() {
 	timeout 60 trace-cmd report -i "$1" 2>"$1.err" | grep -c 'sys_enter_getppid:'
@@ -59,9 +70,11 @@ for z in plain -z --ftrace-mode=mapped; do
 		--ftrace syscalls:sys_enter_getppid --ftrace-buffer-kb 4096 -- "$loop" $N \
 		>"$out/rec$z.log" 2>&1
 	check "-N $z: record exits 0" [ $? -eq 0 ]
+	settled
 	dat=$(ls "$out/coll$z"/trace.*.dat 2>/dev/null)
 	check "... the collector wrote a trace.dat ($dat)" [ -s "$dat" ]
-	check "... trace-cmd report shows the $N calls in it" same "$(events "$dat")" $N
+	got=$(events "$dat")
+	check "... trace-cmd report shows the $N calls in it ($got)" same "$got" $N
 	check "... and complains of nothing" not grep -v '^cpus=' "$dat.err"
 	check "... auxrec says it sent $N events to the collector" \
 		grep -q "sent $N ftrace events .* to trace-cmd collector 127.0.0.1:$port" "$out/rec$z.log"
@@ -79,6 +92,7 @@ n=$(timeout 120 "$auxrec" record -N "127.0.0.1:$port" -o - -m 1024 -e syscalls:s
 	--ftrace syscalls:sys_enter_getppid --ftrace-buffer-kb 4096 -- "$loop" $N \
 	2>"$out/pipe.log" | timeout 60 perf script -i - 2>/dev/null | grep -c sys_enter_getppid)
 check "-N with -o -: perf script -i - reads the $N calls from the pipe (got '$n')" [ "$n" = $N ]
+settled
 dat=$(ls "$out"/collpipe/trace.*.dat 2>/dev/null)
 check "... and the collector's trace.dat has them too" same "$(events "$dat")" $N
 check "... no fallback file was left beside us" not eval "ls auxrec-*.trace.dat 2>/dev/null | grep -q ."
