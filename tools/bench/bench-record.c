@@ -17,7 +17,8 @@
  * target is at most 0.1x perf record's.
  *
  * Then once more each with -z (zstd level 1): the file's size against the bytes of records
- * it holds, and the recorder's CPU per MB of records, auxrec -z against perf record -z.
+ * it holds, and the recorder's CPU per MB of records, auxrec -z against perf record -z; and
+ * the size ratio of -z on a sched load, perf.data and trace.dat.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -257,6 +258,52 @@ static int compare_compressed(const char *auxrec, const char *out_auxrec, const 
 	return 0;
 }
 
+static long file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -1 : (long)st.st_size;
+}
+
+/*
+ * A sched recording, as the issue asks the ratio for both syscall and sched loads: each tool
+ * records sched:sched_switch on CPU 0 (auxrec with the same event as ftrace too, for
+ * trace.dat) while `perf bench sched pipe` ping-pongs there, once plain and once with -z.
+ * The same load twice: the ratio is the plain file's size over the compressed one's.
+ */
+static int compare_compressed_sched(const char *auxrec, const char *out_auxrec,
+				    const char *out_perf)
+{
+	char perf_path[96], trace_path[96];
+	long size[2][3];	/* [plain, -z][auxrec perf.data, auxrec trace.dat, perf] */
+
+	snprintf(perf_path, sizeof(perf_path), "%s/perf.data", out_auxrec);
+	snprintf(trace_path, sizeof(trace_path), "%s/trace.dat", out_auxrec);
+	for (int z = 0; z < 2; z++) {
+		char *const a[] = { (char *)auxrec, "record", "-e", "sched:sched_switch", "--ftrace",
+				    "sched:sched_switch", "-C", "0", "-m", "1024", "-o",
+				    (char *)out_auxrec, z ? "-z" : "-q", "--", "taskset", "-c", "0",
+				    "perf", "bench", "sched", "pipe", "-l", "100000", NULL };
+		char *const p[] = { "perf", "record", "-e", "sched:sched_switch", "-C", "0", "-m",
+				    "1024", "-o", (char *)out_perf, z ? "-z" : "-q", "--", "taskset",
+				    "-c", "0", "perf", "bench", "sched", "pipe", "-l", "100000", NULL };
+		struct bench_run ra = bench__run(a), rp = bench__run(p);
+
+		if (ra.status || rp.status)
+			return -EPROTO;
+		size[z][0] = file_size(perf_path);
+		size[z][1] = file_size(trace_path);
+		size[z][2] = file_size(out_perf);
+	}
+	printf("-z on a sched load (sched:sched_switch, perf bench sched pipe -l 100000 on CPU 0):\n"
+	       "  auxrec perf.data %.1f -> %.1f MiB (%.1fx), trace.dat %.1f -> %.1f MiB (%.1fx); "
+	       "perf record %.1f -> %.1f MiB (%.1fx)\n",
+	       size[0][0] / 1048576.0, size[1][0] / 1048576.0, (double)size[0][0] / size[1][0],
+	       size[0][1] / 1048576.0, size[1][1] / 1048576.0, (double)size[0][1] / size[1][1],
+	       size[0][2] / 1048576.0, size[1][2] / 1048576.0, (double)size[0][2] / size[1][2]);
+	return 0;
+}
+
 int main(void)
 {
 	char self[PATH_MAX], auxrec[PATH_MAX + 16], dir[] = "/dev/shm/bench-record-XXXXXX";
@@ -321,6 +368,9 @@ int main(void)
 	n = compare_compressed(auxrec, out_auxrec, perf_path, out_perf);
 	if (n)
 		fprintf(stderr, "bench-record: the -z runs failed: %s\n", strerror((int)-n));
+	n = compare_compressed_sched(auxrec, out_auxrec, out_perf);
+	if (n)
+		fprintf(stderr, "bench-record: the sched -z runs failed: %s\n", strerror((int)-n));
 	if (system(NULL)) {
 		char cmd[160];
 
