@@ -140,6 +140,7 @@ sys.exit(1 if bad or checked < 5 else 0)
 EOF
 rc=$?
 check "top symbols = perf report --sort comm,dso,sym ($(tail -1 "$out/symbols.log"))" [ $rc -eq 0 ]
+[ $rc -eq 0 ] || head -5 "$out/symbols.log"
 
 # ---- the start as a date ----
 date_s=$(sed -n 's/^  started *\([0-9-]* [0-9:]*\)\..* UTC$/\1/p' "$out/report.txt")
