@@ -11,14 +11,9 @@
 set -u
 set -m	# the recorder in a process group of its own: SIGKILL it alone
 cd "$(dirname "$0")/../.."
-B=${B:-build}
-auxrec=$B/auxrec
-loop=$B/tests/progs/getppid-loop
 . tests/scripts/check-lib.sh
-needs_root "system-wide perf events, tracefs instances"
+needs_tracefs "system-wide perf events, tracefs instances"
 needs_tools perf trace-cmd
-tracefs=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
-[ -n "$tracefs" ] || { echo "SKIP: tracefs is not mounted"; exit 77; }
 tmp=$(mktemp -d)
 rpid=
 left=	# the instance a kill left for recover to find
