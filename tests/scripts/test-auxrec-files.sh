@@ -5,24 +5,11 @@
 # under timeout: a hang is a failure.
 set -u
 cd "$(dirname "$0")/../.."
-B=${B:-build}
-auxrec=$B/auxrec
-loop=$B/tests/progs/getppid-loop
+. tests/scripts/check-lib.sh
 marker=$B/tests/progs/marker-getppid
-fail=0
-check() {	# check DESCRIPTION CONDITION...
-	local what=$1; shift
-	if "$@"; then echo "ok: $what"; else echo "FAILED: $what"; fail=1; fi
-}
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: needs root (tracepoint events, tracefs instances)"
-	exit 77
-fi
-for tool in perf trace-cmd; do
-	command -v $tool >/dev/null || { echo "SKIP: $tool is not installed (scripts/install-deps)"; exit 77; }
-done
-tracing=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
-[ -e "$tracing/instances/.." ] && [ -e "$tracing/options/copy_trace_marker" ] ||
+needs_tracefs "tracepoint events, tracefs instances"
+needs_tools perf trace-cmd
+[ -e "$tracefs/options/copy_trace_marker" ] ||
 	{ echo "SKIP: this kernel cannot copy trace_marker into an instance (Linux 6.16+)"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -194,7 +181,7 @@ if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
 		bash -c "grep -q 'trace-cmd report: 0' '$tmp/full8.log' && [ '$n' -gt 1000 ]"
 	check "... no spool or saved features left" \
 		bash -c "! grep -qx 'trace.dat.spool\\|perf.data.features' '$tmp/full8.log'"
-	check "... no instance left (auxrec-$r)" [ ! -e "$tracing/instances/auxrec-$r" ]
+	check "... no instance left (auxrec-$r)" [ ! -e "$tracefs/instances/auxrec-$r" ]
 else
 	echo "SKIP: unshare -m is not available: read-only and full-disk cases not run"
 fi

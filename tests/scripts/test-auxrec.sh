@@ -3,19 +3,8 @@
 # with a message that names the cause — exit non-zero, nothing half-done, no tracing state left.
 set -u
 cd "$(dirname "$0")/../.."
-B=${B:-build}
-auxrec=$B/auxrec
-loop=$B/tests/progs/getppid-loop
-fail=0
-check() {	# check DESCRIPTION CONDITION...
-	local what=$1; shift
-	if "$@"; then echo "ok: $what"; else echo "FAILED: $what"; fail=1; fi
-}
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: auxrec tests need root (system-wide perf events, tracefs)"
-	exit 77
-fi
-tracefs=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+. tests/scripts/check-lib.sh
+needs_tracefs "system-wide perf events, tracefs"
 instances_before=$(ls --duration "$tracefs"/instances/auxrec-* 2>/dev/null)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
