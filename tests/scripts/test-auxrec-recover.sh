@@ -40,17 +40,16 @@ start() {
 	sleep 0.1
 }
 # fill DIR: the workload's events out of the rings' open sub-buffers and drained. A filler
-# on the workload's CPU makes 1000 more calls; then, however slow the machine, until perf
-# script reads the filler's calls in the live perf.data (up to its last round: a drain
-# after them, its round ended), and a sweep of every ring (once a second) after that for
-# the ftrace pages they filled.
+# on the workload's CPU makes 1000 more calls; then, however slow the machine, until auxrec
+# script reads the filler's calls in the live perf.data (perf cannot: a tracepoint needs
+# the feature sections, written at the end), and a sweep of every ring (once a second)
+# after that for the ftrace pages they filled.
 fill() {
 	local n
 	taskset -c 0 "$loop" 1000 0 getpgid & local fpid=$!
 	wait $fpid
 	for _ in $(seq 1 300); do
-		n=$(timeout 60 perf script -i "$1/perf.data" -F pid,event 2>/dev/null |
-			awk -v p=$fpid '$1 == p && /sys_enter_getpgid/' | wc -l)
+		n=$(timeout 60 "$auxrec" script -F pid "$1" 2>/dev/null | awk -v p=$fpid '$1 == p' | wc -l)
 		[ "$n" -ge 1000 ] && break
 		sleep 0.1
 	done
@@ -118,11 +117,10 @@ start "$tmp/z" -z -a -e syscalls:sys_enter_getpgid --ftrace syscalls:sys_enter_g
 check "-z: the spool names the recorder's instance, and the compression" \
 	bash -c "[ \"\$(cat '$tmp/z/trace.dat.spool/instance')\" = auxrec-$rpid ] &&
 		 [ -s '$tmp/z/trace.dat.spool/compression' ]"
-"$loop" "$K1" 0 getpgid &
+taskset -c 0 "$loop" "$K1" 0 getpgid &
 w1=$!
 wait "$w1"
-"$loop" 1000 0 getpgid	# pushes the workload's events out of the open sub-buffers
-sleep 1.3
+fill "$tmp/z"
 left=auxrec-$rpid
 kill -KILL "$rpid"
 wait "$rpid" 2>/dev/null
