@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Synthesized samples' lines formatted on several threads (script-par.h). One batch at a
+ * time: the caller's thread publishes it, the workers and the caller's thread claim its
+ * chunks until none is left, the caller's thread waits for the chunks others claimed and
+ * writes every chunk's text in order. Between batches nobody but the caller's thread
+ * touches the machine, so the side-band goes on applying to it as with one thread.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <auxtrace/decode.h>
+#include "script-par.h"
+#include "script-print.h"
+
+/*
+ * Samples per batch: their text (~150 bytes a line) stays in the caches' reach, and a
+ * batch's hand-over (a wakeup, a wait) is paid per thousands of lines. A side-band record
+ * that changes a process ends a batch early.
+ */
+#define SCRIPT_PAR_BATCH	4096
+/* Samples per chunk: small enough that a thread the scheduler holds back holds up little. */
+#define SCRIPT_PAR_CHUNK	256
+#define SCRIPT_PAR_CHUNKS	(SCRIPT_PAR_BATCH / SCRIPT_PAR_CHUNK)
+
+struct script_par_sample {
+	struct auxtrace_sample sample;
+	struct evsel *evsel;
+};
+
+/* A chunk's text, on cache lines of its own: the threads append to theirs line by line. */
+struct script_par_text {
+	_Alignas(64) struct script_text text;
+};
+
+struct script_par_batch {
+	struct script_par_sample *samples;
+	unsigned int nr;
+	struct script_par_text texts[SCRIPT_PAR_CHUNKS];
+};
+
+struct script_par_worker {
+	_Alignas(64) struct script_par *sp;
+	struct script_print print;	/* its copy of the caller's printer */
+	pthread_t thread;
+	uint32_t seen;			/* the last batch it looked at */
+};
+
+/*
+ * Two batches: while the workers format the one published, the caller's thread gathers the
+ * next; it helps with the first and writes it when the second is full.
+ */
+struct script_par {
+	struct script_print *print;	/* the caller's */
+	struct script_par_batch batches[2];
+	struct script_par_batch *gather;	/* the caller's thread fills it */
+	struct script_par_batch *busy;		/* published, not written yet; NULL: none */
+	/*
+	 * The published batch's number (high half) and its next chunk to claim (low half) in
+	 * one word, so that a worker late for a batch can never claim a chunk of the next one.
+	 */
+	_Atomic uint64_t claim;
+	pthread_mutex_t machine_lock;	/* the copies' lookups in the machine */
+	pthread_mutex_t lock;
+	pthread_cond_t work, done;
+	/* under lock: */
+	uint32_t gen;			/* the batch published last */
+	struct script_par_batch *published;
+	unsigned int nr_chunks;		/* of batch gen */
+	unsigned int chunks_done;
+	int err;			/* a chunk's first failure (ENOMEM) */
+	bool quit;
+	/* workers[0] is the caller's thread's own copy (no thread): it formats too */
+	unsigned int nr_copies;
+	struct script_par_worker workers[];
+};
+
+/* Claim a chunk of batch gen: its number, or -1 when none is left (or gen is over). */
+static int script_par__claim(struct script_par *sp, uint32_t gen, unsigned int nr_chunks)
+{
+	uint64_t v = atomic_load(&sp->claim);
+
+	do {
+		if ((uint32_t)(v >> 32) != gen || (uint32_t)v >= nr_chunks)
+			return -1;
+	} while (!atomic_compare_exchange_weak(&sp->claim, &v, v + 1));
+	return (int)(uint32_t)v;
+}
+
+/* Format the chunks w claims of batch gen (b); count them done. */
+static void script_par__format(struct script_par_worker *w, uint32_t gen,
+			       struct script_par_batch *b, unsigned int nr_chunks)
+{
+	struct script_par *sp = w->sp;
+	unsigned int done = 0;
+	int err = 0, c;
+
+	while ((c = script_par__claim(sp, gen, nr_chunks)) >= 0) {
+		unsigned int end = ((unsigned int)c + 1) * SCRIPT_PAR_CHUNK;
+
+		w->print.text = &b->texts[c].text;
+		w->print.text->len = 0;
+		for (unsigned int i = (unsigned int)c * SCRIPT_PAR_CHUNK;
+		     i < end && i < b->nr && !err; i++)
+			err = script_print__auxtrace_sample(&w->print, b->samples[i].evsel,
+							    &b->samples[i].sample);
+		done++;
+	}
+	if (!done)
+		return;
+	pthread_mutex_lock(&sp->lock);
+	sp->chunks_done += done;
+	if (err && !sp->err)
+		sp->err = err;
+	if (sp->chunks_done == sp->nr_chunks)
+		pthread_cond_signal(&sp->done);
+	pthread_mutex_unlock(&sp->lock);
+}
+
+static void *script_par__worker(void *arg)
+{
+	struct script_par_worker *w = arg;
+	struct script_par *sp = w->sp;
+
+	for (;;) {
+		struct script_par_batch *b;
+		unsigned int nr_chunks;
+		uint32_t gen;
+		bool quit;
+
+		pthread_mutex_lock(&sp->lock);
+		while (sp->gen == w->seen && !sp->quit)
+			pthread_cond_wait(&sp->work, &sp->lock);
+		gen = w->seen = sp->gen;
+		b = sp->published;
+		nr_chunks = sp->nr_chunks;
+		quit = sp->quit;
+		pthread_mutex_unlock(&sp->lock);
+		if (quit)
+			return NULL;
+		script_par__format(w, gen, b, nr_chunks);
+	}
+}
+
+struct script_par *script_par__new(struct script_print *print, unsigned int nr_workers)
+{
+	struct script_par *sp = calloc(1, sizeof(*sp) + (nr_workers + 1) * sizeof(sp->workers[0]));
+	int err = 0;
+
+	if (!sp)
+		return NULL;
+	sp->print = print;
+	for (int i = 0; i < 2; i++) {
+		sp->batches[i].samples = malloc(SCRIPT_PAR_BATCH * sizeof(struct script_par_sample));
+		if (!sp->batches[i].samples)
+			err = ENOMEM;
+	}
+	sp->gather = &sp->batches[0];
+	pthread_mutex_init(&sp->machine_lock, NULL);
+	pthread_mutex_init(&sp->lock, NULL);
+	pthread_cond_init(&sp->work, NULL);
+	pthread_cond_init(&sp->done, NULL);
+	for (unsigned int i = 0; i <= nr_workers && !err; i++) {
+		struct script_par_worker *w = &sp->workers[i];
+
+		w->sp = sp;
+		script_print__copy(&w->print, print, &sp->machine_lock);
+		sp->nr_copies = i + 1;
+		if (i)
+			err = pthread_create(&w->thread, NULL, script_par__worker, w);
+		if (err) {
+			script_print__exit(&w->print);
+			sp->nr_copies = i;
+		}
+	}
+	if (err) {
+		script_par__delete(sp);
+		errno = err;
+		return NULL;
+	}
+	print->machine_lock = &sp->machine_lock;
+	return sp;
+}
+
+void script_par__delete(struct script_par *sp)
+{
+	if (!sp)
+		return;
+	sp->print->machine_lock = NULL;
+	pthread_mutex_lock(&sp->lock);
+	sp->quit = true;
+	pthread_cond_broadcast(&sp->work);
+	pthread_mutex_unlock(&sp->lock);
+	for (unsigned int i = 0; i < sp->nr_copies; i++) {
+		if (i)
+			pthread_join(sp->workers[i].thread, NULL);
+		script_print__exit(&sp->workers[i].print);
+	}
+	for (int i = 0; i < 2; i++) {
+		for (unsigned int c = 0; c < SCRIPT_PAR_CHUNKS; c++)
+			free(sp->batches[i].texts[c].text.buf);
+		free(sp->batches[i].samples);
+	}
+	pthread_cond_destroy(&sp->done);
+	pthread_cond_destroy(&sp->work);
+	pthread_mutex_destroy(&sp->lock);
+	pthread_mutex_destroy(&sp->machine_lock);
+	free(sp);
+}
+
+static unsigned int script_par_batch__chunks(const struct script_par_batch *b)
+{
+	return (b->nr + SCRIPT_PAR_CHUNK - 1) / SCRIPT_PAR_CHUNK;
+}
+
+/* The gathered batch to the workers; the next is gathered in the other. */
+static void script_par__publish(struct script_par *sp)
+{
+	struct script_par_batch *b = sp->gather;
+	unsigned int nr_chunks = script_par_batch__chunks(b);
+
+	pthread_mutex_lock(&sp->lock);
+	sp->published = b;
+	sp->nr_chunks = nr_chunks;
+	sp->chunks_done = 0;
+	atomic_store(&sp->claim, (uint64_t)++sp->gen << 32);
+	pthread_cond_broadcast(&sp->work);
+	pthread_mutex_unlock(&sp->lock);
+	sp->busy = b;
+	sp->gather = &sp->batches[b == &sp->batches[0]];
+}
+
+/* The published batch: format what nobody claimed, wait for the rest, write it in order. */
+static int script_par__finish(struct script_par *sp)
+{
+	struct script_par_batch *b = sp->busy;
+	unsigned int nr_chunks = script_par_batch__chunks(b);
+	FILE *out = sp->print->out;
+	int err;
+
+	script_par__format(&sp->workers[0], sp->gen, b, nr_chunks);
+	pthread_mutex_lock(&sp->lock);
+	while (sp->chunks_done < nr_chunks)
+		pthread_cond_wait(&sp->done, &sp->lock);
+	err = sp->err;
+	pthread_mutex_unlock(&sp->lock);
+	sp->busy = NULL;
+	b->nr = 0;
+	for (unsigned int c = 0; c < nr_chunks && !err; c++) {
+		const struct script_text *t = &b->texts[c].text;
+
+		if (fwrite_unlocked(t->buf, 1, t->len, out) != t->len)
+			err = -(errno ? errno : EIO);
+	}
+	return err;
+}
+
+int script_par__flush(struct script_par *sp)
+{
+	int err = sp->busy ? script_par__finish(sp) : 0;
+
+	if (!err && sp->gather->nr) {
+		script_par__publish(sp);
+		err = script_par__finish(sp);
+	}
+	return err;
+}
+
+int script_par__add(struct script_par *sp, const struct auxtrace_sample *sample,
+		    struct evsel *evsel)
+{
+	struct script_par_batch *b = sp->gather;
+	int err = 0;
+
+	b->samples[b->nr++] = (struct script_par_sample){ *sample, evsel };
+	if (b->nr < SCRIPT_PAR_BATCH)
+		return 0;
+	if (sp->busy)
+		err = script_par__finish(sp);
+	if (!err)
+		script_par__publish(sp);
+	return err;
+}
+
+void script_par__forget(struct script_par *sp)
+{
+	for (unsigned int i = 0; i < sp->nr_copies; i++)
+		script_print__forget(&sp->workers[i].print);
+}
