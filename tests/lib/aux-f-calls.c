@@ -10,7 +10,6 @@
 #include "aux-payload.h"
 #include "aux-session.h"
 
-#define AUX_PAGES	256		/* 1 MiB AUX area, drained buffer by buffer */
 #define PSB_EVERY	4096		/* bytes of PT trace between PSBs */
 
 /* The branches of one call of f, as BTS records them. */
@@ -111,18 +110,25 @@ out:
 	return err;
 }
 
+int aux_f_calls__write(struct aux_session *s, const char *pmu, const struct traced_prog *t,
+		       uint64_t branches, size_t buffer_bytes, struct aux_f_calls *r)
+{
+	*r = (struct aux_f_calls){ 0 };
+	return !strcmp(pmu, "intel_bts") ? record_bts(s, t, branches, buffer_bytes, r)
+					 : record_pt(s, t, branches, buffer_bytes, r);
+}
+
 int aux_f_calls__record(const char *path, const char *pmu, struct traced_prog *t,
 			uint64_t branches, size_t buffer_bytes, struct aux_f_calls *r)
 {
-	struct aux_session_opts opts = { .pmu = pmu, .aux_pages = AUX_PAGES, .pid = t->pid };
+	struct aux_session_opts opts = { .pmu = pmu, .aux_pages = AUX_F_CALLS_AUX_PAGES,
+					 .pid = t->pid };
 	struct aux_session s;
 	int err;
 
-	*r = (struct aux_f_calls){ 0 };
 	err = aux_session__start(&s, &opts, path);
 	if (!err) {
-		err = !strcmp(pmu, "intel_bts") ? record_bts(&s, t, branches, buffer_bytes, r)
-						 : record_pt(&s, t, branches, buffer_bytes, r);
+		err = aux_f_calls__write(&s, pmu, t, branches, buffer_bytes, r);
 		err |= aux_session__finish(&s);
 	}
 	err |= traced_prog__finish(t);

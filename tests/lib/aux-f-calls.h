@@ -18,6 +18,9 @@
 #include "asm-elf.h"
 
 #define AUX_F_CALL_BRANCHES	7	/* branches of one call of f */
+#define AUX_F_CALLS_AUX_PAGES	256	/* 1 MiB AUX area, drained buffer by buffer */
+
+struct aux_session;
 
 struct aux_f_calls {
 	uint64_t branches;		/* in the recording */
@@ -31,5 +34,11 @@ struct aux_f_calls {
  */
 int aux_f_calls__record(const char *path, const char *pmu, struct traced_prog *t,
 			uint64_t branches, size_t buffer_bytes, struct aux_f_calls *r);
+/*
+ * aux_f_calls__write() writes the same AUX data into s, a session of pmu tracing t (opened
+ * with aux_pages AUX_F_CALLS_AUX_PAGES), for a caller that writes more around it. 0 or -1.
+ */
+int aux_f_calls__write(struct aux_session *s, const char *pmu, const struct traced_prog *t,
+		       uint64_t branches, size_t buffer_bytes, struct aux_f_calls *r);
 
 #endif
