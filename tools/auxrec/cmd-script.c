@@ -398,7 +398,7 @@ static int script__run(struct script_args *args)
 		      .cpus = args->filter.cpus,
 		      .itrace_synth_opts = args->itrace);
 	AUXTRACE_OPTS(timeline_opts, tl_opts, .any_clock = args->any_clock, .user_records = true,
-		      .nr_threads = args->nr_threads);
+		      .nr_threads = args->follow_calls ? args->nr_threads : 1);
 	AUXTRACE_OPTS(auxtrace_recording_opts, opts, .session = &session_opts,
 		      .timeline = &tl_opts, .no_perf = args->no_perf, .no_ftrace = args->no_ftrace);
 	struct script scr = {

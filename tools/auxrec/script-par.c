@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 
 #include <auxtrace/decode.h>
 #include "script-par.h"
@@ -234,12 +235,11 @@ static void script_par__publish(struct script_par *sp)
 	sp->gather = &sp->batches[b == &sp->batches[0]];
 }
 
-/* The published batch: format what nobody claimed, wait for the rest, write it in order. */
-static int script_par__finish(struct script_par *sp)
+/* The published batch: format what nobody claimed, wait for the rest. 0 or -ENOMEM. */
+static int script_par__wait(struct script_par *sp)
 {
 	struct script_par_batch *b = sp->busy;
 	unsigned int nr_chunks = script_par_batch__chunks(b);
-	FILE *out = sp->print->out;
 	int err;
 
 	script_par__format(&sp->workers[0], sp->gen, b, nr_chunks);
@@ -249,23 +249,65 @@ static int script_par__finish(struct script_par *sp)
 	err = sp->err;
 	pthread_mutex_unlock(&sp->lock);
 	sp->busy = NULL;
-	b->nr = 0;
-	for (unsigned int c = 0; c < nr_chunks && !err; c++) {
-		const struct script_text *t = &b->texts[c].text;
+	return err;
+}
 
-		if (fwrite_unlocked(t->buf, 1, t->len, out) != t->len)
-			err = -(errno ? errno : EIO);
+/*
+ * A formatted batch's texts, in order, straight to out's file (after what out holds): not
+ * copied once more into its buffer. It is then free to gather into. 0 or -errno.
+ */
+static int script_par__write(struct script_par *sp, struct script_par_batch *b)
+{
+	unsigned int nr_chunks = script_par_batch__chunks(b);
+	struct iovec iov[SCRIPT_PAR_CHUNKS];
+	int fd = fileno(sp->print->out), n = 0;
+
+	b->nr = 0;
+	if (fflush(sp->print->out))
+		return -(errno ? errno : EIO);
+	for (unsigned int c = 0; c < nr_chunks; c++)
+		iov[n++] = (struct iovec){ b->texts[c].text.buf, b->texts[c].text.len };
+	for (int i = 0; i < n;) {
+		ssize_t done = writev(fd, iov + i, n - i);
+
+		if (done < 0 && errno == EINTR)
+			continue;
+		if (done < 0)
+			return -errno;
+		for (; i < n && (size_t)done >= iov[i].iov_len; i++)
+			done -= (ssize_t)iov[i].iov_len;
+		if (i < n) {
+			iov[i].iov_base = (char *)iov[i].iov_base + done;
+			iov[i].iov_len -= (size_t)done;
+		}
 	}
+	return 0;
+}
+
+/*
+ * The batch in the workers' hands is done: the gathered one goes to them before the done
+ * one is written, so that they format while this thread writes.
+ */
+static int script_par__next(struct script_par *sp)
+{
+	struct script_par_batch *done = sp->busy;
+	int err = done ? script_par__wait(sp) : 0;
+
+	if (!err && sp->gather->nr)
+		script_par__publish(sp);
+	if (!err && done)
+		err = script_par__write(sp, done);
 	return err;
 }
 
 int script_par__flush(struct script_par *sp)
 {
-	int err = sp->busy ? script_par__finish(sp) : 0;
+	int err = script_par__next(sp);
 
-	if (!err && sp->gather->nr) {
-		script_par__publish(sp);
-		err = script_par__finish(sp);
+	if (!err && sp->busy) {
+		struct script_par_batch *last = sp->busy;
+
+		err = script_par__wait(sp) ?: script_par__write(sp, last);
 	}
 	return err;
 }
@@ -274,16 +316,9 @@ int script_par__add(struct script_par *sp, const struct auxtrace_sample *sample,
 		    struct evsel *evsel)
 {
 	struct script_par_batch *b = sp->gather;
-	int err = 0;
 
 	b->samples[b->nr++] = (struct script_par_sample){ *sample, evsel };
-	if (b->nr < SCRIPT_PAR_BATCH)
-		return 0;
-	if (sp->busy)
-		err = script_par__finish(sp);
-	if (!err)
-		script_par__publish(sp);
-	return err;
+	return b->nr < SCRIPT_PAR_BATCH ? 0 : script_par__next(sp);
 }
 
 void script_par__forget(struct script_par *sp)
