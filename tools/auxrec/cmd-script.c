@@ -59,9 +59,9 @@ static const char script_usage[] =
 	"      --source S    read only these of a directory's files: perf, ftrace or both\n"
 	"      --any-clock   interleave files recorded on different clocks by their raw times\n"
 	"                    (refused without it: the order between them would mean nothing)\n"
-	"  -j, --threads N   N >= 2: decode AUX data on a thread of its own, and format the\n"
-	"                    lines of what it synthesizes on N threads (the output is the\n"
-	"                    same); default 1\n"
+	"  -j, --threads N   N >= 2: format the lines of what the AUX decoders synthesize on\n"
+	"                    N threads, decoding and writing on this one (with callindent:\n"
+	"                    decoding on another); the output is the same; default 1\n"
 	"      --itrace=OPTS what to synthesize from AUX data, perf's letters: b branches,\n"
 	"                    i<N><unit> an instruction sample every N instructions (i), TSC\n"
 	"                    ticks (t) or ns, us, ms of the trace's time (Intel PT; BTS has\n"
@@ -379,9 +379,10 @@ static int script__open_ftrace(struct script *scr, struct trace_dat_reader *r)
 }
 
 /*
- * -j N: the synthesized samples' lines are formatted by N - 1 workers and this thread,
- * while the library decodes on a thread of its own. Not with callindent, whose lines
- * depend on each other (the call depth, perf's column that moves with the lines).
+ * -j N: the synthesized samples' lines are formatted by N - 1 workers and this thread, which
+ * decodes (the timeline on one thread: a hand-over per sample less) and writes them. Not
+ * with callindent, whose lines depend on each other (the call depth, perf's column that
+ * moves with the lines): there the timeline decodes on a thread of its own instead.
  */
 static int script__start_par(struct script *scr, unsigned int nr_threads)
 {
