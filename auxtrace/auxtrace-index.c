@@ -69,8 +69,11 @@ static struct auxtrace_index_entry *auxtrace_index__slot(const struct auxtrace_i
 int auxtrace_index__add(struct auxtrace_index *index, uint64_t file_offset, uint64_t sz)
 {
 	struct auxtrace_index_entry *e;
-	int err = auxtrace_index__reserve(index, index->nr + 1);
+	int err;
 
+	if (!index)
+		return libauxtrace__err(-EINVAL);
+	err = auxtrace_index__reserve(index, index->nr + 1);
 	if (err)
 		return libauxtrace__err(err);
 	e = auxtrace_index__slot(index, index->nr++);
@@ -79,20 +82,21 @@ int auxtrace_index__add(struct auxtrace_index *index, uint64_t file_offset, uint
 	return 0;
 }
 
+/* A NULL index reads as an empty one, as a NULL cpu map does (auxtrace-index.h). */
 size_t auxtrace_index__nr(const struct auxtrace_index *index)
 {
-	return index->nr;
+	return index ? index->nr : 0;
 }
 
 const struct auxtrace_index_entry *auxtrace_index__entry(const struct auxtrace_index *index,
 							 size_t i)
 {
-	return i < index->nr ? auxtrace_index__slot(index, i) : NULL;
+	return i < auxtrace_index__nr(index) ? auxtrace_index__slot(index, i) : NULL;
 }
 
 uint64_t auxtrace_index__section_size(const struct auxtrace_index *index)
 {
-	return sizeof(uint64_t) + index->nr * sizeof(struct auxtrace_index_entry);
+	return sizeof(uint64_t) + auxtrace_index__nr(index) * sizeof(struct auxtrace_index_entry);
 }
 
 /*
@@ -101,8 +105,8 @@ uint64_t auxtrace_index__section_size(const struct auxtrace_index *index)
  */
 int auxtrace_index__write(const struct auxtrace_index *index, int fd)
 {
-	size_t nr_chunks = (index->nr + AUXTRACE_INDEX_CHUNK - 1) / AUXTRACE_INDEX_CHUNK;
-	uint64_t nr = index->nr;
+	uint64_t nr = auxtrace_index__nr(index);
+	size_t nr_chunks = (nr + AUXTRACE_INDEX_CHUNK - 1) / AUXTRACE_INDEX_CHUNK;
 	struct iovec iov[RING_MAX_IOV];
 	struct ring_sink_fd out;
 	size_t chunk = 0;
@@ -114,7 +118,7 @@ int auxtrace_index__write(const struct auxtrace_index *index, int fd)
 		ssize_t ret;
 
 		for (; n < RING_MAX_IOV && chunk < nr_chunks; chunk++) {
-			size_t left = index->nr - chunk * AUXTRACE_INDEX_CHUNK;
+			size_t left = nr - chunk * AUXTRACE_INDEX_CHUNK;
 			size_t used = left < AUXTRACE_INDEX_CHUNK ? left : AUXTRACE_INDEX_CHUNK;
 
 			iov[n++] = (struct iovec){ index->chunks[chunk],
@@ -183,6 +187,8 @@ int auxtrace_index__read(struct auxtrace_index *index, int fd, uint64_t section_
 	uint64_t nr;
 	int err;
 
+	if (!index)
+		return libauxtrace__err(-EINVAL);
 	if (section_size < sizeof(nr)) {
 		pr_err("AUXTRACE index: section of %llu bytes cannot hold its entry count: the "
 		       "file is damaged\n", (unsigned long long)section_size);

@@ -32,8 +32,9 @@ static uint64_t recover__record(int fd, uint64_t off, uint64_t end)
 	if (n < (ssize_t)sizeof(ev.header))
 		return 0;
 	size = ev.header.size;
-	if (size < sizeof(ev.header) || size % 8 || !ev.header.type ||
-	    ev.header.type >= RECOVER_MAX_TYPE)
+	/* -z's COMPRESSED records are as long as their zstd frame: perf does not pad them */
+	if (size < sizeof(ev.header) || (size % 8 && ev.header.type != PERF_RECORD_COMPRESSED) ||
+	    !ev.header.type || ev.header.type >= RECOVER_MAX_TYPE)
 		return 0;
 	if (ev.header.type == PERF_RECORD_AUXTRACE) {
 		if (n < (ssize_t)sizeof(ev) || size != sizeof(ev) || ev.size % 8 ||

@@ -290,6 +290,11 @@ START_TEST(test_cli)
 	ck_assert_msg(rc == 0 && testlib_count_lines(out, " branches:uh: ") == 11, "%s", out);
 	ck_assert_int_eq(testlib_count_lines(out, " instruction trace error "), 0);
 	free(out);
+	/* AUX only, nothing timed: report says why it has no span, not just that */
+	out = auxrec(&rc, "report");
+	ck_assert_msg(rc == 0 && strstr(out, "span         unknown: none of its ") &&
+		      strstr(out, "AUX trace 2 buffers): the AUXTRACE records"), "%s", out);
+	free(out);
 	out = auxrec(&rc, "script --no-itrace");
 	ck_assert_msg(rc == 0 && !strstr(out, "branches"), "%s", out);
 	free(out);

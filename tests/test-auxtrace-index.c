@@ -249,6 +249,38 @@ START_TEST(test_write_to_pipe_in_pieces)
 }
 END_TEST
 
+/*
+ * A NULL index reads as an empty one (as a NULL cpu map does) and is refused, not crashed
+ * on, by what would change it.
+ */
+START_TEST(test_null_index)
+{
+	struct auxtrace_index *empty = index_of(0);
+	uint64_t raw[2] = { 0, 0 };
+	int fd = memfile();
+
+	ck_assert_uint_eq(auxtrace_index__nr(NULL), 0);
+	ck_assert_ptr_null(auxtrace_index__entry(NULL, 0));
+	ck_assert_uint_eq(auxtrace_index__section_size(NULL),
+			  auxtrace_index__section_size(empty));
+	ck_assert_int_eq(auxtrace_index__write(NULL, fd), 0);
+	ck_assert_int_eq(auxtrace_index__write(empty, fd), 0);
+	ck_assert_int_eq(pread(fd, raw, sizeof(raw), 0), (ssize_t)sizeof(raw));
+	ck_assert_uint_eq(raw[0], raw[1]);	/* both the count 0, and nothing else */
+	ck_assert_int_eq(lseek(fd, 0, SEEK_END), (off_t)sizeof(raw));
+
+	errno = 0;
+	ck_assert_int_eq(auxtrace_index__add(NULL, 0, 48), -EINVAL);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_int_eq(lseek(fd, 0, SEEK_SET), 0);
+	ck_assert_int_eq(auxtrace_index__read(NULL, fd, sizeof(raw[0]), false), -EINVAL);
+	ck_assert_int_eq(lseek(fd, 0, SEEK_CUR), 0);	/* refused before reading */
+	auxtrace_index__delete(NULL);
+	close(fd);
+	auxtrace_index__delete(empty);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("auxtrace-index");
@@ -261,6 +293,7 @@ int main(void)
 	tcase_add_test(tc, test_read_rejects_damage);
 	tcase_add_test(tc, test_write_errors);
 	tcase_add_test(tc, test_write_to_pipe_in_pieces);
+	tcase_add_test(tc, test_null_index);
 	suite_add_tcase(s, tc);
 	return testlib_run(s);
 }

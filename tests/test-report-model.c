@@ -369,6 +369,30 @@ START_TEST(test_untimed)
 }
 END_TEST
 
+/* No span: the reason says what came, untimed, and what would have dated AUX data. */
+START_TEST(test_why_no_span)
+{
+	struct report_model *m = report_model__new(REPORT_LANES_THREAD);
+	char why[512];
+
+	report_model__why_no_span(m, why, sizeof(why));
+	ck_assert_str_eq(why, "nothing was recorded");
+	ck_assert_int_eq(report_model__add_data(m, REPORT_SRC_SIDEBAND, 7, REPORT_TIME_NONE, 96,
+						2), 0);
+	report_model__why_no_span(m, why, sizeof(why));
+	ck_assert_str_eq(why, "none of its 2 records has a time (side-band 2 records)");
+	ck_assert_int_eq(report_model__add_data(m, REPORT_SRC_AUX, 7, REPORT_TIME_NONE, 4096, 3),
+			 0);
+	report_model__why_no_span(m, why, sizeof(why));
+	ck_assert_msg(strstr(why, "none of its 5 records has a time (side-band 2 records, AUX "
+				  "trace 3 buffers): the AUXTRACE records") &&
+		      strstr(why, "no PERF_RECORD_AUX with one"), "%s", why);
+	report_model__why_no_span(m, why, 20);		/* cut short, still a string */
+	ck_assert_uint_eq(strlen(why), 19);
+	report_model__free(m);
+}
+END_TEST
+
 START_TEST(test_snapshots_widen_the_timeline)
 {
 	struct report_model *m = report_model__new(REPORT_LANES_CPU);
@@ -432,6 +456,7 @@ int main(void)
 	tcase_add_test(data, test_bad_input_changes_nothing);
 	tcase_add_loop_test(data, test_bins_match_direct_binning, 0, 10);
 	tcase_add_test(data, test_untimed);
+	tcase_add_test(data, test_why_no_span);
 	tcase_add_test(data, test_snapshots_widen_the_timeline);
 	tcase_add_test(data, test_info);
 	suite_add_tcase(s, data);

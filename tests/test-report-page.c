@@ -426,7 +426,8 @@ START_TEST(test_empty_model)
 
 	ck_assert_ptr_nonnull(strstr(page, "\"nbins\":0"));
 	ck_assert_ptr_nonnull(strstr(page, "\"lanes\":[]"));
-	ck_assert_ptr_nonnull(strstr(page, "<dt>Duration</dt><dd><span class=\"muted\">unknown"));
+	ck_assert_ptr_nonnull(strstr(page, "<dt>Duration</dt><dd><span class=\"muted\">unknown: "
+					   "nothing was recorded</span>"));
 	free(page);
 	report_model__free(m);
 }

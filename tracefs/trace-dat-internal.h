@@ -12,6 +12,7 @@
 
 #include <auxtrace/ring.h>
 #include <tracefs/trace-dat.h>
+#include "trace-dat-ids.h"
 
 struct tracefs_instance;
 
@@ -121,10 +122,32 @@ uint64_t td_meta__write_flyrecord(struct td_out *out, const char *clock,
 				  const uint64_t *sizes, int nr, uint64_t align,
 				  uint64_t *offsets);
 
+/* ---- trace-dat-head.c: a spool's head, split into version 7's sections ---- */
+
+struct td_head_parts {
+	const char *base;		/* the head, mapped */
+	size_t size;
+	uint64_t at[TD_OPT_CMDLINES + 1];	/* where each description section starts */
+	uint64_t len[TD_OPT_CMDLINES + 1];	/* and its bytes */
+	uint64_t options_at;		/* the options after "options  ", DONE left out */
+	uint64_t options_len;
+};
+
+/* Map the head open in fd and find its parts. 0 or -errno; EINVAL (damaged) logged with what. */
+int td_head_parts__read(struct td_head_parts *h, int fd, const char *what);
+/*
+ * The option at *at (start at h->options_at): its id, data and size, *at moved past it;
+ * false after the last one.
+ */
+bool td_head_parts__option(const struct td_head_parts *h, uint64_t *at, uint16_t *id,
+			   const void **data, uint32_t *size);
+void td_head_parts__exit(struct td_head_parts *h);
+
 /* ---- trace-dat-v7.c: version 7, compressed with zstd ---- */
 
 struct td_v7_params {
-	struct tracefs_instance *inst;
+	struct tracefs_instance *inst;	/* the description's source, */
+	const struct td_head_parts *head;	/* or (not NULL) a spool's head: the options too */
 	const struct td_layout *layout;
 	const struct td_events *events;
 	const char *clock;		/* trace_clock's text */
@@ -162,6 +185,12 @@ int td_tmpfile(const char *dir, const char *what);
 /* Create cpuN in the spool directory dir_fd. 0 or -errno, logged. */
 int td_spool__init(struct td_spool *s, int dir_fd, int cpu, const struct td_layout *l,
 		   const bool *closed);
+/*
+ * Open an existing cpuN to add to, cut to whole sub-buffers. 0 or -errno (ENOENT: no such
+ * file), not logged.
+ */
+int td_spool__reopen(struct td_spool *s, int dir_fd, int cpu, const struct td_layout *l,
+		     const bool *closed);
 /* Bytes of whole sub-buffers kept (a partial one at the end is left out, said), or -errno. */
 int64_t td_spool__size(struct td_spool *s);
 /* Copy the first size bytes to out_fd at off, in the kernel. 0 or -errno. */
@@ -197,7 +226,15 @@ struct td_head_params {
 	int nr_cpus;
 	const char *version;
 	const char *clock;
+	int level;			/* the writer's compression level: recovery writes the same */
 };
+
+/*
+ * The spool's files besides head, clock and cpuN: which instance the events came from
+ * (absent for the top level), and the zstd level the file was asked for (absent: none).
+ */
+#define TD_SPOOL_INSTANCE	"instance"
+#define TD_SPOOL_COMPRESSION	"compression"
 
 /* Create PATH.spool (it must not exist) and write head and clock. 0 or -errno, logged; a
  * head that does not fit is only warned about (the recording goes on, unrecoverable). */
@@ -209,6 +246,11 @@ int td_spool_dir__create(struct td_spool_dir *d, const char *path,
  * the spool. 0 or -errno, logged.
  */
 int td_spool_dir__assemble(const char *path, unsigned int mode);
+/*
+ * The sub-buffer size a spool's head (open in dir_fd) gives. 0 or -errno, logged naming
+ * spool: ENOENT (no head), EINVAL (not a trace.dat version 6 head, or a damaged size).
+ */
+int td_spool_dir__page_size(int dir_fd, const char *spool, unsigned int *page_size);
 /* Remove PATH.spool and what is in it. */
 void td_spool_dir__remove(struct td_spool_dir *d);
 /* Let go of d without touching the directory (assemble removed it). */

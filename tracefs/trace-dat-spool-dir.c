@@ -18,6 +18,7 @@
 
 #include <internal/lib.h>
 #include <tracefs/trace-dat.h>
+#include <tracefs/tracefs.h>
 #include "trace-dat-internal.h"
 
 /* Where trace.dat's head keeps the sub-buffer size: after magic, "tracing", "6", two bytes. */
@@ -77,6 +78,20 @@ static int spool__write_head(int dir_fd, const struct td_head_params *p)
 	return err;
 }
 
+/* What recovery needs besides the description: the instance to drain, the compression. */
+static int spool__write_params(int dir_fd, const struct td_head_params *p)
+{
+	const char *name = p->inst ? tracefs_instance_get_name(p->inst) : NULL;
+	char level[16];
+	int err = name ? spool__write_file(dir_fd, TD_SPOOL_INSTANCE, name, strlen(name)) : 0;
+
+	if (!err && p->level) {
+		snprintf(level, sizeof(level), "%d", p->level);
+		err = spool__write_file(dir_fd, TD_SPOOL_COMPRESSION, level, strlen(level));
+	}
+	return err;
+}
+
 int td_spool_dir__create(struct td_spool_dir *d, const char *path,
 			 const struct td_head_params *p)
 {
@@ -107,6 +122,8 @@ int td_spool_dir__create(struct td_spool_dir *d, const char *path,
 	err = spool__write_head(d->fd, p);
 	if (!err)
 		err = spool__write_file(d->fd, "clock", p->clock, strlen(p->clock));
+	if (!err)
+		err = spool__write_params(d->fd, p);
 	d->head = !err;
 	if (err)
 		pr_warn("%s: cannot write the description a crashed recording is recovered from (%s): if this recording dies, its trace.dat cannot be recovered\n",
@@ -142,7 +159,50 @@ void td_spool_dir__forget(struct td_spool_dir *d)
 	*d = (struct td_spool_dir){ .fd = -1 };
 }
 
-/* A spool's head, its sub-buffer size, CPU files and clock, open for laying out. */
+/* A small text file of the spool, NUL-terminated in buf; "" when it is not there. */
+static void spool__read_text(int dir_fd, const char *name, char *buf, size_t size)
+{
+	int fd = openat(dir_fd, name, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, size - 1) : -1;
+
+	buf[n > 0 ? n : 0] = '\0';
+	if (fd >= 0)
+		close(fd);
+}
+
+static int spool__head_page_size(int head_fd, const char *spool, unsigned int *page_size)
+{
+	unsigned char head[TD_HEAD_PAGE_SIZE_AT + 4];
+
+	if (pread(head_fd, head, sizeof(head), 0) != (ssize_t)sizeof(head) ||
+	    memcmp(head, "\x17\x08\x44tracing6", 11)) {
+		pr_err("%s/head is not the start of a trace.dat version 6\n", spool);
+		return -EINVAL;
+	}
+	memcpy(page_size, head + TD_HEAD_PAGE_SIZE_AT, 4);
+	if (*page_size < 64 || *page_size > (1u << 24)) {
+		pr_err("%s/head gives a sub-buffer size of %u bytes: damaged\n", spool,
+		       *page_size);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int td_spool_dir__page_size(int dir_fd, const char *spool, unsigned int *page_size)
+{
+	int fd = openat(dir_fd, "head", O_RDONLY | O_CLOEXEC), err;
+
+	if (fd < 0) {
+		pr_err("%s has no head: the recording died before it had written its description\n",
+		       spool);
+		return -ENOENT;
+	}
+	err = spool__head_page_size(fd, spool, page_size);
+	close(fd);
+	return err;
+}
+
+/* A spool's head, its sub-buffer size, CPU files, clock and compression, open for laying out. */
 struct spool_layout {
 	int head;
 	unsigned int page_size;
@@ -150,37 +210,30 @@ struct spool_layout {
 	int *cpus;		/* [nr_cpus] fds */
 	uint64_t *sizes;	/* [2 * nr_cpus]: whole sub-buffers, then the offsets */
 	char clock[256];
+	int level;		/* zstd's, as the recording asked; 0: version 6, stored */
 };
 
 static int layout__open(struct spool_layout *sl, int dir_fd, const char *spool)
 {
-	unsigned char head[TD_HEAD_PAGE_SIZE_AT + 4];
 	char name[32];
-	int fd;
-	ssize_t n;
+	int err;
 
 	sl->head = openat(dir_fd, "head", O_RDWR | O_CLOEXEC);
-	fd = openat(dir_fd, "clock", O_RDONLY | O_CLOEXEC);
-	if (sl->head < 0 || fd < 0) {
+	spool__read_text(dir_fd, "clock", sl->clock, sizeof(sl->clock));
+	if (sl->head < 0 || !sl->clock[0]) {
 		pr_err("%s has no head or no clock: the recording died before it had written its description, and no trace.dat can be made of it\n",
 		       spool);
-		if (fd >= 0)
-			close(fd);
 		return -ENOENT;
 	}
-	n = read(fd, sl->clock, sizeof(sl->clock) - 1);
-	close(fd);
-	sl->clock[n > 0 ? n : 0] = '\0';
-	if (pread(sl->head, head, sizeof(head), 0) != (ssize_t)sizeof(head) ||
-	    memcmp(head, "\x17\x08\x44tracing6", 11)) {
-		pr_err("%s/head is not the start of a trace.dat version 6\n", spool);
-		return -EINVAL;
-	}
-	memcpy(&sl->page_size, head + TD_HEAD_PAGE_SIZE_AT, 4);
-	if (sl->page_size < 64 || sl->page_size > (1u << 24)) {
-		pr_err("%s/head gives a sub-buffer size of %u bytes: damaged\n", spool,
-		       sl->page_size);
-		return -EINVAL;
+	err = spool__head_page_size(sl->head, spool, &sl->page_size);
+	if (err)
+		return err;
+	spool__read_text(dir_fd, TD_SPOOL_COMPRESSION, name, sizeof(name));
+	sl->level = atoi(name);
+	if (sl->level < 0 || sl->level > 22) {
+		pr_warn("%s/%s asks for zstd level %d: writing the recovered trace.dat uncompressed\n",
+			spool, TD_SPOOL_COMPRESSION, sl->level);
+		sl->level = 0;
 	}
 	sl->cpus = calloc(TD_MAX_CPUS, sizeof(*sl->cpus));
 	if (!sl->cpus)
@@ -277,10 +330,60 @@ static int layout__write(struct spool_layout *sl, const char *path)
 	return err;
 }
 
+/* The file version 7 is written into, in the spool, until it is whole and renamed. */
+#define TD_SPOOL_V7	"trace.dat.v7"
+
+/*
+ * Version 7 with zstd, as the recording asked: the description of the start, in sections,
+ * and the CPU data compressed in chunks, into a file of its own renamed to path when whole.
+ * A disk without room for it leaves the spool as it was (*done false): the caller lays out
+ * version 6 in place, which needs almost none. 0 or -errno, logged.
+ */
+static int layout__compress(struct spool_layout *sl, int dir_fd, const char *spool,
+			    const char *path, unsigned int mode, bool *done)
+{
+	long sys_page = sysconf(_SC_PAGESIZE);
+	struct td_layout l = { .page_size = sl->page_size };
+	struct td_out *out = malloc(sizeof(*out));
+	struct td_head_parts head;
+	struct td_v7_params p = {
+		.layout = &l, .head = &head, .clock = sl->clock, .nr_cpus = sl->nr_cpus,
+		.fds = sl->cpus, .sizes = sl->sizes, .level = sl->level,
+		.align = sl->page_size > sys_page ? sl->page_size : (uint64_t)sys_page,
+	};
+	int fd = openat(dir_fd, TD_SPOOL_V7, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	int err = fd < 0 ? -errno : out ? td_head_parts__read(&head, sl->head, spool) : -ENOMEM;
+	uint64_t end;
+
+	if (!err) {
+		td_out__init(out, fd);
+		end = td_v7__write(out, &p);
+		err = td_out__flush(out);
+		td_head_parts__exit(&head);
+		if (!err && (ftruncate(fd, (off_t)end) < 0 || fchmod(fd, mode) < 0))
+			err = -errno;
+		if (!err && renameat(dir_fd, TD_SPOOL_V7, AT_FDCWD, path) < 0)
+			err = -errno;
+	}
+	free(out);
+	if (fd >= 0)
+		close(fd);
+	*done = !err;
+	if (!err)
+		return 0;
+	unlinkat(dir_fd, TD_SPOOL_V7, 0);
+	if (err != -ENOSPC && err != -EDQUOT)
+		return err;
+	pr_warn("%s: no room for a compressed copy of the recording: laying it out uncompressed (version 6) in place\n",
+		path);
+	return 0;
+}
+
 int td_spool_dir__assemble(const char *path, unsigned int mode)
 {
 	struct spool_layout sl = { .head = -1 };
 	struct td_spool_dir d = { .fd = -1, .path = spool__path(path) };
+	bool compressed = false;
 	int err;
 
 	if (!d.path)
@@ -293,11 +396,13 @@ int td_spool_dir__assemble(const char *path, unsigned int mode)
 		return err;
 	}
 	err = layout__open(&sl, d.fd, d.path);
-	if (!err)
+	if (!err && sl.level)
+		err = layout__compress(&sl, d.fd, d.path, path, mode, &compressed);
+	if (!err && !compressed)
 		err = layout__write(&sl, path);
-	if (!err && fchmod(sl.head, mode) < 0)
+	if (!err && !compressed && fchmod(sl.head, mode) < 0)
 		err = -errno;
-	if (!err && renameat(d.fd, "head", AT_FDCWD, path) < 0)
+	if (!err && !compressed && renameat(d.fd, "head", AT_FDCWD, path) < 0)
 		err = -errno;
 	layout__close(&sl);
 	if (err) {

@@ -211,22 +211,48 @@ static ssize_t spool__splice(struct ring_sink *sink, int pipe_fd, size_t len)
 	return n;
 }
 
-int td_spool__init(struct td_spool *s, int dir_fd, int cpu, const struct td_layout *l,
-		   const bool *closed)
+/* cpuN of the spool directory dir_fd, opened with flags, behind the sink. 0 or -errno. */
+static int spool__open(struct td_spool *s, int dir_fd, int cpu, const struct td_layout *l,
+		       const bool *closed, int flags)
 {
 	char name[32];
 
 	snprintf(name, sizeof(name), "cpu%d", cpu);
 	*s = (struct td_spool){ .sink.push = spool__push, .sink.splice = spool__splice,
 				.cpu = cpu, .layout = l, .closed = closed };
-	s->fd = openat(dir_fd, name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (s->fd < 0) {
-		pr_err("cannot create the spool file %s of CPU %d: %s\n", name, cpu,
-		       strerror(errno));
+	s->fd = openat(dir_fd, name, O_RDWR | O_CLOEXEC | flags, 0600);
+	if (s->fd < 0)
 		return -errno;
-	}
 	ring_sink_fd__init(&s->file, s->fd);
 	return 0;
+}
+
+int td_spool__init(struct td_spool *s, int dir_fd, int cpu, const struct td_layout *l,
+		   const bool *closed)
+{
+	int err = spool__open(s, dir_fd, cpu, l, closed, O_CREAT | O_EXCL);
+
+	if (err)
+		pr_err("cannot create the spool file cpu%d of CPU %d: %s\n", cpu, cpu,
+		       strerror(-err));
+	return err;
+}
+
+int td_spool__reopen(struct td_spool *s, int dir_fd, int cpu, const struct td_layout *l,
+		     const bool *closed)
+{
+	int err = spool__open(s, dir_fd, cpu, l, closed, 0);
+	off_t end = err ? 0 : lseek(s->fd, 0, SEEK_END);
+
+	if (err)
+		return err;
+	/* a write the kill cut short: what follows must start on a sub-buffer's boundary */
+	end -= end % l->page_size;
+	if (ftruncate(s->fd, end) < 0 || lseek(s->fd, end, SEEK_SET) < 0) {
+		err = -errno;
+		td_spool__exit(s);
+	}
+	return err;
 }
 
 int64_t td_spool__size(struct td_spool *s)

@@ -217,6 +217,25 @@ static void td_v7__buffer_option(struct td_v7 *v, const struct td_v7_params *p,
 }
 
 /*
+ * A spool head's options as they are (CPU count, uname, version, the CPUs' stats at the
+ * start), but the clock: version 6 leaves its option empty (trace-dat-meta.c), 7 reads it.
+ */
+static void td_v7__head_options(struct td_v7 *v, const struct td_v7_params *p)
+{
+	uint64_t at = p->head->options_at;
+	const void *data;
+	uint32_t size;
+	uint16_t id;
+
+	while (td_head_parts__option(p->head, &at, &id, &data, &size)) {
+		if (id == TD_OPT_TRACECLOCK)
+			td_option__write(v->out, id, p->clock, strlen(p->clock) + 1);
+		else
+			td_option__write(v->out, id, data, size);
+	}
+}
+
+/*
  * The options section: where the sections are, the instance's options, BUFFER when there is
  * CPU data (flyrecord not 0), DONE.
  */
@@ -228,9 +247,11 @@ static void td_v7__options(struct td_v7 *v, const struct td_v7_params *p, uint64
 	td_v7__section_head(v, TD_OPT_DONE, 0, 0);
 	for (uint16_t id = TD_OPT_HEADER_INFO; id <= TD_OPT_CMDLINES; id++)
 		td_option__write(v->out, id, &v->sections[id], sizeof(v->sections[id]));
-	/* before the recording, the CPUs' stats would say nothing: only with the data */
-	td_meta__write_instance_options(v->out, p->inst, p->nr_cpus, p->version, p->clock,
-					flyrecord != 0);
+	if (p->head)
+		td_v7__head_options(v, p);
+	else	/* before the recording, the CPUs' stats would say nothing: only with the data */
+		td_meta__write_instance_options(v->out, p->inst, p->nr_cpus, p->version, p->clock,
+						flyrecord != 0);
 	if (flyrecord)
 		td_v7__buffer_option(v, p, flyrecord, offsets, counted);
 	td_out__u16(v->out, 0);		/* DONE, and no options section after this one */
@@ -255,6 +276,14 @@ static uint64_t td_v7__meta(struct td_v7 *v, const struct td_v7_params *p)
 	options_slot = out->pos;
 	td_out__u64(out, 0);		/* the options' offset, known at the end */
 
+	if (p->head) {		/* the same bytes, from version 6 */
+		for (uint16_t id = TD_OPT_HEADER_INFO; id <= TD_OPT_CMDLINES; id++) {
+			td_v7__scratch_begin(v);
+			td_out__write(&v->scratch, p->head->base + p->head->at[id], p->head->len[id]);
+			td_v7__scratch_end(v, id);
+		}
+		return options_slot;
+	}
 	td_v7__scratch_begin(v);
 	td_meta__write_headers(&v->scratch, p->inst);
 	td_v7__scratch_end(v, TD_OPT_HEADER_INFO);

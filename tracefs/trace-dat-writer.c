@@ -56,7 +56,7 @@ static int writer__spool(struct trace_dat_writer *w)
 	char *clock = td_meta__read_clock(w->inst);
 	struct td_head_params p = {
 		.inst = w->inst, .layout = &w->layout, .events = &w->events,
-		.nr_cpus = w->nr_cpus, .version = w->version, .clock = clock,
+		.nr_cpus = w->nr_cpus, .version = w->version, .clock = clock, .level = w->level,
 	};
 	int err = clock ? td_spool_dir__create(&w->spool, w->path, &p) : -errno;
 

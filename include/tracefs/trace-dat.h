@@ -36,6 +36,7 @@
 #define AUXTRACE_TRACE_DAT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <auxtrace/core.h>
 #include <auxtrace/ring.h>
 
@@ -117,9 +118,31 @@ AUXTRACE_API int trace_dat_writer__finish(struct trace_dat_writer *w);
  * description as it was at the start (head, clock) and each CPU's sub-buffers as drained
  * (cpuN). The file gets that description, and every whole sub-buffer (a torn last one is
  * left out); the spool is removed. Returns 0 or -errno: ENOENT (no spool, or one whose
- * description was never written), EINVAL (not a spool), the disk's.
+ * description was never written), EINVAL (not a spool), the disk's. The file is version 7
+ * with zstd when the writer was asked for it (compression_level), else version 6; version 7
+ * that does not fit on the disk is laid out as version 6 instead, with a warning.
  */
 AUXTRACE_API int trace_dat__recover(const char *path);
+
+/*
+ * trace_dat__spool_instance() returns the name of the tracefs instance whose events the writer
+ * of path recorded, as its spool (path.spool/) keeps it: a recording that died leaves that
+ * instance behind, its events enabled. The caller's (free() it), or NULL + errno: ENOENT (no
+ * spool, the top level's events, or a spool that names none), ENOMEM, EINVAL (path NULL).
+ */
+AUXTRACE_API char *trace_dat__spool_instance(const char *path);
+
+/*
+ * trace_dat__spool_drain() adds what inst's ring buffer still holds to the spool a writer of
+ * path left behind, as the writer's last flush drain would have: it turns tracing in inst off
+ * (so that the drain ends), then drains every CPU of the file, partial sub-buffers too, after
+ * each CPU's whole sub-buffers (a torn last one is cut off). Call it before
+ * trace_dat__recover(); the instance stays (remove it with tracefs_instance_destroy()).
+ * Returns the bytes added, or -errno: EINVAL (inst NULL or the top level, or sub-buffers of
+ * another size than the spool's: not its instance), ENOENT (no spool or no head), the reads'
+ * and the disk's.
+ */
+AUXTRACE_API int64_t trace_dat__spool_drain(const char *path, struct tracefs_instance *inst);
 
 /*
  * trace_dat__tracing_data() makes the tracing data a perf.data needs when it holds tracepoint

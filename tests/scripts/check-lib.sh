@@ -1,6 +1,10 @@
 # Sourced by the shell checks: check DESCRIPTION CONDITION... runs the condition and says
 # ok or FAILED (setting fail=1); same WANT GOT holds when both are equal and not empty;
 # same_file compares files.
+# What the checks run, from the build make test names (B)
+B=${B:-build}
+auxrec=${auxrec:-$B/auxrec}
+loop=${loop:-$B/tests/progs/getppid-loop}
 fail=0
 check() {
 	local what=$1; shift
@@ -28,15 +32,23 @@ attr() {
 		sed 's/{ sample_period, sample_freq }/period_or_freq/' | tr ',' '\n' |
 		sed -n "s/^ *$2: //p"
 }
-# needs_root WHY and needs_tools TOOL...: skip the check (exit 77) when they are missing
+# skip WHY...: say why the check cannot run here, and skip it (exit 77)
+skip() { echo "SKIP: $*"; exit 77; }
+# needs_root WHY and needs_tools TOOL...: skip the check when they are missing
 needs_root() {
-	[ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root ($1)"; exit 77; }
+	[ "$(id -u)" -eq 0 ] || skip "needs root ($1)"
 }
 needs_tools() {
 	local tool
 	for tool in "$@"; do
-		command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
+		command -v "$tool" >/dev/null || skip "$tool is not installed"
 	done
+}
+# needs_tracefs WHY: root and a mounted tracefs, or skip; tracefs is where it is mounted
+needs_tracefs() {
+	needs_root "$1"
+	tracefs=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+	[ -n "$tracefs" ] || skip "tracefs is not mounted"
 }
 # in_tmpdir: work in a directory of its own, removed at exit
 in_tmpdir() {

@@ -3,14 +3,8 @@
 # the same events from both, and the compressed file is the smaller.
 set -u
 cd "$(dirname "$0")/../.."
-B=${B:-build}
-auxrec=$B/auxrec
-loop=$B/tests/progs/getppid-loop
 . tests/scripts/check-lib.sh
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: auxrec tests need root (tracepoints)"
-	exit 77
-fi
+needs_root "tracepoints"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 N=20000

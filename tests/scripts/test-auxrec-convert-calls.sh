@@ -19,8 +19,7 @@ B=${B:-build}
 auxrec=$PWD/$B/auxrec
 rec=$PWD/$B/tests/progs/flame-recording
 . tests/scripts/check-lib.sh
-skip() { echo "SKIP: $*"; exit 77; }
-for t in perf python3; do command -v $t >/dev/null || skip "$t is not installed"; done
+needs_tools perf python3
 out=$(mktemp -d)
 elfs=()
 cleanup() { rm -rf "$out" "${elfs[@]}"; }

@@ -23,10 +23,8 @@ B=${B:-build}
 auxrec=$PWD/$B/auxrec
 loop=$PWD/$B/tests/progs/getppid-loop
 . tests/scripts/check-lib.sh
-skip() { echo "SKIP: $*"; exit 77; }
-[ "$(id -u)" -eq 0 ] || skip "needs root (tracefs, system-wide perf events)"
-grep -qw tracefs /proc/mounts || skip "needs a mounted tracefs"
-for t in perf trace-cmd python3; do command -v $t >/dev/null || skip "$t is not installed"; done
+needs_tracefs "tracefs, system-wide perf events"
+needs_tools perf trace-cmd python3
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cd "$out" || exit 1

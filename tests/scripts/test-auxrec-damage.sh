@@ -5,14 +5,8 @@
 # and never becomes a row of auxrec script or auxrec report.
 set -u
 cd "$(dirname "$0")/../.."
-B=${B:-build}
-auxrec=$B/auxrec
-loop=$B/tests/progs/getppid-loop
 . tests/scripts/check-lib.sh
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: needs root (perf events of a command with cpu-clock at any paranoia)"
-	exit 77
-fi
+needs_root "perf events of a command with cpu-clock at any paranoia"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 

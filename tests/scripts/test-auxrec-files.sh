@@ -5,24 +5,11 @@
 # under timeout: a hang is a failure.
 set -u
 cd "$(dirname "$0")/../.."
-B=${B:-build}
-auxrec=$B/auxrec
-loop=$B/tests/progs/getppid-loop
+. tests/scripts/check-lib.sh
 marker=$B/tests/progs/marker-getppid
-fail=0
-check() {	# check DESCRIPTION CONDITION...
-	local what=$1; shift
-	if "$@"; then echo "ok: $what"; else echo "FAILED: $what"; fail=1; fi
-}
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: needs root (tracepoint events, tracefs instances)"
-	exit 77
-fi
-for tool in perf trace-cmd; do
-	command -v $tool >/dev/null || { echo "SKIP: $tool is not installed (scripts/install-deps)"; exit 77; }
-done
-tracing=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
-[ -e "$tracing/instances/.." ] && [ -e "$tracing/options/copy_trace_marker" ] ||
+needs_tracefs "tracepoint events, tracefs instances"
+needs_tools perf trace-cmd
+[ -e "$tracefs/options/copy_trace_marker" ] ||
 	{ echo "SKIP: this kernel cannot copy trace_marker into an instance (Linux 6.16+)"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -141,37 +128,50 @@ check "bad-ftrace: the error is printed once" [ "$(grep -c no_such_event "$tmp/b
 
 # an unwritable place and a full disk, on tmpfs mounts of a mount namespace of our own
 if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
-	mkdir "$tmp/ro" "$tmp/full"
+	mkdir "$tmp/ro"
 	unshare -m sh -c "mount -t tmpfs -o ro,size=64k tmpfs '$tmp/ro' &&
 		exec timeout 60 '$auxrec' record -o '$tmp/ro/d' -e cpu-clock -- true" >"$tmp/ro.log" 2>&1
 	check "a read-only place: non-zero exit" [ $? -ne 0 ]
 	check "... naming the directory and the cause" grep -q "cannot create the output directory.*Read-only" "$tmp/ro.log"
-	# a workload, not -a: the side-band of every process on a busy machine can exceed 64 KiB
-	unshare -m sh -c "mount -t tmpfs -o size=64k tmpfs '$tmp/full' &&
-		timeout 60 '$auxrec' record -o '$tmp/full/d' -e cpu-clock --ftrace sched:sched_switch \
-			--duration 2 -- '$loop' 1000000000;
-		rc=\$?; timeout 60 perf report -D -i '$tmp/full/d/perf.data' >'$tmp/full.dump' 2>&1;
-		echo \"perf report -D: \$?\"; ls -la '$tmp/full/d'; exit \$rc" >"$tmp/full.log" 2>&1
+	# full64 NAME ARGS...: auxrec record ARGS of a workload that outlasts the 64 KiB (not -a:
+	# the side-band of every process on a busy machine can exceed them) and no --duration:
+	# the recording ends when the disk is full, however little a busy machine runs the loop.
+	full64() {
+		local name=$1; shift
+		mkdir "$tmp/$name"
+		unshare -m sh -c "mount -t tmpfs -o size=64k tmpfs '$tmp/$name' &&
+			timeout 60 '$auxrec' record -o '$tmp/$name/d' $* -- '$loop' 1000000000;
+			rc=\$?; timeout 60 perf report -D -i '$tmp/$name/d/perf.data' >/dev/null 2>&1;
+			echo \"perf report -D: \$?\"; ls -la '$tmp/$name/d'; exit \$rc" >"$tmp/$name.log" 2>&1
+	}
+	# perf.data alone, so that it is the file the disk fills under (beside trace.dat, the
+	# first sched_switch page of a workload that a busy machine keeps switching came first)
+	full64 full -e cpu-clock
 	check "a full disk: non-zero exit" [ $? -ne 0 ]
 	check "... saying so" grep -qi "no space left" "$tmp/full.log"
 	check "... perf.data says how far it goes and perf still reads it" \
 		bash -c "grep -q 'is incomplete' '$tmp/full.log' && grep -q 'perf report -D: 0' '$tmp/full.log'"
-	check "... no trace.dat that looks whole" bash -c "! grep -q ' trace.dat$' '$tmp/full.log'"
+	full64 fullft -e cpu-clock --ftrace sched:sched_switch
+	check "a full disk with trace.dat: non-zero exit" [ $? -ne 0 ]
+	check "... no trace.dat that looks whole" bash -c "! grep -q ' trace.dat$' '$tmp/fullft.log'"
+	check "... perf still reads perf.data" grep -q 'perf report -D: 0' "$tmp/fullft.log"
 	# Room for trace.dat's description (kallsyms) and some data, which a workload fills:
-	# both files keep what fit and read in perf and trace-cmd.
+	# both files keep what fit and read in perf and trace-cmd. The workload's events only
+	# (a command, not -a): other programs' getpgid calls on a busy machine (other tests run
+	# this loop too) filled the disk before the workload began, leaving none of its events.
+	# No --duration either: the recording ends when the disk is full or the workload exits,
+	# which it does only after making four times the calls that fit.
 	mkdir "$tmp/full8"
 	unshare -m sh -c "mount -t tmpfs -o size=8m tmpfs '$tmp/full8' &&
-		{ timeout 60 '$auxrec' record -o '$tmp/full8/d' -a -e cpu-clock \
-			--ftrace syscalls:sys_enter_getpgid --duration 5 & r=\$!;
-		  until [ -e '$tmp/full8/d/trace.dat.spool/clock' ]; do sleep 0.05; done; sleep 0.3;
-		  '$loop' 400000 0 getpgid & w=\$!; wait \$w; echo \"workload \$w\"; wait \$r;
-		  echo \"rc=\$? recorder \$r\"; }
+		{ timeout 60 '$auxrec' record -o '$tmp/full8/d' -e cpu-clock \
+			--ftrace syscalls:sys_enter_getpgid -- \
+			sh -c 'echo \$\$ \$PPID >$tmp/full8.pids; exec $loop 400000 0 getpgid';
+		  echo \"rc=\$?\"; }
 		timeout 60 perf report -D -i '$tmp/full8/d/perf.data' >/dev/null 2>&1
 		echo \"perf report -D: \$?\"
 		timeout 60 trace-cmd report '$tmp/full8/d/trace.dat' >'$tmp/full8.trace' 2>&1
 		echo \"trace-cmd report: \$?\"; ls -a '$tmp/full8/d'" >"$tmp/full8.log" 2>&1
-	r=$(sed -n 's/^rc=.* recorder //p' "$tmp/full8.log")
-	w=$(sed -n 's/^workload //p' "$tmp/full8.log")
+	read -r w r <"$tmp/full8.pids" || w=none r=none	# the workload, and auxrec (its parent)
 	n=$(grep -c -- "-$w *\[" "$tmp/full8.trace")
 	check "a disk that fills: auxrec stops, non-zero exit" grep -q "^rc=[1-9]" "$tmp/full8.log"
 	check "... naming the filesystem and what each file holds" \
@@ -181,7 +181,7 @@ if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
 		bash -c "grep -q 'trace-cmd report: 0' '$tmp/full8.log' && [ '$n' -gt 1000 ]"
 	check "... no spool or saved features left" \
 		bash -c "! grep -qx 'trace.dat.spool\\|perf.data.features' '$tmp/full8.log'"
-	check "... no instance left" [ ! -e "$tracing/instances/auxrec-$r" ]
+	check "... no instance left (auxrec-$r)" [ ! -e "$tracefs/instances/auxrec-$r" ]
 else
 	echo "SKIP: unshare -m is not available: read-only and full-disk cases not run"
 fi

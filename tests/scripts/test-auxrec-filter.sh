@@ -10,21 +10,12 @@ cd "$(dirname "$0")/../.."
 B=${B:-build}
 auxrec=$PWD/$B/auxrec
 loop=$PWD/$B/tests/progs/getppid-loop
-fail=0
-check() {	# check DESCRIPTION CONDITION...
-	local what=$1; shift
-	if "$@"; then echo "ok: $what"; else echo "FAILED: $what"; fail=1; fi
-}
+. tests/scripts/check-lib.sh
 lacks() {	# lacks PATTERN FILE: no line of FILE matches
 	! grep -q "$@"
 }
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: needs root (system-wide tracepoint events)"
-	exit 77
-fi
-for tool in perf gcc readelf; do
-	command -v $tool >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
-done
+needs_root "system-wide tracepoint events"
+needs_tools perf gcc readelf
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 chmod 755 "$out"	# the kptr_restrict check runs auxrec as nobody

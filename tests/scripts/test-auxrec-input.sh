@@ -5,14 +5,8 @@
 # directory, an empty file) is an error naming it, not a report without the ftrace side.
 set -u
 cd "$(dirname "$0")/../.."
-B=${B:-build}
-auxrec=$B/auxrec
-loop=$B/tests/progs/getppid-loop
 . tests/scripts/check-lib.sh
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: recording with ftrace needs root (tracefs)"
-	exit 77
-fi
+needs_root "recording with ftrace: tracefs"
 out=$(mktemp -d)
 writer=""
 cleanup() {

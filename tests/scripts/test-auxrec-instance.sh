@@ -4,15 +4,8 @@
 # an event enabled in it) is neither recorded from nor removed: auxrec takes auxrec-PID.1.
 set -u
 cd "$(dirname "$0")/../.."
-B=${B:-build}
-auxrec=$B/auxrec
-loop=$B/tests/progs/getppid-loop
 . tests/scripts/check-lib.sh
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: auxrec's ftrace side needs root (tracefs)"
-	exit 77
-fi
-tracefs=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+needs_tracefs "auxrec's ftrace side"
 out=$(mktemp -d)
 planted=""
 cleanup() {

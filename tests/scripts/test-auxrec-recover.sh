@@ -11,20 +11,17 @@
 set -u
 set -m	# the recorder in a process group of its own: SIGKILL it alone
 cd "$(dirname "$0")/../.."
-B=${B:-build}
-auxrec=$B/auxrec
-loop=$B/tests/progs/getppid-loop
 . tests/scripts/check-lib.sh
-needs_root "system-wide perf events, tracefs instances"
+needs_tracefs "system-wide perf events, tracefs instances"
 needs_tools perf trace-cmd
-tracefs=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
-[ -n "$tracefs" ] || { echo "SKIP: tracefs is not mounted"; exit 77; }
 tmp=$(mktemp -d)
 rpid=
+left=	# the instance a kill left for recover to find
 cleanup() {
 	[ -n "$rpid" ] && kill -KILL "$rpid" 2>/dev/null && wait "$rpid" 2>/dev/null
 	[ -n "$rpid" ] && [ -d "$tracefs/instances/auxrec-$rpid" ] &&
 		rmdir "$tracefs/instances/auxrec-$rpid"
+	[ -n "$left" ] && [ -d "$tracefs/instances/$left" ] && rmdir "$tracefs/instances/$left"
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -90,6 +87,56 @@ timeout 60 "$auxrec" recover "$tmp/un" >"$tmp/un.again" 2>&1
 check "a second recover finds nothing to do" grep -q "nothing to recover" "$tmp/un.again"
 timeout 60 "$auxrec" report "$tmp/un" >"$tmp/un.report2" 2>&1
 check "recovered: report no longer says unfinished" not grep -q unfinished "$tmp/un.report2"
+
+# The killed recorder's instance stays, its events enabled: what it caught after the kill
+# (K2 calls of a second workload) is drained into trace.dat by recover, which removes the
+# instance and says so. Recorded with -z: both files come back compressed, as a stop writes
+# them (trace.dat version 7 with zstd, perf.data's COMPRESSED records), and perf and
+# trace-cmd read all of it.
+K1=400 K2=700
+start "$tmp/z" -z -a -e syscalls:sys_enter_getpgid --ftrace syscalls:sys_enter_getpgid
+check "-z: the spool names the recorder's instance, and the compression" \
+	bash -c "[ \"\$(cat '$tmp/z/trace.dat.spool/instance')\" = auxrec-$rpid ] &&
+		 [ -s '$tmp/z/trace.dat.spool/compression' ]"
+"$loop" "$K1" 0 getpgid &
+w1=$!
+wait "$w1"
+"$loop" 1000 0 getpgid	# pushes the workload's events out of the open sub-buffers
+sleep 1.3
+left=auxrec-$rpid
+kill -KILL "$rpid"
+wait "$rpid" 2>/dev/null
+rpid=
+check "killed: its instance $left is left behind, tracing on" \
+	bash -c "[ \"\$(cat '$tracefs/instances/$left/tracing_on' 2>/dev/null)\" = 1 ]"
+"$loop" "$K2" 0 getpgid &
+w2=$!
+wait "$w2"
+timeout 60 "$auxrec" recover "$tmp/z" >"$tmp/z.recover" 2>&1
+check "recover exits 0" [ $? -eq 0 ]
+check "recover says it drained the instance and removed it" \
+	bash -c "grep -q 'drained .* tracefs instance $left' '$tmp/z.recover' &&
+		 grep -q 'removed tracefs instance $left' '$tmp/z.recover'"
+check "... and it is gone" [ ! -e "$tracefs/instances/$left" ]
+check "recovered trace.dat is version 7 (-z), and recover says so" \
+	bash -c "head -c 11 '$tmp/z/trace.dat' | tail -c 8 | grep -q tracing7 &&
+		 grep -q 'version 7, zstd' '$tmp/z.recover'"
+timeout 60 trace-cmd report "$tmp/z/trace.dat" >"$tmp/z.trace" 2>"$tmp/z.terr"
+check "trace-cmd report reads the recovered version 7 file (exit $?)" [ $? -eq 0 ]
+n1=$(grep -c -- "-$w1 *\[" "$tmp/z.trace") n2=$(grep -c -- "-$w2 *\[" "$tmp/z.trace")
+check "trace.dat has the $K1 calls drained before the kill ($n1)" [ "$n1" -eq "$K1" ]
+check "... and the $K2 the left instance caught after it ($n2)" [ "$n2" -eq "$K2" ]
+n=$(timeout 60 perf script -i "$tmp/z/perf.data" -F pid,event 2>"$tmp/z.perr" |
+	awk -v p="$w1" '$1 == p && /sys_enter_getpgid/' | wc -l)
+check "perf script reads the recovered compressed perf.data: $K1 calls ($n)" [ "$n" -eq "$K1" ]
+
+# An instance already gone (kill_recorder removes it): recover says nothing about one.
+start "$tmp/gone" -a -e cpu-clock --ftrace syscalls:sys_enter_getpgid
+kill_recorder
+timeout 60 "$auxrec" recover "$tmp/gone" >"$tmp/gone.recover" 2>&1
+check "instance gone: recover exits 0 and says nothing of an instance" \
+	bash -c "[ $? -eq 0 ] && ! grep -qi instance '$tmp/gone.recover'"
+check "... and lays out version 6 without -z" grep -q "version 6" "$tmp/gone.recover"
 
 # A new recording into the directory of one that died keeps it as DIR.old, spool and all;
 # the next one replaces that, spool and all.

@@ -16,12 +16,8 @@ B=${B:-build}
 auxrec=$PWD/$B/auxrec
 workload=$PWD/$B/tests/progs/marker-getppid
 . tests/scripts/check-lib.sh
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: needs root (tracefs)"
-	exit 77
-fi
-grep -qw tracefs /proc/mounts || { echo "SKIP: needs a mounted tracefs"; exit 77; }
-command -v trace-cmd >/dev/null || { echo "SKIP: trace-cmd is not installed"; exit 77; }
+needs_tracefs "ftrace events"
+needs_tools trace-cmd
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 cd "$out" || exit 1

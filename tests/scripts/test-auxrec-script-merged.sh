@@ -22,12 +22,8 @@ B=${B:-build}
 auxrec=$PWD/$B/auxrec
 loop=$PWD/$B/tests/progs/getppid-loop
 . tests/scripts/check-lib.sh
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: needs root (perf events, tracefs)"
-	exit 77
-fi
-grep -qw tracefs /proc/mounts || { echo "SKIP: needs a mounted tracefs"; exit 77; }
-command -v trace-cmd >/dev/null || { echo "SKIP: trace-cmd is not installed"; exit 77; }
+needs_tracefs "perf events, tracefs"
+needs_tools trace-cmd
 command -v perf >/dev/null || { echo "SKIP: perf is not installed"; exit 77; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

@@ -9,19 +9,8 @@ set -u
 # and TERM).
 set -m
 cd "$(dirname "$0")/../.."
-B=${B:-build}
-auxrec=$B/auxrec
-fail=0
-check() {	# check DESCRIPTION CONDITION...
-	local what=$1; shift
-	if "$@"; then echo "ok: $what"; else echo "FAILED: $what"; fail=1; fi
-}
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: needs root (system-wide perf events, tracefs instances)"
-	exit 77
-fi
-tracefs=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
-[ -n "$tracefs" ] || { echo "SKIP: tracefs is not mounted"; exit 77; }
+. tests/scripts/check-lib.sh
+needs_tracefs "system-wide perf events, tracefs instances"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 

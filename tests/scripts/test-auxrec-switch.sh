@@ -11,10 +11,8 @@ B=${B:-build}
 auxrec=$(realpath $B/auxrec)
 loop=$(realpath $B/tests/progs/getppid-loop)
 . tests/scripts/check-lib.sh
-needs_root "tracepoints, tracefs instances"
+needs_tracefs "tracepoints, tracefs instances"
 needs_tools perf trace-cmd
-tracefs=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
-[ -n "$tracefs" ] || { echo "SKIP: tracefs is not mounted"; exit 77; }
 in_tmpdir
 mkdir logs
 N=20000

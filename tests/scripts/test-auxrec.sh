@@ -3,19 +3,8 @@
 # with a message that names the cause — exit non-zero, nothing half-done, no tracing state left.
 set -u
 cd "$(dirname "$0")/../.."
-B=${B:-build}
-auxrec=$B/auxrec
-loop=$B/tests/progs/getppid-loop
-fail=0
-check() {	# check DESCRIPTION CONDITION...
-	local what=$1; shift
-	if "$@"; then echo "ok: $what"; else echo "FAILED: $what"; fail=1; fi
-}
-if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: auxrec tests need root (system-wide perf events, tracefs)"
-	exit 77
-fi
-tracefs=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+. tests/scripts/check-lib.sh
+needs_tracefs "system-wide perf events, tracefs"
 instances_before=$(ls --duration "$tracefs"/instances/auxrec-* 2>/dev/null)
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -43,10 +32,14 @@ ncpu=$(nproc)
 rows=$(awk '$1 ~ /^[0-9]+$/' "$out/rec" | wc -l)
 check "one row per online CPU ($rows of $ncpu)" [ "$rows" -eq "$ncpu" ]
 
-# -a with a command records every task for as long as the command runs.
-( sleep 0.2; "$loop" 500 -1 getpgid ) &
-timeout 60 "$auxrec" record -o "$out/d2" -a -e syscalls:sys_enter_getpgid -- sleep 1 >"$out/sysw" 2>&1
+# -a with a command records every task for as long as the command runs. The other process
+# runs its loop once the command has started (the events are on by then) and the command
+# waits for it to end: no sleep guesses how long either takes on a busy machine.
+( until [ -e "$out/go" ]; do sleep 0.01; done; "$loop" 500 -1 getpgid; touch "$out/done" ) &
+timeout 60 "$auxrec" record -o "$out/d2" -a -e syscalls:sys_enter_getpgid -- \
+	sh -c "touch '$out/go'; until [ -e '$out/done' ]; do sleep 0.01; done" >"$out/sysw" 2>&1
 check "-a with a command exits 0" [ $? -eq 0 ]
+touch "$out/go" "$out/done"	# the loop does not outlive a recording that failed to start
 wait
 sw=$(awk '$1 == "total" { print $2 }' "$out/sysw")
 check "-a with a command sees another process's 500 calls (got '$sw')" [ "${sw:-0}" -ge 500 ]

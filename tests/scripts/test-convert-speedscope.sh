@@ -16,7 +16,6 @@ rec=$PWD/$B/tests/progs/flame-recording
 loop=$PWD/$B/tests/progs/getppid-loop
 page=$PWD/.deps/node_modules/speedscope/dist/release/index.html
 . tests/scripts/check-lib.sh
-skip() { echo "SKIP: $*"; exit 77; }
 chromium=${CHROMIUM:-$(command -v chromium)}
 [ -n "$chromium" ] || skip "no chromium (scripts/install-deps installs Debian's)"
 command -v python3 >/dev/null || skip "no python3"

@@ -16,7 +16,6 @@ auxrec=$PWD/$B/auxrec
 rec=$PWD/$B/tests/progs/flame-recording
 shots=$PWD/$B/report-flame
 . tests/scripts/check-lib.sh
-skip() { echo "SKIP: $*"; exit 77; }
 chromium=${CHROMIUM:-$(command -v chromium)}
 [ -n "$chromium" ] || skip "no chromium (scripts/install-deps installs Debian's)"
 command -v python3 >/dev/null || skip "no python3"

@@ -19,10 +19,8 @@ AUXREC=$B/auxrec
 out=$B/report-ran
 . tests/scripts/check-lib.sh
 
-skip() { echo "SKIP: $*"; exit 77; }
-[ "$(id -u)" -eq 0 ] || skip "needs root (tracefs, system-wide perf events)"
-grep -qw tracefs /proc/mounts || skip "needs a mounted tracefs"
-for t in perf trace-cmd python3; do command -v $t >/dev/null || skip "$t is not installed"; done
+needs_tracefs "tracefs, system-wide perf events"
+needs_tools perf trace-cmd python3
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -140,6 +138,7 @@ sys.exit(1 if bad or checked < 5 else 0)
 EOF
 rc=$?
 check "top symbols = perf report --sort comm,dso,sym ($(tail -1 "$out/symbols.log"))" [ $rc -eq 0 ]
+[ $rc -eq 0 ] || head -5 "$out/symbols.log"
 
 # ---- the start as a date ----
 date_s=$(sed -n 's/^  started *\([0-9-]* [0-9:]*\)\..* UTC$/\1/p' "$out/report.txt")

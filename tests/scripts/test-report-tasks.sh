@@ -15,11 +15,9 @@ out=$B/report-tasks
 ms=150
 . tests/scripts/check-lib.sh
 
-skip() { echo "SKIP: $*"; exit 77; }
-[ "$(id -u)" -eq 0 ] || skip "needs root (tracefs, system-wide perf events)"
-grep -qw tracefs /proc/mounts || skip "needs a mounted tracefs"
+needs_tracefs "tracefs, system-wide perf events"
 [ "$(nproc)" -ge 2 ] || skip "the workload's second phase needs two CPUs"
-for t in trace-cmd python3; do command -v $t >/dev/null || skip "$t is not installed"; done
+needs_tools trace-cmd python3
 chromium=${CHROMIUM:-$(command -v chromium)}
 [ -n "$chromium" ] || skip "no chromium to load the page in (scripts/install-deps installs it)"
 

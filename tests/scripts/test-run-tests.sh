@@ -12,7 +12,7 @@ suite() {
 	chmod +x "$tmp/$1"
 }
 suite skips "Running suite(s): s\nSKIP: test_a: needs two online CPUs\nSKIP: test_b: no tracefs\n100%: Checks: 5, Failures: 0, Errors: 0\n" 0
-suite fails "Running suite(s): f\n50%: Checks: 4, Failures: 1, Errors: 1\n" 1
+suite fails "Running suite(s): f\n50%: Checks: 4, Failures: 1, Errors: 1\nt.c:9:F:core:test_count:0: count 3, want 4\n" 1
 suite dies "Running suite(s): d\n" 139
 
 closing() {
@@ -28,4 +28,11 @@ expect "2 passed, 2 failed, 0 skipped" "$tmp/fails"
 expect "0 passed, 1 failed, 0 skipped" "$tmp/dies"
 expect "5 passed, 3 failed, 2 skipped" "$tmp/skips" "$tmp/fails" "$tmp/dies"
 ! TEST_SCRIPTS= B="$tmp" scripts/run-tests "$tmp/fails" >/dev/null || { echo "a failure exited 0"; exit 1; }
-echo "run-tests counts passes, failures and skips once each"
+
+# The closing lines name the checks that failed, after any other output (CI shows the tail).
+printf '#!/bin/bash\necho "FAILED: the count (got 3)"\nseq 40\nexit 1\n' >"$tmp/test-fake.sh"
+tail=$(TEST_SCRIPTS="$tmp/test-fake.sh" B="$tmp" scripts/run-tests "$tmp/fails" | tail -6)
+for want in "t.c:9:F:core:test_count:0: count 3, want 4" "FAILED: the count (got 3)"; do
+	grep -qF -- "$want" <<<"$tail" || { echo "the closing summary lacks '$want':"; echo "$tail"; exit 1; }
+done
+echo "run-tests counts passes, failures and skips once each, and its summary names failed checks"

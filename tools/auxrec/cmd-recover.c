@@ -14,8 +14,10 @@
 
 #include <auxtrace/perf-data.h>
 #include <tracefs/trace-dat.h>
+#include <tracefs/tracefs.h>
 #include "cmd.h"
 #include "error.h"
+#include "ftrace.h"
 #include "recording-file.h"
 
 static const char recover_usage[] =
@@ -26,8 +28,9 @@ static const char recover_usage[] =
 	"the data size of the whole records in it (a torn last one is cut off) and the\n"
 	"feature sections saved at the start (DIR/perf.data.features); trace.dat is laid\n"
 	"out of its spool (DIR/trace.dat.spool/: the description written at the start and\n"
-	"each CPU's sub-buffers). DIR defaults to auxrec.data. A finished recording is left\n"
-	"as it is.\n";
+	"each CPU's sub-buffers), compressed when it was recorded with -z. What the dead\n"
+	"recording's tracefs instance still holds goes in first, and the instance is\n"
+	"removed. DIR defaults to auxrec.data. A finished recording is left as it is.\n";
 
 static char *path_of(const char *dir, const char *name)
 {
@@ -71,6 +74,62 @@ out:
 	return err == -ENOENT ? 0 : err;
 }
 
+/*
+ * The dead recording's tracefs instance, when it is still there: its events kept writing
+ * into its ring buffer after the kill. What it holds goes into the spool, as the recording's
+ * last drain would have put it, and the instance goes. One that is gone says nothing; one
+ * whose auxrec lives is that recording's, and is left alone.
+ */
+static void recover_instance(const char *path)
+{
+	char *name = trace_dat__spool_instance(path);
+	struct tracefs_instance *inst;
+	int64_t drained;
+	long pid;
+
+	if (!name || !tracefs_instance_exists(name)) {
+		free(name);
+		return;
+	}
+	if (!ftrace_instance__abandoned(name, &pid)) {
+		auxrec_warning("tracefs instance %s, which this recording used, belongs to a "
+			       "running %s: left as it is, and what it holds is not in %s", name,
+			       pid ? "auxrec" : "program (not named by auxrec)", path);
+		free(name);
+		return;
+	}
+	inst = tracefs_instance_alloc(NULL, name);
+	drained = inst ? trace_dat__spool_drain(path, inst) : -errno;
+	if (drained >= 0)
+		printf("%s: drained %.1f KiB still in tracefs instance %s, left by the dead "
+		       "recording (its events were still enabled)\n", path, drained / 1024.0, name);
+	else
+		auxrec_file_error(path, "cannot add what its tracefs instance still holds",
+				  (int)drained);
+	if (inst && tracefs_instance_destroy(inst) == 0)
+		printf("%s: removed tracefs instance %s\n", path, name);
+	else
+		auxrec_error("cannot remove tracefs instance %s: %s; remove it with rmdir "
+			     "%s/instances/%s", name, auxrec_strerror(errno),
+			     tracefs_tracing_dir(), name);
+	tracefs_instance_free(inst);
+	free(name);
+}
+
+/* "version 7, zstd" or "version 6": what trace-cmd will find. */
+static const char *trace_dat_version(const char *path)
+{
+	char head[16] = "";
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		if (read(fd, head, sizeof(head) - 1) < 0)
+			head[0] = '\0';
+		close(fd);
+	}
+	return !strcmp(head + 10, "7") ? "version 7, zstd" : "version 6";
+}
+
 static int recover_trace_dat(const char *dir)
 {
 	char *path = path_of(dir, "trace.dat"), *spool = path_of(dir, "trace.dat.spool");
@@ -78,11 +137,13 @@ static int recover_trace_dat(const char *dir)
 	int err = path && spool ? 0 : -ENOMEM;
 
 	if (!err && stat(spool, &st) == 0) {
+		recover_instance(path);
 		err = trace_dat__recover(path);
 		if (err)
 			auxrec_file_error(spool, "cannot lay out trace.dat from it", err);
 		else if (stat(path, &st) == 0)
-			printf("%s: laid out of its spool (%.1f KiB)\n", path, st.st_size / 1024.0);
+			printf("%s: laid out of its spool (%.1f KiB, %s)\n", path,
+			       st.st_size / 1024.0, trace_dat_version(path));
 	}
 	free(path);
 	free(spool);

@@ -160,6 +160,12 @@ static long ftrace__instance_pid(const char *name)
 	return *end || pid <= 0 ? 0 : pid;
 }
 
+bool ftrace_instance__abandoned(const char *name, long *pid)
+{
+	*pid = ftrace__instance_pid(name);
+	return *pid && !ftrace__owner_alive(*pid);
+}
+
 /*
  * Instances of ours whose auxrec is gone (SIGKILL leaves them, tracing on): remove them, and
  * say so. One whose pid now belongs to another program is ours all the same. One of a live
@@ -176,10 +182,10 @@ static void ftrace__remove_stale_instances(const char *tracing)
 	if (!dp)
 		return;
 	while ((d = readdir(dp)) != NULL) {
-		long pid = ftrace__instance_pid(d->d_name);
 		struct tracefs_instance *stale;
+		long pid;
 
-		if (!pid || ftrace__owner_alive(pid))
+		if (!ftrace_instance__abandoned(d->d_name, &pid))
 			continue;
 		stale = tracefs_instance_alloc(NULL, d->d_name);
 		if (stale && tracefs_instance_destroy(stale) == 0)

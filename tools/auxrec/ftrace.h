@@ -44,6 +44,11 @@ int ftrace_session__add_to_ring_set(struct ftrace_session *fs, struct ring_set *
 struct tracefs_instance *ftrace_session__instance(const struct ftrace_session *fs);
 /* Which mode the readers ended up in ("mapped", "read", "splice"). */
 const char *ftrace_session__mode(const struct ftrace_session *fs);
+/*
+ * Whether name is an instance auxrec gives (auxrec-PID, auxrec-PID.N) whose auxrec is gone
+ * (killed: it could not remove it). *pid: the PID of the name, 0 when it is none of ours.
+ */
+bool ftrace_instance__abandoned(const char *name, long *pid);
 /* Close the readers, remove the instance (leaves no tracing state behind). */
 void ftrace_session__delete(struct ftrace_session *fs);
 

@@ -304,11 +304,25 @@ static int record__switch(struct record *rec, double now)
 {
 	struct perf_data_writer *old_perf = rec->perf_data;
 	struct trace_dat_writer *old_trace = rec->trace_dat;
-	ssize_t n = ring_set__drain_all(rec->set, true);
+	bool resumed = false;
+	ssize_t n;
 	int err, ferr;
 
-	if (n == -ECANCELED)
-		return 0;	/* a stop came meanwhile: the end finishes this piece */
+	/*
+	 * Every signal auxrec handles stops the set, not only a stop: also the SIGUSR2 of this
+	 * very switch when it came after the poll had returned (its request is taken already),
+	 * a later one, or a child's SIGCHLD. Those resume the drain; a request still waiting
+	 * stops the set again once it is done, for the loop to serve. Taken as a stop, the
+	 * switch was lost (test-auxrec-switch saw three pieces of four once).
+	 */
+	while ((n = ring_set__drain_all(rec->set, true)) == -ECANCELED) {
+		if (record__stop_requested())
+			return 0;	/* a stop came meanwhile: the end finishes this piece */
+		ring_set__resume(rec->set);
+		resumed = true;
+	}
+	if (resumed)
+		record__signals_wake(rec->set);
 	if (n < 0) {
 		auxrec_error("draining the rings for the switch failed: %s",
 			     auxrec_strerror((int)-n));

@@ -205,6 +205,13 @@ static int report_feed__sample(struct report_feed *feed, const struct perf_sampl
 	if (err || !(attr->sample_type & PERF_SAMPLE_IP))
 		return err;
 	perf_machine__resolve(feed->machine, pid_of(s->pid), s->ip, &al);
+	/*
+	 * A task no COMM named (one forked while the recording started, say) is ":<tid>" there,
+	 * a row of its own per task, as perf report --sort comm shows it: folded into one ":?",
+	 * its rows were none of perf's on a busy machine.
+	 */
+	if (!comm && s->tid != (uint32_t)-1)
+		comm = perf_machine__comm(feed->machine, (pid_t)s->tid);
 	return report_agg__symbol(feed->agg, evsel, comm ? comm : ":?", al.dso, al.sym, al.kernel,
 				  sample__period(s, evsel));
 }

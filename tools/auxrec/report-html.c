@@ -221,8 +221,14 @@ static void html__header(FILE *f, const struct report_model *m)
 	else if (m->nr_bins)
 		fprintf(f, "%s <span class=\"muted\">(first to last timestamp)</span>",
 			html__fmt_time(t, (int64_t)report__duration(m), report__duration(m)));
-	else
-		fputs("<span class=\"muted\">unknown</span>", f);
+	else {
+		char why[512];
+
+		report_model__why_no_span(m, why, sizeof(why));
+		fputs("<span class=\"muted\">unknown: ", f);
+		html__puts(f, why);
+		fputs("</span>", f);
+	}
 	fputs("</dd>\n", f);
 	html__info_text(f, "Recorded by", m->info[REPORT_INFO_VERSION]);
 	if (m->info[REPORT_INFO_MODE])

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1
 /* The report model: a recording binned over time per lane and per source (report-model.h). */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +53,40 @@ const char *report_source__name(enum report_source src)
 const char *report_source__unit(enum report_source src)
 {
 	return (unsigned)src < REPORT_SRC__NR ? source_units[src] : "?";
+}
+
+void report_model__why_no_span(const struct report_model *m, char *buf, size_t size)
+{
+	uint64_t all = 0;
+	size_t n = 0;
+
+	for (int s = 0; s < REPORT_SRC__NR; s++)
+		all += m->source[s].sum.records;
+	if (!all) {
+		snprintf(buf, size, "nothing was recorded");
+		return;
+	}
+	n += snprintf(buf, size, "none of its %" PRIu64 " records has a time (", all);
+	for (int s = 0, first = 1; s < REPORT_SRC__NR; s++) {
+		if (!m->source[s].sum.records || n >= size)
+			continue;
+		n += snprintf(buf + n, size - n, "%s%s %" PRIu64 " %s", first ? "" : ", ",
+			      report_source__name(s), m->source[s].sum.records,
+			      report_source__unit(s));
+		first = 0;
+	}
+	/*
+	 * An AUXTRACE record has no time field: the kernel dates AUX data with the
+	 * PERF_RECORD_AUX it writes when a stretch ends, timed when the event has sample_id_all
+	 * and TIME; the trace's own timestamps (Intel PT's TSC) need decoding (auxrec script).
+	 */
+	if (n < size && m->source[REPORT_SRC_AUX].sum.records)
+		n += snprintf(buf + n, size - n, "): the AUXTRACE records that carry the AUX trace "
+			      "have no time, and no PERF_RECORD_AUX with one dates its buffers; "
+			      "the trace's own timestamps, if it has any, are decoded by auxrec "
+			      "script --itrace");
+	else if (n < size)
+		n += snprintf(buf + n, size - n, ")");
 }
 
 const char *report_loss_kind__name(enum report_loss_kind kind)

@@ -169,6 +169,12 @@ int report_model__add_lane(struct report_model *m, int id);
 const struct report_lane *report_model__lane(const struct report_model *m, int id);
 /* Start of bin i (0 <= i < nr_bins) on the trace clock. */
 uint64_t report_model__bin_start(const struct report_model *m, size_t i);
+/*
+ * Why a model without a span has none, said from what it holds, into buf (size bytes, cut
+ * short if need be): "nothing was recorded", or which records came and that none carried a
+ * time, with what would have timed the AUX trace.
+ */
+void report_model__why_no_span(const struct report_model *m, char *buf, size_t size);
 /* The displayed origin: the span's start when known, else the first bin's start. */
 uint64_t report_model__origin(const struct report_model *m);
 

@@ -66,7 +66,10 @@ static void text__header(FILE *f, const struct report_data *d)
 		text__secs(f, (int64_t)(m->end_ns - m->start_ns));
 		fputs(" s)\n", f);
 	} else {
-		fprintf(f, "  %-12s no timestamps\n", "span");
+		char why[512];
+
+		report_model__why_no_span(m, why, sizeof(why));
+		fprintf(f, "  %-12s unknown: %s\n", "span", why);
 	}
 	if (m->wall_start_ns) {
 		time_t sec = (time_t)(m->wall_start_ns / 1000000000);
