@@ -587,8 +587,9 @@ int cmd_script(int argc, char **argv)
 	};
 	AUXTRACE_OPTS(itrace_synth_opts, itrace, .default_no_sample = true);
 	/*
-	 * One thread unless asked: more pay only where CPUs are free, and on the busy test VM
-	 * -j2 ran at 1.02-1.03x -j1's rate for 1-10% more CPU (README, bench-decode).
+	 * One thread unless asked: more pay only where CPUs are free. On the 2-CPU test VM -j2
+	 * ran at 1.35-1.56x -j1's rate when it was quiet, 1.02-1.03x when it was busy, for
+	 * 1-14% more CPU (README, bench-decode).
 	 */
 	struct script_args args = { .itrace = &itrace, .decode = true,
 				    .filter = SCRIPT_FILTER_INIT, .nr_threads = 1 };
