@@ -32,6 +32,7 @@
 #include "script-filter.h"
 #include "script-ftrace.h"
 #include "script-line.h"
+#include "script-par.h"
 #include "script-print.h"
 
 enum { OPT_ITRACE = 256, OPT_NO_ITRACE, OPT_PID, OPT_TID, OPT_COMM, OPT_TIME, OPT_NS,
@@ -58,8 +59,9 @@ static const char script_usage[] =
 	"      --source S    read only these of a directory's files: perf, ftrace or both\n"
 	"      --any-clock   interleave files recorded on different clocks by their raw times\n"
 	"                    (refused without it: the order between them would mean nothing)\n"
-	"  -j, --threads N   N >= 2: decode AUX data on a thread of its own while lines are\n"
-	"                    printed (2 are used; the output is the same); default 1\n"
+	"  -j, --threads N   N >= 2: format the lines of what the AUX decoders synthesize on\n"
+	"                    N threads, decoding and writing on this one (with callindent:\n"
+	"                    decoding on another); the output is the same; default 1\n"
 	"      --itrace=OPTS what to synthesize from AUX data, perf's letters: b branches,\n"
 	"                    i<N><unit> an instruction sample every N instructions (i), TSC\n"
 	"                    ticks (t) or ns, us, ms of the trace's time (Intel PT; BTS has\n"
@@ -94,6 +96,7 @@ struct script {
 	struct script_ftrace *ftrace;	/* the trace.dat's lines; NULL: no trace.dat */
 	struct tep_handle *ftrace_tep;	/* its comms, for --comm */
 	struct script_line *line;	/* an ftrace line being built */
+	struct script_par *par;		/* -j: synthesized samples' lines formatted at once */
 	bool follow_calls;		/* callindent: every branch goes to the call depths */
 	bool bts;			/* the AUX data is Intel BTS's */
 	uint32_t branch_filter;		/* branches shown (c, r with callindent); 0: all */
@@ -104,7 +107,7 @@ struct script {
 static bool script__selected(struct script *scr, int cpu, pid_t pid, pid_t tid, uint64_t time)
 {
 	const char *comm = script_filter__needs_comm(scr->filter) ?
-			   perf_machine__comm(scr->machine, tid) : NULL;
+			   script_print__comm(&scr->print, tid) : NULL;
 
 	return script_filter__match(scr->filter, cpu, pid, tid, comm, time);
 }
@@ -144,8 +147,11 @@ static int script__auxtrace_sample(struct script *scr, const struct auxtrace_sam
 	}
 	if (!script__selected(scr, sample->cpu, sample->pid, sample->tid, sample->time))
 		return 0;
-	return script__fields_given(scr, evsel) ?:
-	       script_print__auxtrace_sample(&scr->print, evsel, sample);
+	if (script__fields_given(scr, evsel))
+		return -EINVAL;
+	if (scr->par)
+		return script_par__add(scr->par, sample, evsel);
+	return script_print__auxtrace_sample(&scr->print, evsel, sample);
 }
 
 /*
@@ -196,16 +202,51 @@ static int script__ftrace_record(struct script *scr, const struct timeline_recor
 	return script_line__write(scr->line, stdout);
 }
 
+/*
+ * A side-band record that can change what a line shows: a process's mappings, its name, its
+ * parent, a kernel symbol (what perf_machine__process_event follows). The rest (AUX,
+ * ITRACE_START, SWITCH, LOST, ...: some with every AUX buffer) leave the texts kept valid.
+ */
+static bool script__changes_processes(const union perf_event *event)
+{
+	switch (event->header.type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2:
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_KSYMBOL:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* One record of the recording, in time order: to its printer. */
 static int script__record(void *ctx, const struct timeline_record *rec)
 {
 	struct script *scr = ctx;
+	int err;
 
+	/*
+	 * The synthesized samples' lines gathered go out before any other line, and are
+	 * formatted before the side-band changes what they show; a user record, and the
+	 * side-band that comes with each AUX buffer, do neither.
+	 */
+	if (scr->par && rec->kind != TIMELINE_AUX_SAMPLE && rec->kind != TIMELINE_PERF_USER &&
+	    (rec->kind != TIMELINE_PERF_EVENT || script__changes_processes(rec->perf.event))) {
+		err = script_par__flush(scr->par);
+		if (err)
+			return err;
+	}
 	switch (rec->kind) {
 	case TIMELINE_PERF_SAMPLE:
 		return script__sample(scr, rec->perf.sample, rec->perf.evsel);
 	case TIMELINE_PERF_EVENT:	/* side-band: processes, their names and mappings */
-		script_print__forget(&scr->print);
+		if (script__changes_processes(rec->perf.event)) {
+			script_print__forget(&scr->print);
+			if (scr->par)
+				script_par__forget(scr->par);
+		}
 		return perf_machine__process_event(scr->machine, rec->perf.event, rec->perf.sample);
 	case TIMELINE_PERF_USER:
 		return script__user(scr, rec->perf.event);
@@ -337,6 +378,20 @@ static int script__open_ftrace(struct script *scr, struct trace_dat_reader *r)
 	return 0;
 }
 
+/*
+ * -j N: the synthesized samples' lines are formatted by N - 1 workers and this thread, which
+ * decodes (the timeline on one thread: a hand-over per sample less) and writes them. Not
+ * with callindent, whose lines depend on each other (the call depth, perf's column that
+ * moves with the lines): there the timeline decodes on a thread of its own instead.
+ */
+static int script__start_par(struct script *scr, unsigned int nr_threads)
+{
+	if (nr_threads < 2 || !scr->session || scr->follow_calls)
+		return 0;
+	scr->par = script_par__new(&scr->print, nr_threads - 1);
+	return scr->par ? 0 : -errno;
+}
+
 static int script__run(struct script_args *args)
 {
 	AUXTRACE_OPTS(perf_session_opts, session_opts,
@@ -344,7 +399,7 @@ static int script__run(struct script_args *args)
 		      .cpus = args->filter.cpus,
 		      .itrace_synth_opts = args->itrace);
 	AUXTRACE_OPTS(timeline_opts, tl_opts, .any_clock = args->any_clock, .user_records = true,
-		      .nr_threads = args->nr_threads);
+		      .nr_threads = args->follow_calls ? args->nr_threads : 1);
 	AUXTRACE_OPTS(auxtrace_recording_opts, opts, .session = &session_opts,
 		      .timeline = &tl_opts, .no_perf = args->no_perf, .no_ftrace = args->no_ftrace);
 	struct script scr = {
@@ -371,7 +426,15 @@ static int script__run(struct script_args *args)
 	err = script__open_perf(&scr, path) ?:
 	      script__open_ftrace(&scr, auxtrace_recording__trace_dat(rec));
 	if (!err)
+		err = script__start_par(&scr, args->nr_threads);
+	if (!err)
 		err = timeline__process(auxtrace_recording__timeline(rec), script__record, &scr);
+	if (scr.par) {
+		int perr = script_par__flush(scr.par);
+
+		err = err ?: perr;
+		script_par__delete(scr.par);
+	}
 	if (fflush(stdout) && !err)
 		err = -errno;
 	if (err)
@@ -420,7 +483,7 @@ static int script__threads(struct script_args *args, const char *arg)
 	unsigned long n = strtoul(arg, &end, 10);
 
 	if (!*arg || *end || !n || n > 1024) {
-		auxrec_error("-j '%s': a number of threads from 1 (2 are all that is used)", arg);
+		auxrec_error("-j '%s': a number of threads from 1 to 1024", arg);
 		return 2;
 	}
 	args->nr_threads = (unsigned int)n;
@@ -524,8 +587,9 @@ int cmd_script(int argc, char **argv)
 	};
 	AUXTRACE_OPTS(itrace_synth_opts, itrace, .default_no_sample = true);
 	/*
-	 * One thread unless asked: a second pays only where a CPU is free, and on the busy
-	 * test VM -j2 ran at 0.91-1.66x -j1's rate for 10-40% more CPU (README, bench-decode).
+	 * One thread unless asked: more pay only where CPUs are free. On the 2-CPU test VM -j2
+	 * ran at 1.35-1.56x -j1's rate when it was quiet, 1.02-1.03x when it was busy, for
+	 * 1-14% more CPU (README, bench-decode).
 	 */
 	struct script_args args = { .itrace = &itrace, .decode = true,
 				    .filter = SCRIPT_FILTER_INIT, .nr_threads = 1 };

@@ -2,6 +2,7 @@
 /* auxrec script's lines for one record (script-print.h). */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <auxtrace/decode.h>
@@ -30,6 +31,21 @@ void script_print__exit(struct script_print *p)
 	trace_seq_destroy(&p->seq);
 	script_calls__exit(&p->calls);
 	script_addr_cache__exit(&p->addrs);
+}
+
+/*
+ * The width of the event names is each copy's, taken at its first line: the decoders add
+ * their events to the evlist when the walk starts, after the copies are made.
+ */
+void script_print__copy(struct script_print *dst, struct script_print *src,
+			pthread_mutex_t *machine_lock)
+{
+	*dst = (struct script_print){
+		.machine = src->machine, .evlist = src->evlist, .tep = src->tep,
+		.fields = src->fields, .ns = src->ns, .dso_pad = src->dso_pad,
+		.machine_lock = machine_lock,
+	};
+	script_print__init(dst);
 }
 
 void script_print__forget(struct script_print *p)
@@ -73,6 +89,34 @@ static int script_print__name_width(struct script_print *p)
 	return p->name_width;
 }
 
+/*
+ * Lookups take the machine's lock when there is one (copies format at once): a thread or a
+ * symbol table seen the first time is added to the machine then (the caches spare most).
+ */
+const char *script_print__comm(struct script_print *p, pid_t tid)
+{
+	const char *comm;
+
+	if (!p->machine_lock)
+		return perf_machine__comm(p->machine, tid);
+	pthread_mutex_lock(p->machine_lock);
+	comm = perf_machine__comm(p->machine, tid);
+	pthread_mutex_unlock(p->machine_lock);
+	return comm;
+}
+
+static void script_print__resolve(struct script_print *p, pid_t pid, uint64_t addr,
+				  struct perf_addr_location *al)
+{
+	if (!p->machine_lock) {
+		perf_machine__resolve(p->machine, pid, addr, al);
+		return;
+	}
+	pthread_mutex_lock(p->machine_lock);
+	perf_machine__resolve(p->machine, pid, addr, al);
+	pthread_mutex_unlock(p->machine_lock);
+}
+
 /* comm, pid/tid, [cpu]; comm unaligned before a callchain, as perf prints it. */
 static void script_print__who(struct script_print *p, unsigned int f, pid_t pid, pid_t tid,
 			      int cpu, bool chain)
@@ -80,7 +124,7 @@ static void script_print__who(struct script_print *p, unsigned int f, pid_t pid,
 	struct script_line *l = &p->line;
 
 	if (f & SF_COMM) {
-		script_line__str(l, perf_machine__comm(p->machine, tid), chain ? 0 : 16);
+		script_line__str(l, script_print__comm(p, tid), chain ? 0 : 16);
 		script_line__char(l, ' ');
 	}
 	if (f & SF_PID) {
@@ -179,7 +223,7 @@ static void script_print__addr(struct script_print *p, unsigned int f, pid_t pid
 		return;
 	}
 	if (f & (SF_SYM | SF_DSO))
-		perf_machine__resolve(p->machine, pid, addr, &al);
+		script_print__resolve(p, pid, addr, &al);
 	script_line__u64(&p->line, addr, 16, true, false);
 	script_print__sym(p, f, &al);
 	script_addr_cache__add(&p->addrs, pid, addr, shown, p->line.buf + at, p->line.len - at);
@@ -417,6 +461,31 @@ static void script_print__callindent(struct script_print *p, unsigned int f,
 		script_line__str(l, "", p->spacing - (int)len);
 }
 
+/* The line and its newline onto p->text, and a new line started. 0 or -ENOMEM. */
+static int script_print__keep(struct script_print *p)
+{
+	struct script_text *t = p->text;
+	size_t len = p->line.len;
+
+	p->line.len = 0;
+	if (t->cap - t->len < len + 1) {
+		size_t cap = t->cap ? t->cap : 4096;
+		char *buf;
+
+		while (cap - t->len < len + 1)
+			cap *= 2;
+		buf = realloc(t->buf, cap);
+		if (!buf)
+			return -ENOMEM;
+		t->buf = buf;
+		t->cap = cap;
+	}
+	memcpy(t->buf + t->len, p->line.buf, len);
+	t->len += len;
+	t->buf[t->len++] = '\n';
+	return 0;
+}
+
 int script_print__auxtrace_sample(struct script_print *p, struct evsel *evsel,
 				  const struct auxtrace_sample *sample)
 {
@@ -439,7 +508,7 @@ int script_print__auxtrace_sample(struct script_print *p, struct evsel *evsel,
 		script_line__str(&p->line, " => ", 0);
 		script_print__addr(p, f, sample->pid, sample->addr);
 	}
-	return script_line__write(&p->line, p->out);
+	return p->text ? script_print__keep(p) : script_line__write(&p->line, p->out);
 }
 
 int script_print__auxtrace_error(struct script_print *p, const struct auxtrace_decode_error *err)

@@ -8,6 +8,7 @@
 #ifndef AUXREC_SCRIPT_PRINT_H
 #define AUXREC_SCRIPT_PRINT_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,6 +26,12 @@ struct perf_sample;
 struct auxtrace_sample;
 struct auxtrace_decode_error;
 
+/* Lines gathered in memory, to be written later in their order (script-par.c). */
+struct script_text {
+	char *buf;
+	size_t len, cap;
+};
+
 struct script_print {
 	struct perf_machine *machine;	/* borrowed: comms, symbols */
 	struct evlist *evlist;		/* borrowed: the width of the event names */
@@ -33,6 +40,10 @@ struct script_print {
 	bool ns;			/* --ns: times to the nanosecond */
 	int dso_pad;			/* callindent's dso padded to this width (--call-trace) */
 	FILE *out;
+	/* A copy's (script_print__copy): synthesized samples' lines go here instead of out. */
+	struct script_text *text;
+	/* Set while copies format at once: the machine is looked up under it. */
+	pthread_mutex_t *machine_lock;
 	/* private */
 	int name_width;
 	int spacing;			/* callindent's column, as perf widens it */
@@ -61,6 +72,16 @@ void script_print__init(struct script_print *p);
  */
 void script_print__set_tep(struct script_print *p, struct tep_handle *tep, bool resolve);
 void script_print__exit(struct script_print *p);
+/*
+ * dst prints as src (initialized) does, with caches of its own, its synthesized samples'
+ * lines into dst->text (set before each use), looking the machine up under machine_lock:
+ * copies format synthesized samples on threads of their own while nothing changes the
+ * machine's processes. script_print__exit(dst) after.
+ */
+void script_print__copy(struct script_print *dst, struct script_print *src,
+			pthread_mutex_t *machine_lock);
+/* tid's comm, as perf_machine__comm, under p->machine_lock when set. */
+const char *script_print__comm(struct script_print *p, pid_t tid);
 /* A side-band record changed a process's mappings or name: what was printed may change. */
 void script_print__forget(struct script_print *p);
 
@@ -78,7 +99,7 @@ int script_print__follow(struct script_print *p, const struct auxtrace_sample *s
  * thread's call depth over with each (PT's go on across buffers). 0 or -ENOMEM.
  */
 int script_print__bts_buffer(struct script_print *p, int cpu, pid_t tid, uint64_t aux_offset);
-/* A synthesized branch or instruction sample of the AUX event evsel. */
+/* A synthesized branch or instruction sample of the AUX event evsel (p->text: its line there). */
 int script_print__auxtrace_sample(struct script_print *p, struct evsel *evsel,
 				  const struct auxtrace_sample *sample);
 /* perf's line for PERF_RECORD_AUXTRACE_ERROR, and where in the AUX data it happened. */

@@ -1,20 +1,17 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * Decoding AUX data to branch samples: `auxrec script --itrace=b` on one thread and on two
- * (-j1, -j2) against perf 6.1's `perf script --itrace=b` on the same recordings, all
- * printing to /dev/null: branches per second and peak RSS (the child's, from wait4) side by
- * side, the median of runs taken in turns.
+ * Decoding AUX data to branch samples: `auxrec script --itrace=b` on one, two and three
+ * threads (-j1, -j2, -j3) against perf 6.1's `perf script --itrace=b` on the same
+ * recordings, all printing to /dev/null: branches per second and peak RSS (the child's,
+ * from wait4) side by side, the median of runs taken in turns.
  *
- * The recordings are made the way the tests make them (tests/lib/aux-session.h): a program
+ * The recordings are made the way the tests make them (tests/lib/aux-f-calls.h): a program
  * built here runs, its side-band is written, and the AUX test producer stands in for the
- * hardware, drained through the library's AUX layer into its perf.data writer:
- *  - Intel BTS: the 7 branches of one call of the program's f, over and over; each AUX
- *    buffer ends with a zero record (perf never decodes a buffer's last record);
- *  - Intel PT: libipt's encoder writes f's trace (TIP.PGE, two TNTs, TIP.PGD) over and
- *    over, a PSB+ every 4 KiB as the hardware's default psb_period does, and the AUX
- *    buffers are cut mid-trace, so that every buffer boundary is one the decoder must
- *    decode across.
+ * hardware, drained through the library's AUX layer into its perf.data writer: Intel BTS
+ * and Intel PT traces of its calls of f, over and over, in 64 KiB AUX buffers.
  * BRANCHES (default 8M) per recording; a number as the first argument changes it.
+ * BENCH_DECODE_KEEP=1 keeps the recordings and their programs (their paths printed), to
+ * profile the tools on them.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -25,158 +22,43 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <intel-pt.h>
 
-#include <auxtrace/auxtrace-mmaps.h>
 #include <auxtrace/core.h>
 
 #include "util.h"
-#include "tests/lib/asm-elf.h"
-#include "tests/lib/aux-payload.h"
-#include "tests/lib/aux-session.h"
+#include "tests/lib/aux-f-calls.h"
 
 #define BRANCHES	(8u << 20)
-#define AUX_PAGES	256			/* 1 MiB AUX area, drained in 64 KiB buffers */
-#define BUFFER_BYTES	(64u << 10)
-#define PSB_EVERY	4096			/* bytes of PT trace between PSBs */
-#define F_BRANCHES	7
+#define BUFFER_BYTES	(64u << 10)		/* drained in 64 KiB buffers */
 
 struct recording {
 	const char *name;
 	struct traced_prog prog;	/* its code, read by both decoders */
 	char path[PATH_MAX];
-	uint64_t branches;
-	uint64_t buffers;
+	struct aux_f_calls rec;
 	off_t size;
 };
 
-/* The branches of one call of f, as BTS records them. */
-static void bts_f_call(const struct traced_prog *t, struct bts_record *r)
-{
-	static const char *const from[] = { NULL, "f_jnz", "f_jz", "f_jnz", "f_call", "g_ret",
-					     "f_ret" };
-	static const char *const to[] = { "f", "f_top", "f_even", "f_top", "g", "f_ret", NULL };
-
-	for (int i = 0; i < F_BRANCHES; i++) {
-		r[i].from = from[i] ? asm_elf__sym(&t->elf, from[i]) : t->after_f - 5;
-		r[i].to = to[i] ? asm_elf__sym(&t->elf, to[i]) : t->after_f;
-		r[i].misc = 0;
-	}
-}
-
-/* Drain what the producer wrote into one AUXTRACE record. */
-static int drain(struct aux_session *s)
-{
-	return auxtrace_mmaps__read(s->aux, perf_data_writer__aux_sink(s->w)) < 0 ? -1 : 0;
-}
-
-static int record_bts(struct aux_session *s, const struct traced_prog *t,
-		      struct recording *rec, uint64_t branches)
-{
-	const size_t per_buffer = BUFFER_BYTES / sizeof(struct bts_record) - 1;
-	struct bts_record *buf = calloc(per_buffer + 1, sizeof(*buf)), call[F_BRANCHES];
-
-	if (!buf)
-		return -1;
-	bts_f_call(t, call);
-	while (rec->branches < branches) {
-		size_t n = 0;
-
-		while (n < per_buffer && rec->branches < branches)
-			buf[n++] = call[rec->branches++ % F_BRANCHES];
-		memset(&buf[n], 0, sizeof(buf[n]));
-		n++;
-		if (aux_producer__write(s->p, buf, n * sizeof(*buf)) != n * sizeof(*buf) ||
-		    drain(s))
-			break;
-		rec->buffers++;
-	}
-	free(buf);
-	return rec->branches == branches ? 0 : -1;
-}
-
-/* One call of f traced (tests/lib/aux-payload.h), after a PSB+ when psb. */
-static int pt_encode(struct pt_encoder *enc, const struct traced_prog *t, uint64_t tsc,
-		     bool psb)
-{
-	struct pt_packet pkts[PT_PSB_PACKETS + PT_F_CALL_PACKETS];
-
-	pt_packets__psb(pkts, tsc);
-	pt_packets__f_call(pkts + PT_PSB_PACKETS, asm_elf__sym(&t->elf, "f"), t->after_f);
-	return psb ? pt_packets__encode(enc, pkts, PT_PSB_PACKETS + PT_F_CALL_PACKETS)
-		   : pt_packets__encode(enc, pkts + PT_PSB_PACKETS, PT_F_CALL_PACKETS);
-}
-
-static int record_pt(struct aux_session *s, const struct traced_prog *t,
-		     struct recording *rec, uint64_t branches)
-{
-	size_t size = (size_t)(branches / F_BRANCHES + 1) * 24 + (64u << 20);
-	uint8_t *trace = malloc(size);
-	uint64_t used = 0, psb_at = 0, done = 0;
-	struct pt_config config;
-	struct pt_encoder *enc;
-	int err = -1;
-
-	if (!trace)
-		return -1;
-	pt_config_init(&config);
-	config.begin = trace;
-	config.end = trace + size;
-	enc = pt_alloc_encoder(&config);
-	for (uint64_t tsc = 1000; enc && rec->branches < branches; tsc += 100) {
-		if (pt_encode(enc, t, tsc, !rec->branches || used - psb_at >= PSB_EVERY))
-			goto out;
-		if (!rec->branches || used - psb_at >= PSB_EVERY)
-			psb_at = used;
-		pt_enc_get_offset(enc, &used);
-		rec->branches += F_BRANCHES;
-	}
-	/* Buffers of BUFFER_BYTES and a little: their ends fall anywhere in the trace. */
-	while (done < used) {
-		size_t n = BUFFER_BYTES + (done * 7 % 61);
-
-		n = n < used - done ? n : used - done;
-		if (aux_producer__write(s->p, trace + done, n) != n || drain(s))
-			goto out;
-		done += n;
-		rec->buffers++;
-	}
-	err = 0;
-out:
-	pt_free_encoder(enc);
-	free(trace);
-	return err;
-}
-
 static int make_recording(struct recording *rec, const char *pmu, uint64_t branches)
 {
-	struct aux_session_opts opts = { .pmu = pmu, .aux_pages = AUX_PAGES };
-	struct traced_prog *t = &rec->prog;
-	struct aux_session s;
 	struct stat st;
-	int err;
 
 	snprintf(rec->path, sizeof(rec->path), "/tmp/auxtrace-bench-decode-%s-%d.data", pmu,
 		 getpid());
-	if (traced_prog__start(t))
+	if (traced_prog__start(&rec->prog) ||
+	    aux_f_calls__record(rec->path, pmu, &rec->prog, branches, BUFFER_BYTES, &rec->rec))
 		return -1;
-	opts.pid = t->pid;
-	err = aux_session__start(&s, &opts, rec->path);
-	if (!err) {
-		err = !strcmp(pmu, "intel_bts") ? record_bts(&s, t, rec, branches)
-						 : record_pt(&s, t, rec, branches);
-		err |= aux_session__finish(&s);
-	}
-	err |= traced_prog__finish(t);
-	if (!err && !stat(rec->path, &st))
+	if (!stat(rec->path, &st))
 		rec->size = st.st_size;
-	return err ? -1 : 0;
+	return 0;
 }
 
 #define RUNS	3			/* each tool, taking turns: the median and the range */
 
+#define NR_AUXREC	3		/* auxrec script -j1, -j2, -j3 */
+
 struct runs {
-	const char *name;
+	char name[40];
 	double seconds[RUNS];		/* sorted */
 	double cpu[RUNS];		/* user + system of the run, sorted */
 	long max_rss_kib;
@@ -204,24 +86,31 @@ static void runs__print(const struct runs *r, uint64_t branches)
 }
 
 /*
- * auxrec script on one thread and on two (the walk and the decode on a thread of their own,
- * the lines on the caller's), and perf script, taking turns RUNS times.
+ * auxrec script on one, two and three threads (-j2: the walk and the decode on a thread of
+ * their own, the lines formatted on two, written on the caller's), and perf script, taking
+ * turns RUNS times.
  */
 static void compare(const struct recording *rec, const char *auxrec)
 {
-	char *one[] = { (char *)auxrec, "script", "--itrace=b", "-j", "1", "-i",
-			(char *)rec->path, NULL };
-	char *two[] = { (char *)auxrec, "script", "--itrace=b", "-j", "2", "-i",
-			(char *)rec->path, NULL };
+	static const char *const threads[NR_AUXREC] = { "1", "2", "3" };
+	char *argv[NR_AUXREC + 1][8];
 	char *perf[] = { "timeout", "600", "perf", "script", "--itrace=b", "-i",
 			 (char *)rec->path, NULL };
-	char *const *argv[] = { one, two, perf };
-	struct runs r[] = { { .name = "auxrec script --itrace=b -j1" },
-			    { .name = "auxrec script --itrace=b -j2" },
-			    { .name = "perf script --itrace=b" } };
+	struct runs r[NR_AUXREC + 1] = { [NR_AUXREC] = { .name = "perf script --itrace=b" } };
+	const struct runs *p = &r[NR_AUXREC];
+	bool failed = false;
 
+	for (int t = 0; t < NR_AUXREC; t++) {
+		char *one[] = { (char *)auxrec, "script", "--itrace=b", "-j", (char *)threads[t],
+				"-i", (char *)rec->path, NULL };
+
+		memcpy(argv[t], one, sizeof(one));
+		snprintf(r[t].name, sizeof(r[t].name), "auxrec script --itrace=b -j%s",
+			 threads[t]);
+	}
+	memcpy(argv[NR_AUXREC], perf, sizeof(perf));
 	for (int i = 0; i < RUNS; i++) {
-		for (int t = 0; t < 3; t++) {
+		for (int t = 0; t <= NR_AUXREC; t++) {
 			struct bench_run b = bench__run(argv[t]);
 
 			r[t].seconds[i] = b.seconds;
@@ -231,24 +120,24 @@ static void compare(const struct recording *rec, const char *auxrec)
 				r[t].max_rss_kib = b.max_rss_kib;
 		}
 	}
-	for (int t = 0; t < 3; t++)
-	{
-		qsort(r[t].seconds, RUNS, sizeof(double), seconds_cmp);
-		qsort(r[t].cpu, RUNS, sizeof(double), seconds_cmp);
-	}
 	printf("%s: %" PRIu64 " branches in %" PRIu64 " AUX buffers, a %.1f MiB file; median "
-	       "of %d runs (range)\n", rec->name, rec->branches, rec->buffers,
+	       "of %d runs (range)\n", rec->name, rec->rec.branches, rec->rec.buffers,
 	       rec->size / 1048576.0, RUNS);
 	printf("  %-28s %8s %7s %25s %12s\n", "", "time", "CPU", "branches/s", "peak RSS");
-	for (int t = 0; t < 3; t++)
-		runs__print(&r[t], rec->branches);
-	if (r[0].failed || r[1].failed || r[2].failed)
+	for (int t = 0; t <= NR_AUXREC; t++) {
+		qsort(r[t].seconds, RUNS, sizeof(double), seconds_cmp);
+		qsort(r[t].cpu, RUNS, sizeof(double), seconds_cmp);
+		runs__print(&r[t], rec->rec.branches);
+		failed |= r[t].failed;
+	}
+	if (failed)
 		return;
-	printf("  -j2 / -j1: %.2fx; auxrec / perf: rate -j1 %.2fx, -j2 %.2fx; peak RSS %.2fx, "
-	       "%.2fx\n\n", runs__median(&r[0]) / runs__median(&r[1]),
-	       runs__median(&r[2]) / runs__median(&r[0]), runs__median(&r[2]) / runs__median(&r[1]),
-	       (double)r[0].max_rss_kib / r[2].max_rss_kib,
-	       (double)r[1].max_rss_kib / r[2].max_rss_kib);
+	printf("  -j2 / -j1: %.2fx, -j3 / -j1: %.2fx; auxrec / perf: rate -j1 %.2fx, -j2 %.2fx, "
+	       "-j3 %.2fx; peak RSS %.2fx, %.2fx, %.2fx\n\n",
+	       runs__median(&r[0]) / runs__median(&r[1]), runs__median(&r[0]) / runs__median(&r[2]),
+	       runs__median(p) / runs__median(&r[0]), runs__median(p) / runs__median(&r[1]),
+	       runs__median(p) / runs__median(&r[2]), (double)r[0].max_rss_kib / p->max_rss_kib,
+	       (double)r[1].max_rss_kib / p->max_rss_kib, (double)r[2].max_rss_kib / p->max_rss_kib);
 }
 
 int main(int argc, char **argv)
@@ -274,6 +163,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "bench-decode: cannot record %s\n", recs[i].name);
 		else
 			compare(&recs[i], auxrec);
+		if (getenv("BENCH_DECODE_KEEP")) {
+			printf("kept: %s (its program: %s)\n\n", recs[i].path,
+			       recs[i].prog.elf.path);
+			continue;
+		}
 		unlink(recs[i].path);
 		traced_prog__remove(&recs[i].prog);
 	}
