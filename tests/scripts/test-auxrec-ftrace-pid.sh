@@ -73,9 +73,12 @@ target=$!
 other=$!
 timeout 60 "$auxrec" record -o p -p "$target" --ftrace syscalls:sys_enter_getppid >p.log 2>&1 &
 recp=$!
-# the recording is on once its instance has the pid: then release both
-for _ in $(seq 100); do
-	grep -qw "$target" /sys/kernel/tracing/instances/auxrec-$recp/set_event_pid 2>/dev/null && break
+# the recording is on once its instance has the pid and tracing on: then release both. The
+# instance is auxrec's, named after auxrec's pid, not timeout's ($recp): the auxrec instance
+# with the target's pid (waiting for auxrec-$recp, which never came, was a 10 s sleep)
+for _ in $(seq 600); do
+	inst=$(grep -lw "$target" /sys/kernel/tracing/instances/auxrec-*/set_event_pid 2>/dev/null)
+	[ -n "$inst" ] && [ "$(cat "${inst%/set_event_pid}/tracing_on" 2>/dev/null)" = 1 ] && break
 	sleep 0.1
 done
 echo >go2; echo >go3

@@ -3,7 +3,7 @@
 # ftrace are killed at random points of a known workload (K getpgid calls, K random), then
 # auxrec recover rebuilds perf.data and trace.dat, and perf script and trace-cmd report read
 # them. A kill once the workload's events were drained (pushed out of the rings' open
-# sub-buffers by a filler process, then 0.1 s) finds exactly K in both files, so the counts
+# sub-buffers by a filler process, then drained) finds exactly K in both files, so the counts
 # grow with the kill point; a kill right after the workload loses at most what the rings
 # still held. Before recover, report and script say the recording is unfinished, and perf
 # reads a killed perf.data of non-tracepoint events as it is (its header is kept up to date
@@ -39,6 +39,22 @@ start() {
 	done
 	sleep 0.1
 }
+# fill DIR: the workload's events out of the rings' open sub-buffers and drained. A filler
+# on the workload's CPU makes 1000 more calls; then, however slow the machine, until auxrec
+# script reads the filler's calls in the live perf.data (perf cannot: a tracepoint needs
+# the feature sections, written at the end), and a sweep of every ring (once a second)
+# after that for the ftrace pages they filled.
+fill() {
+	local n
+	taskset -c 0 "$loop" 1000 0 getpgid & local fpid=$!
+	wait $fpid
+	for _ in $(seq 1 300); do
+		n=$(timeout 60 "$auxrec" script -F pid "$1" 2>/dev/null | awk -v p=$fpid '$1 == p' | wc -l)
+		[ "$n" -ge 1000 ] && break
+		sleep 0.1
+	done
+	sleep 1.3
+}
 # kill_recorder: SIGKILL, and the instance it could not remove is removed here
 kill_recorder() {
 	kill -KILL "$rpid"
@@ -49,7 +65,11 @@ kill_recorder() {
 
 # The header at rounds: a killed recording of cpu-clock reads in perf without recover.
 start "$tmp/clock" -a -e cpu-clock
-sleep 1.2	# a round after the once-a-second sweep of every ring
+# a round after the once-a-second sweep of every ring, however slow the machine
+for _ in $(seq 1 300); do
+	timeout 60 perf script -i "$tmp/clock/perf.data" 2>/dev/null | grep -q cpu-clock && break
+	sleep 0.1
+done
 kill_recorder
 n=$(timeout 60 perf script -i "$tmp/clock/perf.data" 2>/dev/null | grep -c cpu-clock)
 check "killed, not recovered: perf script reads the cpu-clock samples up to the last round ($n)" \
@@ -57,11 +77,10 @@ check "killed, not recovered: perf script reads the cpu-clock samples up to the 
 
 # Before recover: the unfinished recording is said, with the way out, and still read.
 start "$tmp/un" -a -e syscalls:sys_enter_getpgid --ftrace syscalls:sys_enter_getpgid
-"$loop" 300 0 getpgid &
+taskset -c 0 "$loop" 300 0 getpgid &
 wpid=$!
 wait "$wpid"
-"$loop" 1000 0 getpgid	# pushes the workload's events out of the open sub-buffer
-sleep 1.3		# a sweep of every ring, and its round
+fill "$tmp/un"
 kill_recorder
 check "killed: trace.dat is not there, its spool is (trace.dat.spool/head, cpu0)" \
 	bash -c "[ ! -e '$tmp/un/trace.dat' ] && [ -s '$tmp/un/trace.dat.spool/head' ] &&
@@ -98,11 +117,10 @@ start "$tmp/z" -z -a -e syscalls:sys_enter_getpgid --ftrace syscalls:sys_enter_g
 check "-z: the spool names the recorder's instance, and the compression" \
 	bash -c "[ \"\$(cat '$tmp/z/trace.dat.spool/instance')\" = auxrec-$rpid ] &&
 		 [ -s '$tmp/z/trace.dat.spool/compression' ]"
-"$loop" "$K1" 0 getpgid &
+taskset -c 0 "$loop" "$K1" 0 getpgid &
 w1=$!
 wait "$w1"
-"$loop" 1000 0 getpgid	# pushes the workload's events out of the open sub-buffers
-sleep 1.3
+fill "$tmp/z"
 left=auxrec-$rpid
 kill -KILL "$rpid"
 wait "$rpid" 2>/dev/null
@@ -158,13 +176,11 @@ for run in $(seq 1 20); do
 	d=$tmp/k$run
 	k=$((RANDOM % (N + 1)))
 	start "$d" -a -e syscalls:sys_enter_getpgid --ftrace syscalls:sys_enter_getpgid
-	"$loop" "$k" 0 getpgid &
+	taskset -c 0 "$loop" "$k" 0 getpgid &
 	wpid=$!
 	wait "$wpid"
 	if [ $((run % 3)) -eq 0 ]; then
-		# the workload's events out of the open sub-buffers, drained
-		"$loop" 1000 0 getpgid
-		sleep 1.3
+		fill "$d"
 		kind=settled
 	else
 		kind=abrupt
