@@ -48,9 +48,14 @@ readable() {
 		! grep -v '^cpus=' logs/tc.err | grep -q . &&
 		timeout 60 "$auxrec" report "$1" >/dev/null 2>&1
 }
-# no_instance PID: the auxrec of that pid left no tracefs instance behind
+# no_instance: no auxrec that has exited left its tracefs instance (auxrec-<pid>) behind. ($! is
+# timeout's pid, not auxrec's, so the instance is found by its name's pid being gone.)
 no_instance() {
-	[ ! -d "$tracefs/instances/auxrec-$1" ]
+	local d
+	for d in "$tracefs"/instances/auxrec-*; do
+		[ -d "$d" ] || continue
+		kill -0 "${d##*-}" 2>/dev/null || return 1
+	done
 }
 
 # --- SIGUSR2: the workload asks for a switch after each of its three loops, and waits for the
@@ -83,7 +88,7 @@ done
 check "each perf.data has its own header: perf report --header-only names the event" \
 	eval "timeout 60 perf report --header-only -i '${pieces[2]}/perf.data' 2>/dev/null |
 		grep -q 'event : name = syscalls:sys_enter_getppid'"
-check "no instance is left behind" no_instance $pid
+check "no instance is left behind" no_instance
 
 # --- SIZE and TIME (and TIME with -z: each piece its own compressed streams): one loop of
 # 10 N calls cut wherever the size or the time falls; over all pieces every call, none twice.
@@ -105,7 +110,7 @@ for mode in size:--switch-output=1M time:--switch-output=0.05s "z:-z --switch-ou
 	check "$name: the pieces' trace.dat hold them too" \
 		same "$(sum_calls ftrace_calls "${pieces[@]}")" $((10 * N))
 	check "$name: the second piece is read alone" readable "${pieces[1]}"
-	check "$name: no instance is left behind" no_instance $pid
+	check "$name: no instance is left behind" no_instance
 done
 
 # --- --switch-max-files=2: three switches make four pieces; the two newest stay, each with its
@@ -136,7 +141,7 @@ check "${pieces[0]}: ... and in trace.dat" same "$(ftrace_calls "${pieces[0]}" "
 check "${pieces[1]}: the fourth loop's in both" eval "[ $(perf_calls "${pieces[1]}" "${pids[3]}") = $N ] &&
 	[ $(ftrace_calls "${pieces[1]}" "${pids[3]}") = $N ]"
 check "${pieces[1]}: read alone" readable "${pieces[1]}"
-check "no instance is left behind" no_instance $pid
+check "no instance is left behind" no_instance
 
 # --- -o FILE.data with perf events only: FILE.data.<timestamp> files, as perf record's
 timeout 60 "$auxrec" record -m 1024 --switch-output=0.05s -o perf.data \
