@@ -102,6 +102,13 @@ selects() {	# selects WHAT "AUXREC/PERF OPTIONS" EXPECTED-FTRACE-FILE
 cpu=$(awk '$1 == "getppid-loop" { gsub(/[][]/, "", $3); print $3 + 0; exit }' perf.txt)
 timeout 60 trace-cmd report --cpu "$cpu" rec/trace.dat 2>/dev/null | tail -n +2 >want.cpu
 check "-C $cpu selects both sources" selects "-C" "-C $cpu" want.cpu
+# every CPU's ftrace lines: a task is named by what trace-cmd report --cpu learns from that
+# CPU's events alone (a CI run named one by a sched_switch of the other CPU)
+for c in $(seq 0 $(($(nproc) - 1))); do
+	check "-C $c --source ftrace: trace-cmd report --cpu $c's lines" same_file "-C $c" \
+		<(timeout 60 trace-cmd report --cpu "$c" rec/trace.dat 2>/dev/null) \
+		<(timeout 60 "$auxrec" script -C "$c" --source ftrace rec 2>/dev/null)
+done
 task_is comm=getppid-loop >want.comm
 check "--comm getppid-loop selects both sources ($(wc -l <want.comm) ftrace lines)" \
 	selects "--comm" "--comm getppid-loop" want.comm

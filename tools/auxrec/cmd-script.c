@@ -195,7 +195,13 @@ static int script__ftrace_record(struct script *scr, const struct timeline_recor
 	const struct trace_dat_record *t = rec->stream.data;
 
 	if (!script__ftrace_selected(scr, rec, t)) {
-		script_ftrace__skip(scr->ftrace, t);
+		/*
+		 * A name the sched plugins learn from an event left out still shows on the lines
+		 * selected, as trace-cmd report reads every event of its CPUs; of the CPUs -C
+		 * leaves out (trace-cmd report --cpu) it reads none, so it learns nothing there.
+		 */
+		if (script_filter__match_cpu(scr->filter, rec->cpu))
+			script_ftrace__skip(scr->ftrace, t);
 		return 0;
 	}
 	script_ftrace__line(scr->ftrace, t, scr->line);

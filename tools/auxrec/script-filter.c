@@ -131,10 +131,14 @@ static bool int_list__has(const int *list, size_t nr, int v)
 	return bsearch(&v, list, nr, sizeof(*list), int__cmp) != NULL;
 }
 
+bool script_filter__match_cpu(const struct script_filter *f, int cpu)
+{
+	return !f->cpus || perf_cpu_map__has(f->cpus, (struct perf_cpu){ cpu });
+}
+
 bool script_filter__match_span(const struct script_filter *f, int cpu, uint64_t time)
 {
-	return time >= f->time_start && time <= f->time_end &&
-	       (!f->cpus || perf_cpu_map__has(f->cpus, (struct perf_cpu){ cpu }));
+	return time >= f->time_start && time <= f->time_end && script_filter__match_cpu(f, cpu);
 }
 
 bool script_filter__match(const struct script_filter *f, int cpu, pid_t pid, pid_t tid,

@@ -51,6 +51,8 @@ bool script_filter__match(const struct script_filter *f, int cpu, pid_t pid, pid
 			  const char *comm, uint64_t time);
 /* script_filter__match_span() tests -C and --time only: for what belongs to no task. */
 bool script_filter__match_span(const struct script_filter *f, int cpu, uint64_t time);
+/* script_filter__match_cpu() tests -C alone. */
+bool script_filter__match_cpu(const struct script_filter *f, int cpu);
 
 void script_filter__exit(struct script_filter *f);
 
