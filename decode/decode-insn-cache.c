@@ -32,6 +32,7 @@ const struct decode_insn *decode_insn_cache__get(struct decode_insn_cache *cache
 	slot->ip = ip;
 	slot->flags = x86_branch__flags(slot->raw, (size_t)n, true);
 	slot->len = (uint8_t)x86_branch__len(slot->raw, (size_t)n, true);
+	slot->direct = x86_branch__direct(slot->raw, (size_t)n, true);
 	slot->valid = true;
 	return slot;
 }

@@ -12,13 +12,10 @@
  * from the instruction flow decoder would; the samples are the same (test-intel-pt-decode
  * compares the two).
  *
- * libipt decodes one contiguous buffer from a sync point (PSB). A stream of payloads is cut
- * into regions that each start at a PSB: a payload's bytes from its first PSB to its last
- * one, and the join of what follows that last PSB with the next payload's bytes before its
- * first PSB, copied into a buffer of the decoder's own. Regions that follow each other
- * without a gap carry the waiting instruction across, so a branch whose outcome lies in the
- * next region is still resolved; a region decodes until it ends or the trace time passes
- * what the caller asked for.
+ * The stream of payloads is cut into regions that each start at a PSB (intel-pt-feed.c).
+ * Regions that follow each other without a gap carry the waiting instruction across, so a
+ * branch whose outcome lies in the next region is still resolved; a region decodes until it
+ * ends or the trace time passes what the caller asked for.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,66 +24,10 @@
 #include <auxtrace/intel-pt-decode.h>
 
 #include <internal/decode-image.h>
-#include <internal/decode-insn-cache.h>
 #include <internal/decode-synth.h>
+#include <internal/intel-pt-decoder.h>
 #include <internal/lib.h>
 #include <internal/x86-branch.h>
-
-/* Trace after a stream's last PSB waits for the next payload, up to this much; beyond it
- * (a payload without any PSB), it is decoded alone. */
-#define INTEL_PT_MAX_PENDING	(16u << 20)
-#define INTEL_PT_PSB_LEN	16
-#define INTEL_PT_MAX_PAD	7	/* what perf's AUXTRACE framing pads a payload with */
-
-/* Bytes that start at a PSB, decoded as one libipt buffer. */
-struct intel_pt_region {
-	const uint8_t *buf;
-	size_t size;
-	struct auxtrace_aux_data data;	/* samples' cpu, pid, tid; offset of buf[0] */
-	bool continues;			/* right after the previous region: no gap */
-};
-
-/* The region being decoded. */
-struct intel_pt_flow {
-	struct intel_pt_decoder *dec;
-	/* The region's libipt decoder: one of the two, none when no region is open. */
-	struct pt_insn_decoder *insn_dec;
-	struct pt_block_decoder *blk_dec;
-	/* libipt's time and position before the block being taken, and whether a sample
-	 * gets them rather than libipt's now (intel_pt_flow__block) */
-	uint64_t blk_tsc, blk_offset;
-	bool at_blk_start;
-	struct decode_where where;
-	int status;			/* libipt's, between runs */
-	struct pt_insn prev;		/* the last instruction, when have_prev */
-	bool have_prev;
-	uint64_t skip_to;		/* decoded already up to this branch; 0: nothing */
-	uint64_t last_ip;		/* of the last instruction or event: errors name it */
-	uint64_t tick_tsc;		/* periods in ticks: libipt's time when it last changed, */
-	uint64_t tick_insns;		/* and the instructions since */
-};
-
-struct intel_pt_decoder {
-	struct decode_synth synth;
-	struct pt_image *pt_image;	/* this decoder's copy of opts.image */
-	const struct auxtrace_image *copied;	/* the image it copies, */
-	uint64_t image_generation;		/* as it was then */
-	struct intel_pt_flow flow;
-	struct decode_insn_cache insns;	/* the blocks' last instructions */
-	struct intel_pt_region regions[2];	/* what the last feed left to decode */
-	unsigned int nr_regions, next_region;
-	bool fed;			/* a stream has begun: stream_end is valid */
-	uint64_t stream_end;		/* AUX offset after the last byte fed */
-	uint8_t *pending;		/* the stream's bytes after its last PSB */
-	size_t pending_len, pending_alloc;
-	uint64_t pending_offset;
-	struct auxtrace_aux_data pending_of;	/* cpu, pid, tid of the payload it came from */
-	/* the end of a stream without a PSB yet: what may begin one, and padding */
-	uint8_t fragment[INTEL_PT_PSB_LEN - 1 + INTEL_PT_MAX_PAD];
-	size_t fragment_len;
-	uint8_t *join;			/* a region of pending and the next payload's head */
-	size_t join_alloc;
-};
 
 struct intel_pt_decoder *intel_pt_decoder__new(const struct auxtrace_decode_opts *opts)
 {
@@ -115,11 +56,6 @@ static void intel_pt_flow__close(struct intel_pt_flow *flow)
 	pt_blk_free_decoder(flow->blk_dec);
 	flow->insn_dec = NULL;
 	flow->blk_dec = NULL;
-}
-
-static bool intel_pt_flow__is_open(const struct intel_pt_flow *flow)
-{
-	return flow->insn_dec || flow->blk_dec;
 }
 
 /* The queries both libipt decoders answer, of the one the region uses. */
@@ -476,32 +412,34 @@ static void intel_pt_block__last(struct intel_pt_decoder *dec, const struct pt_b
 				 struct pt_insn *last, bool *needed_trace)
 {
 	const bool x86_64 = block->mode == ptem_64bit;
-	const struct decode_insn *insn = NULL;
-	uint32_t flags;
+	const struct decode_insn *insn;
+	uint32_t flags = 0;
+	bool direct = false;
 	ssize_t n;
 
 	memset(last, 0, sizeof(*last));
 	last->ip = block->end_ip;
 	last->mode = block->mode;
-	if (block->truncated) {
-		memcpy(last->raw, block->raw, sizeof(last->raw));
-		flags = x86_branch__flags(block->raw, block->size, x86_64);
-		last->size = flags ? block->size : 0;
-	} else if (!x86_64) {		/* rare: not worth a cache of its own */
-		n = auxtrace_image__read(dec->synth.opts.image, block->end_ip, last->raw,
-					 sizeof(last->raw));
-		flags = n > 0 ? x86_branch__flags(last->raw, (size_t)n, false) : 0;
-		last->size = flags ? (uint8_t)x86_branch__len(last->raw, (size_t)n, false) : 0;
+	if (block->truncated || !x86_64) {	/* rare: not worth the cache */
+		if (block->truncated) {
+			memcpy(last->raw, block->raw, sizeof(last->raw));
+			n = block->size;
+		} else {
+			n = auxtrace_image__read(dec->synth.opts.image, block->end_ip, last->raw,
+						 sizeof(last->raw));
+		}
+		flags = n > 0 ? x86_branch__flags(last->raw, (size_t)n, x86_64) : 0;
+		last->size = flags ? (uint8_t)x86_branch__len(last->raw, (size_t)n, x86_64) : 0;
+		direct = flags && x86_branch__direct(last->raw, last->size, x86_64);
 	} else if ((insn = decode_insn_cache__get(&dec->insns, dec->synth.opts.image,
 						  block->end_ip))) {
 		memcpy(last->raw, insn->raw, sizeof(last->raw));
 		flags = insn->flags;
 		last->size = insn->len;
-	} else {
-		flags = 0;	/* unreadable now: libipt read it, so the image changed */
-	}
+		direct = insn->direct;
+	}	/* else unreadable now: libipt read it, so the image changed since */
 	last->iclass = intel_pt_insn__class(flags);
-	*needed_trace = flags && !x86_branch__direct(last->raw, last->size, x86_64);
+	*needed_trace = flags && !direct;
 }
 
 /*
@@ -630,13 +568,6 @@ static int intel_pt_flow__open(struct intel_pt_flow *flow, const struct intel_pt
 	return 0;
 }
 
-static bool intel_pt_decoder__wants_nothing(const struct intel_pt_decoder *dec)
-{
-	const struct auxtrace_decode_opts *o = &dec->synth.opts;
-
-	return !o->branches && !o->instructions && !o->errors;
-}
-
 int intel_pt_decoder__decode(struct intel_pt_decoder *dec, const struct auxtrace_aux_data *data)
 {
 	struct intel_pt_region region = { .buf = data->data, .size = data->size, .data = *data };
@@ -653,200 +584,6 @@ int intel_pt_decoder__decode(struct intel_pt_decoder *dec, const struct auxtrace
 	intel_pt_flow__close(&dec->flow);
 	dec->flow.have_prev = false;
 	return err < 0 ? libauxtrace__err(err) : 0;
-}
-
-/* Offset of the first PSB in buf (last: of the last one), or size when there is none. */
-static size_t intel_pt__psb_offset(const void *buf, size_t size, bool last)
-{
-	struct pt_packet_decoder *dec;
-	struct pt_config config;
-	uint64_t offset = size;
-
-	pt_config_init(&config);
-	config.begin = (uint8_t *)buf;
-	config.end = config.begin + size;
-	dec = pt_pkt_alloc_decoder(&config);
-	if (!dec)
-		return size;
-	if ((last ? pt_pkt_sync_backward(dec) : pt_pkt_sync_forward(dec)) < 0 ||
-	    pt_pkt_get_sync_offset(dec, &offset) < 0)
-		offset = size;
-	pt_pkt_free_decoder(dec);
-	return (size_t)offset;
-}
-
-static int intel_pt__append(uint8_t **buf, size_t *len, size_t *alloc, const void *src,
-			    size_t n)
-{
-	if (*len + n > *alloc) {
-		size_t want = *alloc ? *alloc : 64 << 10;
-		uint8_t *grown;
-
-		while (want < *len + n)
-			want *= 2;
-		grown = realloc(*buf, want);
-		if (!grown)
-			return -ENOMEM;
-		*buf = grown;
-		*alloc = want;
-	}
-	memcpy(*buf + *len, src, n);
-	*len += n;
-	return 0;
-}
-
-/* The pending bytes, and head bytes of the payload that follows them, as a region. */
-static int intel_pt_decoder__add_join(struct intel_pt_decoder *dec,
-				      const struct auxtrace_aux_data *data, size_t head)
-{
-	struct intel_pt_region *r = &dec->regions[dec->nr_regions];
-	size_t len = 0;
-
-	if (intel_pt__append(&dec->join, &len, &dec->join_alloc, dec->pending, dec->pending_len) ||
-	    intel_pt__append(&dec->join, &len, &dec->join_alloc, data->data, head))
-		return -ENOMEM;
-	*r = (struct intel_pt_region){ .buf = dec->join, .size = len, .data = *data,
-				       .continues = true };
-	r->data.data = dec->join;
-	r->data.size = len;
-	r->data.offset = dec->pending_offset;
-	dec->pending_len = 0;
-	dec->nr_regions++;
-	return 0;
-}
-
-/*
- * A stream's first PSB may begin in one payload and end in a later one: the bytes that
- * could be its start were kept; if they are, they become the pending trace.
- */
-static int intel_pt_decoder__complete_psb(struct intel_pt_decoder *dec,
-					  const struct auxtrace_aux_data *data)
-{
-	uint8_t both[sizeof(dec->fragment) + INTEL_PT_PSB_LEN];
-	size_t head = data->size < INTEL_PT_PSB_LEN ? data->size : INTEL_PT_PSB_LEN;
-	size_t at, len = dec->fragment_len;
-
-	memcpy(both, dec->fragment, len);
-	memcpy(both + len, data->data, head);
-	at = intel_pt__psb_offset(both, len + head, false);
-	if (at >= len)
-		return 0;	/* not yet, or never: keep_tail keeps what may still be one */
-	dec->fragment_len = 0;
-	dec->pending_offset = data->offset - (len - at);
-	dec->pending_of = *data;
-	return intel_pt__append(&dec->pending, &dec->pending_len, &dec->pending_alloc,
-				dec->fragment + at, len - at);
-}
-
-/*
- * Keep what the payload ends with after its last PSB; without one, the stream's last bytes
- * that may begin a PSB.
- */
-static int intel_pt_decoder__keep_tail(struct intel_pt_decoder *dec,
-				       const struct auxtrace_aux_data *data, size_t last)
-{
-	const uint8_t *p = data->data;
-	size_t keep = sizeof(dec->fragment), old;
-
-	if (last < data->size) {
-		dec->fragment_len = 0;
-		dec->pending_offset = data->offset + last;
-		dec->pending_of = *data;
-		return intel_pt__append(&dec->pending, &dec->pending_len, &dec->pending_alloc,
-					p + last, data->size - last);
-	}
-	if (dec->pending_len)
-		return 0;
-	if (data->size >= keep) {
-		memcpy(dec->fragment, p + data->size - keep, keep);
-		dec->fragment_len = keep;
-		return 0;
-	}
-	old = dec->fragment_len + data->size > keep ? keep - data->size : dec->fragment_len;
-	memmove(dec->fragment, dec->fragment + dec->fragment_len - old, old);
-	memcpy(dec->fragment + old, p, data->size);
-	dec->fragment_len = old + data->size;
-	return 0;
-}
-
-/*
- * Does data continue the stream? perf's AUXTRACE framing pads each payload to 8 bytes with
- * zeros and gives the next one the offset where the trace really went on: the padding is
- * not trace, and is cut from what was kept.
- */
-static bool intel_pt_decoder__continues(struct intel_pt_decoder *dec,
-					const struct auxtrace_aux_data *data)
-{
-	uint64_t pad = dec->stream_end - data->offset;
-
-	if (!dec->fed || data->offset > dec->stream_end || pad > INTEL_PT_MAX_PAD)
-		return false;
-	dec->pending_len -= pad < dec->pending_len ? pad : dec->pending_len;
-	dec->fragment_len -= pad < dec->fragment_len ? pad : dec->fragment_len;
-	return true;
-}
-
-int intel_pt_decoder__feed(struct intel_pt_decoder *dec, const struct auxtrace_aux_data *data)
-{
-	bool continues = intel_pt_decoder__continues(dec, data);
-	size_t first, last;
-	int err = 0;
-
-	if (dec->next_region < dec->nr_regions || intel_pt_flow__is_open(&dec->flow)) {
-		pr_err("intel_pt decoder: a payload fed before the last one was decoded: call "
-		       "intel_pt_decoder__run until it returns 0 first\n");
-		return libauxtrace__err(-EBUSY);
-	}
-	dec->synth.stats.bytes += data->size;
-	dec->nr_regions = dec->next_region = 0;
-	dec->fed = true;
-	dec->stream_end = data->offset + data->size;
-	if (intel_pt_decoder__wants_nothing(dec))
-		return 0;
-	if (!continues)
-		dec->fragment_len = 0;
-	else if (dec->fragment_len && (err = intel_pt_decoder__complete_psb(dec, data)))
-		return libauxtrace__err(err);
-	first = intel_pt__psb_offset(data->data, data->size, false);
-	if (dec->pending_len && continues && first == data->size &&
-	    dec->pending_len + data->size <= INTEL_PT_MAX_PENDING)
-		return libauxtrace__err(intel_pt__append(&dec->pending, &dec->pending_len,
-							 &dec->pending_alloc, data->data,
-							 data->size));
-	continues = continues && dec->pending_len + first <= INTEL_PT_MAX_PENDING;
-	if (dec->pending_len)
-		err = intel_pt_decoder__add_join(dec, data, continues ? first : 0);
-	last = first == data->size ? first : intel_pt__psb_offset(data->data, data->size, true);
-	if (!err && last > first) {
-		struct intel_pt_region *r = &dec->regions[dec->nr_regions++];
-
-		*r = (struct intel_pt_region){ .buf = (const uint8_t *)data->data + first,
-					       .size = last - first, .data = *data,
-					       .continues = continues };
-		r->data.data = r->buf;
-		r->data.size = r->size;
-		r->data.offset = data->offset + first;
-	}
-	if (!err)
-		err = intel_pt_decoder__keep_tail(dec, data, last);
-	return libauxtrace__err(err);
-}
-
-int intel_pt_decoder__end(struct intel_pt_decoder *dec)
-{
-	struct auxtrace_aux_data data = dec->pending_of;
-
-	if (dec->next_region < dec->nr_regions || intel_pt_flow__is_open(&dec->flow)) {
-		pr_err("intel_pt decoder: a stream ended before its last payload was decoded: "
-		       "call intel_pt_decoder__run until it returns 0 first\n");
-		return libauxtrace__err(-EBUSY);
-	}
-	dec->nr_regions = dec->next_region = 0;
-	dec->fed = false;
-	dec->fragment_len = 0;
-	if (!dec->pending_len)
-		return 0;
-	return libauxtrace__err(intel_pt_decoder__add_join(dec, &data, 0));
 }
 
 int intel_pt_decoder__run(struct intel_pt_decoder *dec, uint64_t until, uint64_t *time)

@@ -21,6 +21,7 @@ struct decode_insn {
 	uint64_t ip;
 	uint32_t flags;			/* x86_branch__flags: 0 for no branch */
 	uint8_t len;			/* x86_branch__len: 0 for no branch */
+	bool direct;			/* x86_branch__direct */
 	uint8_t raw[DECODE_INSN_MAX];	/* its first len bytes are the branch */
 	bool valid;
 };

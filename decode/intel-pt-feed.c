@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * Feeding an Intel PT decoder a stream of payloads (intel-pt-decode.h). libipt decodes one
+ * contiguous buffer from a sync point (PSB), so the stream is cut into regions that each
+ * start at one: a payload's bytes from its first PSB to its last one, and the join of what
+ * follows that last PSB with the next payload's bytes before its first PSB, copied into a
+ * buffer of the decoder's own.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <intel-pt.h>
+#include <auxtrace/intel-pt-decode.h>
+
+#include <internal/intel-pt-decoder.h>
+#include <internal/lib.h>
+
+/* Offset of the first PSB in buf (last: of the last one), or size when there is none. */
+static size_t intel_pt__psb_offset(const void *buf, size_t size, bool last)
+{
+	struct pt_packet_decoder *dec;
+	struct pt_config config;
+	uint64_t offset = size;
+
+	pt_config_init(&config);
+	config.begin = (uint8_t *)buf;
+	config.end = config.begin + size;
+	dec = pt_pkt_alloc_decoder(&config);
+	if (!dec)
+		return size;
+	if ((last ? pt_pkt_sync_backward(dec) : pt_pkt_sync_forward(dec)) < 0 ||
+	    pt_pkt_get_sync_offset(dec, &offset) < 0)
+		offset = size;
+	pt_pkt_free_decoder(dec);
+	return (size_t)offset;
+}
+
+static int intel_pt__append(uint8_t **buf, size_t *len, size_t *alloc, const void *src,
+			    size_t n)
+{
+	if (*len + n > *alloc) {
+		size_t want = *alloc ? *alloc : 64 << 10;
+		uint8_t *grown;
+
+		while (want < *len + n)
+			want *= 2;
+		grown = realloc(*buf, want);
+		if (!grown)
+			return -ENOMEM;
+		*buf = grown;
+		*alloc = want;
+	}
+	memcpy(*buf + *len, src, n);
+	*len += n;
+	return 0;
+}
+
+/* The pending bytes, and head bytes of the payload that follows them, as a region. */
+static int intel_pt_decoder__add_join(struct intel_pt_decoder *dec,
+				      const struct auxtrace_aux_data *data, size_t head)
+{
+	struct intel_pt_region *r = &dec->regions[dec->nr_regions];
+	size_t len = 0;
+
+	if (intel_pt__append(&dec->join, &len, &dec->join_alloc, dec->pending, dec->pending_len) ||
+	    intel_pt__append(&dec->join, &len, &dec->join_alloc, data->data, head))
+		return -ENOMEM;
+	*r = (struct intel_pt_region){ .buf = dec->join, .size = len, .data = *data,
+				       .continues = true };
+	r->data.data = dec->join;
+	r->data.size = len;
+	r->data.offset = dec->pending_offset;
+	dec->pending_len = 0;
+	dec->nr_regions++;
+	return 0;
+}
+
+/*
+ * A stream's first PSB may begin in one payload and end in a later one: the bytes that
+ * could be its start were kept; if they are, they become the pending trace.
+ */
+static int intel_pt_decoder__complete_psb(struct intel_pt_decoder *dec,
+					  const struct auxtrace_aux_data *data)
+{
+	uint8_t both[sizeof(dec->fragment) + INTEL_PT_PSB_LEN];
+	size_t head = data->size < INTEL_PT_PSB_LEN ? data->size : INTEL_PT_PSB_LEN;
+	size_t at, len = dec->fragment_len;
+
+	memcpy(both, dec->fragment, len);
+	memcpy(both + len, data->data, head);
+	at = intel_pt__psb_offset(both, len + head, false);
+	if (at >= len)
+		return 0;	/* not yet, or never: keep_tail keeps what may still be one */
+	dec->fragment_len = 0;
+	dec->pending_offset = data->offset - (len - at);
+	dec->pending_of = *data;
+	return intel_pt__append(&dec->pending, &dec->pending_len, &dec->pending_alloc,
+				dec->fragment + at, len - at);
+}
+
+/*
+ * Keep what the payload ends with after its last PSB; without one, the stream's last bytes
+ * that may begin a PSB.
+ */
+static int intel_pt_decoder__keep_tail(struct intel_pt_decoder *dec,
+				       const struct auxtrace_aux_data *data, size_t last)
+{
+	const uint8_t *p = data->data;
+	size_t keep = sizeof(dec->fragment), old;
+
+	if (last < data->size) {
+		dec->fragment_len = 0;
+		dec->pending_offset = data->offset + last;
+		dec->pending_of = *data;
+		return intel_pt__append(&dec->pending, &dec->pending_len, &dec->pending_alloc,
+					p + last, data->size - last);
+	}
+	if (dec->pending_len)
+		return 0;
+	if (data->size >= keep) {
+		memcpy(dec->fragment, p + data->size - keep, keep);
+		dec->fragment_len = keep;
+		return 0;
+	}
+	old = dec->fragment_len + data->size > keep ? keep - data->size : dec->fragment_len;
+	memmove(dec->fragment, dec->fragment + dec->fragment_len - old, old);
+	memcpy(dec->fragment + old, p, data->size);
+	dec->fragment_len = old + data->size;
+	return 0;
+}
+
+/*
+ * Does data continue the stream? perf's AUXTRACE framing pads each payload to 8 bytes with
+ * zeros and gives the next one the offset where the trace really went on: the padding is
+ * not trace, and is cut from what was kept.
+ */
+static bool intel_pt_decoder__continues(struct intel_pt_decoder *dec,
+					const struct auxtrace_aux_data *data)
+{
+	uint64_t pad = dec->stream_end - data->offset;
+
+	if (!dec->fed || data->offset > dec->stream_end || pad > INTEL_PT_MAX_PAD)
+		return false;
+	dec->pending_len -= pad < dec->pending_len ? pad : dec->pending_len;
+	dec->fragment_len -= pad < dec->fragment_len ? pad : dec->fragment_len;
+	return true;
+}
+
+int intel_pt_decoder__feed(struct intel_pt_decoder *dec, const struct auxtrace_aux_data *data)
+{
+	bool continues = intel_pt_decoder__continues(dec, data);
+	size_t first, last;
+	int err = 0;
+
+	if (dec->next_region < dec->nr_regions || intel_pt_flow__is_open(&dec->flow)) {
+		pr_err("intel_pt decoder: a payload fed before the last one was decoded: call "
+		       "intel_pt_decoder__run until it returns 0 first\n");
+		return libauxtrace__err(-EBUSY);
+	}
+	dec->synth.stats.bytes += data->size;
+	dec->nr_regions = dec->next_region = 0;
+	dec->fed = true;
+	dec->stream_end = data->offset + data->size;
+	if (intel_pt_decoder__wants_nothing(dec))
+		return 0;
+	if (!continues)
+		dec->fragment_len = 0;
+	else if (dec->fragment_len && (err = intel_pt_decoder__complete_psb(dec, data)))
+		return libauxtrace__err(err);
+	first = intel_pt__psb_offset(data->data, data->size, false);
+	if (dec->pending_len && continues && first == data->size &&
+	    dec->pending_len + data->size <= INTEL_PT_MAX_PENDING)
+		return libauxtrace__err(intel_pt__append(&dec->pending, &dec->pending_len,
+							 &dec->pending_alloc, data->data,
+							 data->size));
+	continues = continues && dec->pending_len + first <= INTEL_PT_MAX_PENDING;
+	if (dec->pending_len)
+		err = intel_pt_decoder__add_join(dec, data, continues ? first : 0);
+	last = first == data->size ? first : intel_pt__psb_offset(data->data, data->size, true);
+	if (!err && last > first) {
+		struct intel_pt_region *r = &dec->regions[dec->nr_regions++];
+
+		*r = (struct intel_pt_region){ .buf = (const uint8_t *)data->data + first,
+					       .size = last - first, .data = *data,
+					       .continues = continues };
+		r->data.data = r->buf;
+		r->data.size = r->size;
+		r->data.offset = data->offset + first;
+	}
+	if (!err)
+		err = intel_pt_decoder__keep_tail(dec, data, last);
+	return libauxtrace__err(err);
+}
+
+int intel_pt_decoder__end(struct intel_pt_decoder *dec)
+{
+	struct auxtrace_aux_data data = dec->pending_of;
+
+	if (dec->next_region < dec->nr_regions || intel_pt_flow__is_open(&dec->flow)) {
+		pr_err("intel_pt decoder: a stream ended before its last payload was decoded: "
+		       "call intel_pt_decoder__run until it returns 0 first\n");
+		return libauxtrace__err(-EBUSY);
+	}
+	dec->nr_regions = dec->next_region = 0;
+	dec->fed = false;
+	dec->fragment_len = 0;
+	if (!dec->pending_len)
+		return 0;
+	return libauxtrace__err(intel_pt_decoder__add_join(dec, &data, 0));
+}
+

@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * struct intel_pt_decoder inside, shared by its two halves: the flow that decodes regions
+ * (intel-pt-decode.c) and the feeding that cuts a stream of payloads into them
+ * (intel-pt-feed.c).
+ */
+#ifndef AUXTRACE_INTERNAL_INTEL_PT_DECODER_H
+#define AUXTRACE_INTERNAL_INTEL_PT_DECODER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <intel-pt.h>
+#include <auxtrace/decode.h>
+
+#include <internal/decode-insn-cache.h>
+#include <internal/decode-synth.h>
+
+/* Trace after a stream's last PSB waits for the next payload, up to this much; beyond it
+ * (a payload without any PSB), it is decoded alone. */
+#define INTEL_PT_MAX_PENDING	(16u << 20)
+#define INTEL_PT_PSB_LEN	16
+#define INTEL_PT_MAX_PAD	7	/* what perf's AUXTRACE framing pads a payload with */
+
+/* Bytes that start at a PSB, decoded as one libipt buffer. */
+struct intel_pt_region {
+	const uint8_t *buf;
+	size_t size;
+	struct auxtrace_aux_data data;	/* samples' cpu, pid, tid; offset of buf[0] */
+	bool continues;			/* right after the previous region: no gap */
+};
+
+/* The region being decoded. */
+struct intel_pt_flow {
+	struct intel_pt_decoder *dec;
+	/* The region's libipt decoder: one of the two, none when no region is open. */
+	struct pt_insn_decoder *insn_dec;
+	struct pt_block_decoder *blk_dec;
+	/* libipt's time and position before the block being taken, and whether a sample
+	 * gets them rather than libipt's now (intel_pt_flow__block) */
+	uint64_t blk_tsc, blk_offset;
+	bool at_blk_start;
+	struct decode_where where;
+	int status;			/* libipt's, between runs */
+	struct pt_insn prev;		/* the last instruction, when have_prev */
+	bool have_prev;
+	uint64_t skip_to;		/* decoded already up to this branch; 0: nothing */
+	uint64_t last_ip;		/* of the last instruction or event: errors name it */
+	uint64_t tick_tsc;		/* periods in ticks: libipt's time when it last changed, */
+	uint64_t tick_insns;		/* and the instructions since */
+};
+
+struct intel_pt_decoder {
+	struct decode_synth synth;
+	struct pt_image *pt_image;	/* this decoder's copy of opts.image */
+	const struct auxtrace_image *copied;	/* the image it copies, */
+	uint64_t image_generation;		/* as it was then */
+	struct intel_pt_flow flow;
+	struct decode_insn_cache insns;	/* the blocks' last instructions */
+	struct intel_pt_region regions[2];	/* what the last feed left to decode */
+	unsigned int nr_regions, next_region;
+	bool fed;			/* a stream has begun: stream_end is valid */
+	uint64_t stream_end;		/* AUX offset after the last byte fed */
+	uint8_t *pending;		/* the stream's bytes after its last PSB */
+	size_t pending_len, pending_alloc;
+	uint64_t pending_offset;
+	struct auxtrace_aux_data pending_of;	/* cpu, pid, tid of the payload it came from */
+	/* the end of a stream without a PSB yet: what may begin one, and padding */
+	uint8_t fragment[INTEL_PT_PSB_LEN - 1 + INTEL_PT_MAX_PAD];
+	size_t fragment_len;
+	uint8_t *join;			/* a region of pending and the next payload's head */
+	size_t join_alloc;
+};
+
+static inline bool intel_pt_flow__is_open(const struct intel_pt_flow *flow)
+{
+	return flow->insn_dec || flow->blk_dec;
+}
+
+/* Nothing asked for: payloads are only counted. */
+static inline bool intel_pt_decoder__wants_nothing(const struct intel_pt_decoder *dec)
+{
+	const struct auxtrace_decode_opts *o = &dec->synth.opts;
+
+	return !o->branches && !o->instructions && !o->errors;
+}
+
+#endif
