@@ -557,6 +557,7 @@ void decode_queue__decode_opts(struct decode_queue *q, struct auxtrace_decode_op
 		.ctx = q,
 		.image = decode_queue__image(q),
 		.tsc = ds->tc,
+		.nr_threads = ds->session->opts.decode_threads,
 	};
 }
 

@@ -47,10 +47,17 @@ struct intel_pt_decoder *intel_pt_decoder__new(const struct auxtrace_decode_opts
 		return libauxtrace__ptr_err(err);
 	}
 	dec->flow.dec = dec;
+	if (dec->synth.opts.nr_threads > 1 && !dec->synth.opts.instructions) {
+		dec->par = intel_pt_par__new(&dec->synth.opts);
+		if (!dec->par) {
+			intel_pt_decoder__delete(dec);
+			return libauxtrace__ptr_err(ENOMEM);
+		}
+	}
 	return dec;
 }
 
-static void intel_pt_flow__close(struct intel_pt_flow *flow)
+void intel_pt_flow__close(struct intel_pt_flow *flow)
 {
 	pt_insn_free_decoder(flow->insn_dec);
 	pt_blk_free_decoder(flow->blk_dec);
@@ -93,8 +100,10 @@ void intel_pt_decoder__delete(struct intel_pt_decoder *dec)
 {
 	if (!dec)
 		return;
+	intel_pt_par__delete(dec->par);
 	intel_pt_flow__close(&dec->flow);
 	pt_image_free(dec->pt_image);
+	free(dec->regions);
 	free(dec->pending);
 	free(dec->join);
 	free(dec);
@@ -109,7 +118,7 @@ const struct auxtrace_decode_stats *intel_pt_decoder__stats(const struct intel_p
  * libipt wants an image per decoder: copy the shared one when it changed since the last
  * copy, and give the copy to the open region's decoder.
  */
-static int intel_pt_decoder__refresh_image(struct intel_pt_decoder *dec)
+int intel_pt_decoder__refresh_image(struct intel_pt_decoder *dec)
 {
 	struct auxtrace_image *image = dec->synth.opts.image;
 	struct pt_image *copy;
@@ -242,6 +251,7 @@ static int intel_pt_flow__event(struct intel_pt_flow *flow, const struct pt_even
 					     AUXTRACE_IP_FLAG_BRANCH |
 					     AUXTRACE_IP_FLAG_TRACE_BEGIN, 0);
 	case ptev_disabled:
+		flow->head_unsure = flow->head_unsure || flow->in_head;
 		if (!flow->have_prev)
 			return 0;
 		flow->have_prev = false;
@@ -372,6 +382,7 @@ static int intel_pt_flow__recover(struct intel_pt_flow *flow, int status, int *c
 	bool synced = intel_pt_flow__sync_offset(flow, &before) >= 0;
 	enum pt_error_code code = pt_errcode(status);
 
+	flow->head_unsure = flow->head_unsure || flow->in_head;
 	*cb_err = decode_synth__error(&flow->dec->synth, intel_pt_flow__where(flow, NULL),
 				      code == pte_nomap ? AUXTRACE_DECODE_ERR_NOINSN :
 				      AUXTRACE_DECODE_ERR_TRACE, code, flow->last_ip, "libipt: %s%s",
@@ -474,6 +485,7 @@ static int intel_pt_flow__block(struct intel_pt_flow *flow, const struct pt_bloc
 	flow->prev = last;
 	flow->have_prev = true;
 	flow->last_ip = last.ip;
+	flow->in_head = flow->in_head && last.iclass == ptic_other;
 	return err;
 }
 
@@ -503,7 +515,7 @@ static int intel_pt_flow__step(struct intel_pt_flow *flow, int *status)
  * Decode the open region until it ends (0) or, before the next instruction, the trace time
  * reaches until_tsc (1: paused, the state kept for the next call). -errno from a callback.
  */
-static int intel_pt_flow__run(struct intel_pt_flow *flow, uint64_t until_tsc)
+int intel_pt_flow__run(struct intel_pt_flow *flow, uint64_t until_tsc)
 {
 	int status = flow->status, cb_err = 0;
 
@@ -539,7 +551,7 @@ static int intel_pt_flow__run(struct intel_pt_flow *flow, uint64_t until_tsc)
  * for want of its outcome: the instructions up to that branch ran once and were decoded
  * already, so they are passed over (see intel_pt_flow__insn).
  */
-static int intel_pt_flow__open(struct intel_pt_flow *flow, const struct intel_pt_region *r)
+int intel_pt_flow__open(struct intel_pt_flow *flow, const struct intel_pt_region *r)
 {
 	struct pt_config config;
 
@@ -547,6 +559,8 @@ static int intel_pt_flow__open(struct intel_pt_flow *flow, const struct intel_pt
 	flow->where.data = &r->data;
 	flow->skip_to = r->continues && flow->have_prev ? flow->prev.ip : 0;
 	flow->have_prev = false;
+	flow->in_head = true;
+	flow->head_unsure = false;
 	/* a region after a gap is synced to afresh, as perf syncs after a loss */
 	decode_synth__tick_restart(&flow->dec->synth, !r->continues);
 	pt_config_init(&config);
@@ -596,6 +610,15 @@ int intel_pt_decoder__run(struct intel_pt_decoder *dec, uint64_t until, uint64_t
 		if (!intel_pt_flow__is_open(&dec->flow)) {
 			if (dec->next_region == dec->nr_regions)
 				return 0;
+			if (dec->par) {
+				intel_pt_par__give_out(dec, until_tsc);
+				err = intel_pt_par__take(dec, dec->next_region);
+				if (err) {
+					dec->next_region += err > 0;
+					err = err > 0 ? 0 : err;
+					continue;
+				}
+			}
 			err = intel_pt_flow__open(&dec->flow, &dec->regions[dec->next_region++]);
 			if (err)
 				break;
@@ -609,5 +632,6 @@ int intel_pt_decoder__run(struct intel_pt_decoder *dec, uint64_t until, uint64_t
 		if (!err)
 			intel_pt_flow__close(&dec->flow);
 	}
+	intel_pt_par__cancel(dec);	/* stopped by a callback: nothing decodes on */
 	return libauxtrace__err(err);
 }

@@ -55,24 +55,85 @@ static int intel_pt__append(uint8_t **buf, size_t *len, size_t *alloc, const voi
 	return 0;
 }
 
+/* The TSC of the PSB+ at buf[0], 0 when it has none. */
+static uint64_t intel_pt__psb_tsc(const uint8_t *buf, size_t size)
+{
+	struct pt_packet_decoder *dec;
+	struct pt_config config;
+	struct pt_packet pkt;
+	uint64_t tsc = 0;
+
+	pt_config_init(&config);
+	config.begin = (uint8_t *)buf;
+	config.end = config.begin + size;
+	dec = pt_pkt_alloc_decoder(&config);
+	if (!dec)
+		return 0;
+	if (pt_pkt_sync_set(dec, 0) >= 0) {
+		while (pt_pkt_next(dec, &pkt, sizeof(pkt)) >= 0 && pkt.type != ppt_psbend) {
+			if (pkt.type == ppt_tsc) {
+				tsc = pkt.payload.tsc.tsc;
+				break;
+			}
+		}
+	}
+	pt_pkt_free_decoder(dec);
+	return tsc;
+}
+
+/*
+ * Bytes from a PSB as regions to decode, cut at the first PSB past every
+ * INTEL_PT_PIECE bytes: pieces that workers can decode each on its own (intel-pt-par.c),
+ * cut the same way whatever the threads, so that the samples are the same. Each piece after
+ * the first continues the one before it; each knows the TSC its successor starts at, so
+ * that a run that stops at a time can tell which pieces end before it.
+ */
+static int intel_pt_decoder__add_regions(struct intel_pt_decoder *dec, const uint8_t *buf,
+					 size_t size, const struct auxtrace_aux_data *of,
+					 uint64_t offset, bool continues)
+{
+	while (size) {
+		size_t cut = size > INTEL_PT_PIECE ?
+			     INTEL_PT_PIECE + intel_pt__psb_offset(buf + INTEL_PT_PIECE,
+								   size - INTEL_PT_PIECE, false) :
+			     size;
+		struct intel_pt_region *r;
+
+		if (dec->nr_regions == dec->alloc_regions) {
+			unsigned int n = dec->alloc_regions ? 2 * dec->alloc_regions : 8;
+
+			r = reallocarray(dec->regions, n, sizeof(*r));
+			if (!r)
+				return -ENOMEM;
+			dec->regions = r;
+			dec->alloc_regions = n;
+		}
+		r = &dec->regions[dec->nr_regions++];
+		*r = (struct intel_pt_region){ .buf = buf, .size = cut, .data = *of,
+					       .continues = continues };
+		r->data.data = buf;
+		r->data.size = cut;
+		r->data.offset = offset;
+		r->next_tsc = cut < size ? intel_pt__psb_tsc(buf + cut, size - cut) : 0;
+		buf += cut;
+		size -= cut;
+		offset += cut;
+		continues = true;
+	}
+	return 0;
+}
+
 /* The pending bytes, and head bytes of the payload that follows them, as a region. */
 static int intel_pt_decoder__add_join(struct intel_pt_decoder *dec,
 				      const struct auxtrace_aux_data *data, size_t head)
 {
-	struct intel_pt_region *r = &dec->regions[dec->nr_regions];
 	size_t len = 0;
 
 	if (intel_pt__append(&dec->join, &len, &dec->join_alloc, dec->pending, dec->pending_len) ||
 	    intel_pt__append(&dec->join, &len, &dec->join_alloc, data->data, head))
 		return -ENOMEM;
-	*r = (struct intel_pt_region){ .buf = dec->join, .size = len, .data = *data,
-				       .continues = true };
-	r->data.data = dec->join;
-	r->data.size = len;
-	r->data.offset = dec->pending_offset;
 	dec->pending_len = 0;
-	dec->nr_regions++;
-	return 0;
+	return intel_pt_decoder__add_regions(dec, dec->join, len, data, dec->pending_offset, true);
 }
 
 /*
@@ -159,6 +220,7 @@ int intel_pt_decoder__feed(struct intel_pt_decoder *dec, const struct auxtrace_a
 	}
 	dec->synth.stats.bytes += data->size;
 	dec->nr_regions = dec->next_region = 0;
+	intel_pt_par__restart(dec->par);
 	dec->fed = true;
 	dec->stream_end = data->offset + data->size;
 	if (intel_pt_decoder__wants_nothing(dec))
@@ -177,16 +239,10 @@ int intel_pt_decoder__feed(struct intel_pt_decoder *dec, const struct auxtrace_a
 	if (dec->pending_len)
 		err = intel_pt_decoder__add_join(dec, data, continues ? first : 0);
 	last = first == data->size ? first : intel_pt__psb_offset(data->data, data->size, true);
-	if (!err && last > first) {
-		struct intel_pt_region *r = &dec->regions[dec->nr_regions++];
-
-		*r = (struct intel_pt_region){ .buf = (const uint8_t *)data->data + first,
-					       .size = last - first, .data = *data,
-					       .continues = continues };
-		r->data.data = r->buf;
-		r->data.size = r->size;
-		r->data.offset = data->offset + first;
-	}
+	if (!err && last > first)
+		err = intel_pt_decoder__add_regions(dec, (const uint8_t *)data->data + first,
+						    last - first, data, data->offset + first,
+						    continues);
 	if (!err)
 		err = intel_pt_decoder__keep_tail(dec, data, last);
 	return libauxtrace__err(err);
@@ -202,6 +258,7 @@ int intel_pt_decoder__end(struct intel_pt_decoder *dec)
 		return libauxtrace__err(-EBUSY);
 	}
 	dec->nr_regions = dec->next_region = 0;
+	intel_pt_par__restart(dec->par);
 	dec->fed = false;
 	dec->fragment_len = 0;
 	if (!dec->pending_len)

@@ -21,6 +21,8 @@
 #define INTEL_PT_MAX_PENDING	(16u << 20)
 #define INTEL_PT_PSB_LEN	16
 #define INTEL_PT_MAX_PAD	7	/* what perf's AUXTRACE framing pads a payload with */
+/* Regions are cut at the first PSB past this many bytes (intel_pt_decoder__add_regions). */
+#define INTEL_PT_PIECE		(16u << 10)
 
 /* Bytes that start at a PSB, decoded as one libipt buffer. */
 struct intel_pt_region {
@@ -28,6 +30,7 @@ struct intel_pt_region {
 	size_t size;
 	struct auxtrace_aux_data data;	/* samples' cpu, pid, tid; offset of buf[0] */
 	bool continues;			/* right after the previous region: no gap */
+	uint64_t next_tsc;		/* the TSC of the PSB+ after it; 0: unknown */
 };
 
 /* The region being decoded. */
@@ -48,6 +51,13 @@ struct intel_pt_flow {
 	uint64_t last_ip;		/* of the last instruction or event: errors name it */
 	uint64_t tick_tsc;		/* periods in ticks: libipt's time when it last changed, */
 	uint64_t tick_insns;		/* and the instructions since */
+	/*
+	 * No block that ends in a branch decoded yet in this region: where decoding it after
+	 * the region before (passing over what that one decoded) and decoding it alone can
+	 * differ, and head_unsure says they may have: a trace stop or an error came then,
+	 * whose sample or message depends on what was decoded before (intel-pt-par.c).
+	 */
+	bool in_head, head_unsure;
 };
 
 struct intel_pt_decoder {
@@ -57,8 +67,8 @@ struct intel_pt_decoder {
 	uint64_t image_generation;		/* as it was then */
 	struct intel_pt_flow flow;
 	struct decode_insn_cache insns;	/* the blocks' last instructions */
-	struct intel_pt_region regions[2];	/* what the last feed left to decode */
-	unsigned int nr_regions, next_region;
+	struct intel_pt_region *regions;	/* what the last feed left to decode */
+	unsigned int nr_regions, next_region, alloc_regions;
 	bool fed;			/* a stream has begun: stream_end is valid */
 	uint64_t stream_end;		/* AUX offset after the last byte fed */
 	uint8_t *pending;		/* the stream's bytes after its last PSB */
@@ -70,6 +80,7 @@ struct intel_pt_decoder {
 	size_t fragment_len;
 	uint8_t *join;			/* a region of pending and the next payload's head */
 	size_t join_alloc;
+	struct intel_pt_par *par;	/* workers (opts.nr_threads > 1); NULL: none */
 };
 
 static inline bool intel_pt_flow__is_open(const struct intel_pt_flow *flow)
@@ -84,5 +95,27 @@ static inline bool intel_pt_decoder__wants_nothing(const struct intel_pt_decoder
 
 	return !o->branches && !o->instructions && !o->errors;
 }
+
+/* intel-pt-decode.c, for the workers' decoders */
+int intel_pt_decoder__refresh_image(struct intel_pt_decoder *dec);
+int intel_pt_flow__open(struct intel_pt_flow *flow, const struct intel_pt_region *r);
+int intel_pt_flow__run(struct intel_pt_flow *flow, uint64_t until_tsc);
+void intel_pt_flow__close(struct intel_pt_flow *flow);
+
+/*
+ * intel-pt-par.c. intel_pt_par__new() starts opts->nr_threads - 1 workers (NULL + nothing
+ * started when it cannot). intel_pt_par__give_out() queues the regions of dec that end before
+ * until_tsc from dec->next_region on; intel_pt_par__take() hands out region's samples
+ * when a worker decoded it (1), or leaves it to the caller (0: a worker did not take it, or
+ * its list differs from what decoding in order makes), or returns a callback's -errno.
+ * intel_pt_par__cancel() waits for the workers and forgets what was queued;
+ * intel_pt_par__restart() forgets it at a new feed, whose regions count from 0 again.
+ */
+struct intel_pt_par *intel_pt_par__new(const struct auxtrace_decode_opts *opts);
+void intel_pt_par__delete(struct intel_pt_par *par);
+void intel_pt_par__give_out(struct intel_pt_decoder *dec, uint64_t until_tsc);
+int intel_pt_par__take(struct intel_pt_decoder *dec, unsigned int region);
+void intel_pt_par__cancel(struct intel_pt_decoder *dec);
+void intel_pt_par__restart(struct intel_pt_par *par);
 
 #endif

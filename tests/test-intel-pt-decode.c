@@ -98,6 +98,11 @@ static struct auxtrace_aux_data aux_data_of(const struct pt_stream *s)
 	};
 }
 
+static unsigned int nr_threads;	/* the decoders' opts.nr_threads */
+static struct auxtrace_decode_stats last_stats;	/* pt_buf__decode_cut's decoder's */
+/* pt_buf__decode_cut: the samples made when each run stopped at its time, and how many */
+static size_t paused_at[4096], nr_paused;
+
 static struct intel_pt_decoder *pt_decoder(struct decode_collect *c, struct auxtrace_image *image,
 					   bool branches, uint64_t insn_period)
 {
@@ -111,6 +116,7 @@ static struct intel_pt_decoder *pt_decoder(struct decode_collect *c, struct auxt
 	opts.errors = true;
 	opts.image = image;
 	opts.tsc = tsc_conv;
+	opts.nr_threads = nr_threads;
 	dec = intel_pt_decoder__new(&opts);
 	ck_assert_ptr_nonnull(dec);
 	return dec;
@@ -350,20 +356,37 @@ START_TEST(test_pt_callback_stops_decode)
 }
 END_TEST
 
+/* A PSB+ while tracing, at ip: its FUP says where the code is. */
+static void pt_stream__psb_at(struct pt_stream *s, uint64_t tsc, uint64_t ip)
+{
+	struct pt_packet psb[PT_PSB_PACKETS + 1];
+
+	pt_packets__psb(psb, tsc);
+	psb[PT_PSB_PACKETS] = psb[PT_PSB_PACKETS - 1];		/* PSBEND last */
+	psb[PT_PSB_PACKETS - 1] = (struct pt_packet){
+		.type = ppt_fup, .payload.ip = { .ipc = pt_ipc_sext_48, .ip = ip } };
+	for (size_t i = 0; i < ARRAY_LEN(psb); i++)
+		ck_assert_int_eq(pt_stream__put(s, &psb[i]), 0);
+}
+
 /*
  * A stream whose time moves between branches: calls of f as pt_stream__f_unit encodes
  * them, but each conditional branch in a TNT of its own with a TSC after some of them (and
  * an MTC and a CYC, which libipt reads without a conversion for them), a TSC between the
- * calls, and a PSB+ before every third call only. Returns the calls encoded.
+ * calls, and a PSB+ before every third call only and in the middle of every third, its
+ * FUP at f_top (where the code is after the loop's first round). With f_test, every third
+ * call (another third) also has that PSB+ and stops there: TIP.PGD at f_test. Returns the
+ * calls encoded.
  */
-static unsigned int pt_stream__timed_calls(struct pt_stream *s, uint64_t f)
+static unsigned int pt_stream__timed_calls(struct pt_stream *s, uint64_t tsc, uint64_t f,
+					   uint64_t f_top, uint64_t f_test)
 {
 	static const uint8_t loop_bits[] = { 0, 1, 1, 1, 0, 0 };	/* f's, oldest first */
-	uint64_t tsc = TSC;
 	unsigned int calls = 0;
 
-	for (; s->len + 160 < sizeof(s->buf); calls++) {
+	for (; s->len + 200 < sizeof(s->buf); calls++) {
 		struct pt_packet pkt;
+		size_t i;
 
 		if (calls % 3 == 0) {
 			struct pt_packet psb[PT_PSB_PACKETS];
@@ -375,17 +398,31 @@ static unsigned int pt_stream__timed_calls(struct pt_stream *s, uint64_t f)
 		pkt = (struct pt_packet){ .type = ppt_tip_pge,
 					  .payload.ip = { .ipc = pt_ipc_sext_48, .ip = f } };
 		ck_assert_int_eq(pt_stream__put(s, &pkt), 0);
-		for (size_t i = 0; i <= ARRAY_LEN(loop_bits); i++) {
+		for (i = 0; i <= ARRAY_LEN(loop_bits); i++) {
 			/* the last bit is g's return, compressed */
 			pkt = (struct pt_packet){ .type = ppt_tnt_8, .payload.tnt = {
 				.bit_size = 1,
 				.payload = i < ARRAY_LEN(loop_bits) ? loop_bits[i] : 1 } };
 			ck_assert_int_eq(pt_stream__put(s, &pkt), 0);
+			if (i == 1 && calls % 3 == 1)
+				pt_stream__psb_at(s, tsc, f_top);
+			if (i == 1 && calls % 3 == 2 && f_test) {
+				/* a trace stop before the next branch: the call ends there */
+				pt_stream__psb_at(s, tsc, f_top);
+				pkt = (struct pt_packet){ .type = ppt_tip_pgd, .payload.ip = {
+					.ipc = pt_ipc_sext_48, .ip = f_test } };
+				ck_assert_int_eq(pt_stream__put(s, &pkt), 0);
+				break;
+			}
 			if ((i + calls) % 2)
 				continue;
 			tsc += 7 + i;
 			pkt = (struct pt_packet){ .type = ppt_tsc, .payload.tsc.tsc = tsc };
 			ck_assert_int_eq(pt_stream__put(s, &pkt), 0);
+		}
+		if (i <= ARRAY_LEN(loop_bits)) {
+			tsc += 100;
+			continue;
 		}
 		pkt = (struct pt_packet){ .type = ppt_mtc, .payload.mtc.ctc = (uint8_t)calls };
 		ck_assert_int_eq(pt_stream__put(s, &pkt), 0);
@@ -406,30 +443,35 @@ static unsigned int pt_stream__timed_calls(struct pt_stream *s, uint64_t f)
  * until one time after another, through the block decoder (branches alone) or the
  * instruction flow decoder (instruction samples asked for too, at a period no run reaches).
  */
-static void pt_stream__decode_cut(const struct pt_stream *s, struct auxtrace_image *image,
-				  bool insn_flow, const size_t *cuts, size_t nr_cuts,
-				  struct decode_collect *c)
+static void pt_buf__decode_cut(const uint8_t *buf, size_t len, struct auxtrace_image *image,
+			       bool insn_flow, const size_t *cuts, size_t nr_cuts, uint64_t step,
+			       struct decode_collect *c)
 {
 	struct intel_pt_decoder *dec = pt_decoder(c, image, true, insn_flow ? 1ULL << 40 : 0);
 	size_t start = 0;
 	uint64_t until = TIME;
 
 	for (size_t i = 0; i <= nr_cuts; i++) {
-		struct auxtrace_aux_data data = aux_data_of(s);
-		size_t end = i < nr_cuts ? cuts[i] : s->len;
+		struct auxtrace_aux_data data = {
+			.data = buf + start, .offset = 0x20000 + start, .cpu = 1, .pid = 100,
+			.tid = 101,
+		};
+		size_t end = i < nr_cuts ? cuts[i] : len;
 		int err;
 
-		data.data = s->buf + start;
 		data.size = end - start;
-		data.offset += start;
 		ck_assert_int_eq(intel_pt_decoder__feed(dec, &data), 0);
-		while ((err = intel_pt_decoder__run(dec, until, NULL)) == 1)
-			until += 20;
+		while ((err = intel_pt_decoder__run(dec, until, NULL)) == 1) {
+			if (nr_paused < ARRAY_LEN(paused_at))
+				paused_at[nr_paused++] = c->nr_samples;
+			until += step;
+		}
 		ck_assert_int_eq(err, 0);
 		start = end;
 	}
 	ck_assert_int_eq(intel_pt_decoder__end(dec), 0);
 	ck_assert_int_eq(intel_pt_decoder__run(dec, UINT64_MAX, NULL), 0);
+	last_stats = *intel_pt_decoder__stats(dec);
 	intel_pt_decoder__delete(dec);
 }
 
@@ -471,7 +513,7 @@ START_TEST(test_pt_block_flow_matches_insn_flow)
 
 	if (!pt_fixture__init(&fx))
 		TEST_SKIP("gcc cannot build the test code");
-	calls = pt_stream__timed_calls(&s, fx.f);
+	calls = pt_stream__timed_calls(&s, TSC, fx.f, sym(&fx, "f_top"), 0);
 	ck_assert_uint_ge(calls, 20);
 	ck_assert_uint_gt(s.len, cuts[ARRAY_LEN(cuts) - 1]);
 
@@ -493,9 +535,9 @@ START_TEST(test_pt_block_flow_matches_insn_flow)
 	decode_collect__free(&blk);
 	decode_collect__free(&insn);
 
-	pt_stream__decode_cut(&s, fx.image, false, cuts, ARRAY_LEN(cuts), &blk);
-	pt_stream__decode_cut(&s, fx.image, true, cuts, ARRAY_LEN(cuts), &insn);
-	pt_stream__decode_cut(&s, fx.image, false, NULL, 0, &whole);
+	pt_buf__decode_cut(s.buf, s.len, fx.image, false, cuts, ARRAY_LEN(cuts), 20, &blk);
+	pt_buf__decode_cut(s.buf, s.len, fx.image, true, cuts, ARRAY_LEN(cuts), 20, &insn);
+	pt_buf__decode_cut(s.buf, s.len, fx.image, false, NULL, 0, 20, &whole);
 	ck_assert_uint_eq(blk.nr_errors, 0);
 	ck_assert_uint_eq(blk.nr_samples, 7 * calls);
 	assert_same_samples(&blk, &insn);
@@ -570,6 +612,75 @@ START_TEST(test_pt_block_of_one_branch_timed)
 	assert_same_samples(&blk, &insn);
 	decode_collect__free(&blk);
 	decode_collect__free(&insn);
+	pt_fixture__fini(&fx);
+}
+END_TEST
+
+/*
+ * opts.nr_threads: pieces of a stream longer than many INTEL_PT_PIECEs (16 KiB) decoded on
+ * workers give the samples of one thread, in order: run to the end, and run to times a few
+ * pieces apart, in payloads cut anywhere. Every call begins with TIP.PGE (a trace begin
+ * sample at the start of each piece); every third stops after a PSB+ in its middle, before
+ * its next branch, where decoding a piece alone makes a trace end sample that decoding it
+ * in order does not.
+ */
+START_TEST(test_pt_threads_same_samples)
+{
+	const size_t cuts[] = { 5000, 70001, 70002, 150000 };
+	struct decode_collect one = { 0 }, three = { 0 };
+	struct pt_fixture fx;
+	size_t len = 0, alloc = 0;
+	unsigned int calls = 0;
+	uint8_t *buf = NULL;
+
+	if (!pt_fixture__init(&fx))
+		TEST_SKIP("gcc cannot build the test code");
+	while (len < 200000) {
+		struct pt_stream s = { .len = 0 };
+
+		calls += pt_stream__timed_calls(&s, TSC + len, fx.f, sym(&fx, "f_top"),
+						sym(&fx, "f_test"));
+		if (len + s.len > alloc) {
+			alloc = alloc ? 2 * alloc : 65536;
+			buf = realloc(buf, alloc);
+			ck_assert_ptr_nonnull(buf);
+		}
+		memcpy(buf + len, s.buf, s.len);
+		len += s.len;
+	}
+	for (int steps = 0; steps < 2; steps++) {
+		uint64_t step = steps ? 20000 : UINT64_MAX / 2;
+		size_t paused_one[ARRAY_LEN(paused_at)], nr_paused_one;
+
+		nr_threads = 1;
+		nr_paused = 0;
+		pt_buf__decode_cut(buf, len, fx.image, false, cuts, ARRAY_LEN(cuts), step, &one);
+		ck_assert_uint_eq(last_stats.worker_pieces, 0);
+		memcpy(paused_one, paused_at, sizeof(paused_at));
+		nr_paused_one = nr_paused;
+		nr_threads = 3;
+		nr_paused = 0;
+		pt_buf__decode_cut(buf, len, fx.image, false, cuts, ARRAY_LEN(cuts), step, &three);
+		nr_threads = 0;
+		/* each run stopped where one thread's did, with the same samples made */
+		ck_assert_uint_eq(nr_paused, nr_paused_one);
+		if (steps)
+			ck_assert_uint_gt(nr_paused, 10);
+		ck_assert(!memcmp(paused_at, paused_one, nr_paused * sizeof(paused_at[0])));
+		/*
+		 * How many of the 12 or so pieces the workers decode depends on when they are
+		 * scheduled (the caller's thread decodes a piece it reaches first itself); run
+		 * to the end, at least one of the pieces given out, the caller at the first.
+		 */
+		if (!steps)
+			ck_assert_uint_ge(last_stats.worker_pieces, 1);
+		ck_assert_uint_eq(one.nr_errors, 0);
+		ck_assert_uint_gt(one.nr_samples, 5 * calls);
+		assert_same_samples(&one, &three);
+		decode_collect__free(&one);
+		decode_collect__free(&three);
+	}
+	free(buf);
 	pt_fixture__fini(&fx);
 }
 END_TEST
@@ -659,6 +770,7 @@ int main(void)
 	tcase_add_test(tc, test_pt_callback_stops_decode);
 	tcase_add_test(tc, test_pt_block_flow_matches_insn_flow);
 	tcase_add_test(tc, test_pt_block_of_one_branch_timed);
+	tcase_add_test(tc, test_pt_threads_same_samples);
 	tcase_add_test(tc, test_pt_needs_image);
 	tcase_add_test(tc, test_pt_dump);
 	suite_add_tcase(s, tc);

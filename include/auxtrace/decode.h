@@ -140,6 +140,14 @@ struct auxtrace_decode_opts {
 	 * each branch, event and sample.
 	 */
 	bool insn_period_ticks;
+	/*
+	 * Threads to decode on (Intel PT branch samples): 0 or 1, the caller's alone; N, N - 1
+	 * workers besides. The stream is cut into pieces at PSBs (the same whatever N); a
+	 * piece that ends before the time a run stops at goes to a worker, and the caller's
+	 * thread hands its samples out in order: the samples, their order and the callbacks'
+	 * thread are those of one thread. Instruction samples decode on the caller's thread.
+	 */
+	unsigned int nr_threads;
 };
 
 /* Totals of one decoder since it was made. */
@@ -149,6 +157,7 @@ struct auxtrace_decode_stats {
 	uint64_t instructions;	/* instructions decoded (Intel PT) */
 	uint64_t insn_samples;	/* instruction samples synthesized */
 	uint64_t errors;	/* decode errors, reported to error_fn or not */
+	uint64_t worker_pieces;	/* pieces of trace whose samples workers made (nr_threads) */
 };
 
 /*

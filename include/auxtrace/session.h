@@ -60,6 +60,9 @@ struct perf_session_opts {
 	 * decoder is made, during perf_session__process_events: keep it valid until then.
 	 */
 	const struct itrace_synth_opts *itrace_synth_opts;
+	/* Threads each AUX decoder may decode on (auxtrace_decode_opts.nr_threads): 0 or 1, the
+	 * caller's alone. The samples and their order are the same whatever it says. */
+	unsigned int decode_threads;
 };
 
 /*

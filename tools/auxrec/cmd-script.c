@@ -59,9 +59,10 @@ static const char script_usage[] =
 	"      --source S    read only these of a directory's files: perf, ftrace or both\n"
 	"      --any-clock   interleave files recorded on different clocks by their raw times\n"
 	"                    (refused without it: the order between them would mean nothing)\n"
-	"  -j, --threads N   N >= 2: format the lines of what the AUX decoders synthesize on\n"
-	"                    N threads, decoding and writing on this one (with callindent:\n"
-	"                    decoding on another); the output is the same; default 1\n"
+	"  -j, --threads N   N >= 2: decode Intel PT on N threads, and format the lines of\n"
+	"                    what the AUX decoders synthesize on N threads, writing on this\n"
+	"                    one (with callindent: decoding on another); the output is the\n"
+	"                    same; default 1\n"
 	"      --itrace=OPTS what to synthesize from AUX data, perf's letters: b branches,\n"
 	"                    i<N><unit> an instruction sample every N instructions (i), TSC\n"
 	"                    ticks (t) or ns, us, ms of the trace's time (Intel PT; BTS has\n"
@@ -386,7 +387,8 @@ static int script__open_ftrace(struct script *scr, struct trace_dat_reader *r)
 
 /*
  * -j N: the synthesized samples' lines are formatted by N - 1 workers and this thread, which
- * decodes (the timeline on one thread: a hand-over per sample less) and writes them. Not
+ * decodes (the timeline on one thread: a hand-over per sample less; Intel PT's decoder has
+ * N - 1 workers of its own, session_opts.decode_threads) and writes them. Not
  * with callindent, whose lines depend on each other (the call depth, perf's column that
  * moves with the lines): there the timeline decodes on a thread of its own instead.
  */
@@ -403,7 +405,7 @@ static int script__run(struct script_args *args)
 	AUXTRACE_OPTS(perf_session_opts, session_opts,
 		      .decoders = args->decode ? auxtrace_decoders__builtin() : NULL,
 		      .cpus = args->filter.cpus,
-		      .itrace_synth_opts = args->itrace);
+		      .itrace_synth_opts = args->itrace, .decode_threads = args->nr_threads);
 	AUXTRACE_OPTS(timeline_opts, tl_opts, .any_clock = args->any_clock, .user_records = true,
 		      .nr_threads = args->follow_calls ? args->nr_threads : 1);
 	AUXTRACE_OPTS(auxtrace_recording_opts, opts, .session = &session_opts,
