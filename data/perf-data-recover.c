@@ -57,7 +57,10 @@ static uint64_t recover__walk(int fd, uint64_t off, uint64_t end, uint64_t *reco
 	return off - start;
 }
 
-/* The recovery file's sections, their table's offsets moved to start at base. */
+/*
+ * The recovery file's sections, their table's offsets moved to start at base, into *data,
+ * which the caller frees also when this fails.
+ */
 static int recover__features(int features_fd, uint64_t base, void **data, size_t *len,
 			     uint64_t *features)
 {
@@ -77,17 +80,13 @@ static int recover__features(int features_fd, uint64_t base, void **data, size_t
 	*data = malloc(*len ?: 1);
 	if (!*data)
 		return -ENOMEM;
-	if (pread(features_fd, *data, *len, sizeof(head)) != (ssize_t)*len) {
-		free(*data);
+	if (pread(features_fd, *data, *len, sizeof(head)) != (ssize_t)*len)
 		return -EIO;
-	}
 	for (int w = 0; w < PERF_DATA_FEATURE_WORDS; w++)
 		nr += __builtin_popcountll(head.features[w]);
 	table = *data;
-	if ((size_t)nr * sizeof(*table) > *len) {
-		free(*data);
+	if ((size_t)nr * sizeof(*table) > *len)
 		return -EINVAL;
-	}
 	for (int i = 0; i < nr; i++)
 		table[i].offset += base;
 	memcpy(features, head.features, sizeof(head.features));
