@@ -45,8 +45,7 @@ static uint64_t recover__record(int fd, uint64_t off, uint64_t end)
 	return size <= end - off ? size : 0;
 }
 
-/* Whole records from off to end: their bytes, counted in *records. */
-static uint64_t recover__walk(int fd, uint64_t off, uint64_t end, uint64_t *records)
+uint64_t perf_data__walk_records(int fd, uint64_t off, uint64_t end, uint64_t *records)
 {
 	uint64_t start = off, size;
 
@@ -120,7 +119,7 @@ int perf_data__recover(int fd, int features_fd, struct perf_data_recovery *r)
 		return 0;
 	}
 	end = (uint64_t)st.st_size;
-	r->data_size = recover__walk(fd, hdr.data.offset, end, &r->records);
+	r->data_size = perf_data__walk_records(fd, hdr.data.offset, end, &r->records);
 	r->torn_bytes = end - hdr.data.offset - r->data_size;
 	hdr.data.size = r->data_size;
 	memset(hdr.adds_features, 0, sizeof(hdr.adds_features));
