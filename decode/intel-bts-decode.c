@@ -8,9 +8,9 @@
 #include <auxtrace/intel-bts-decode.h>
 
 #include <internal/decode-image.h>
+#include <internal/decode-insn-cache.h>
 #include <internal/decode-synth.h>
 #include <internal/lib.h>
-#include <internal/x86-branch.h>
 
 /* As the hardware writes it; misc bit 4 says the branch was predicted. */
 struct intel_bts_record {
@@ -20,28 +20,10 @@ struct intel_bts_record {
 };
 
 #define INTEL_BTS_PREDICTED	0x10
-#define X86_MAX_INSN		15
-
-/*
- * What the instruction at a branch's source says, kept by address: BTS records the same
- * few branches over and over, and reading each one's code through libipt's locked section
- * cache and decoding it anew was a third of the decoder's time. Valid for one image at one
- * generation (a new mapping may put other code at the address).
- */
-#define INTEL_BTS_INSNS		256
-
-struct intel_bts_insn {
-	uint64_t from;
-	uint32_t flags;			/* x86_branch__flags */
-	uint8_t len;			/* x86_branch__call_len */
-	bool valid;
-};
 
 struct intel_bts_decoder {
 	struct decode_synth synth;
-	const struct auxtrace_image *insns_image;	/* what insns were read from, */
-	uint64_t insns_gen;				/* at its generation */
-	struct intel_bts_insn insns[INTEL_BTS_INSNS];
+	struct decode_insn_cache insns;
 };
 
 struct intel_bts_decoder *intel_bts_decoder__new(const struct auxtrace_decode_opts *opts)
@@ -78,29 +60,6 @@ static void intel_bts_record__load(struct intel_bts_record *r, const unsigned ch
 }
 
 /*
- * The slot of the instruction at from (its own when valid and from matches, else to fill);
- * NULL without an image. A changed image empties them all.
- */
-static struct intel_bts_insn *intel_bts_decoder__insn(struct intel_bts_decoder *dec,
-						      uint64_t from)
-{
-	const struct auxtrace_image *image = dec->synth.opts.image;
-	struct intel_bts_insn *slot;
-
-	if (!image)
-		return NULL;
-	if (image != dec->insns_image || image->generation != dec->insns_gen) {
-		memset(dec->insns, 0, sizeof(dec->insns));
-		dec->insns_image = image;
-		dec->insns_gen = image->generation;
-	}
-	slot = &dec->insns[(from ^ (from >> 8)) % INTEL_BTS_INSNS];
-	if (slot->valid && slot->from != from)
-		slot->valid = false;
-	return slot;
-}
-
-/*
  * The flags of a branch, from the instruction at its source. -errno only from the error
  * callback: code that cannot be read gives flags 0 (and an error when asked), as in perf.
  */
@@ -110,9 +69,7 @@ static int intel_bts_decoder__flags(struct intel_bts_decoder *dec,
 				    uint8_t *insn_len)
 {
 	struct decode_synth *synth = &dec->synth;
-	uint8_t insn[X86_MAX_INSN];
-	struct intel_bts_insn *kept;
-	ssize_t n = -ENOENT;
+	const struct decode_insn *insn;
 
 	*insn_len = 0;
 	if (!r->from) {
@@ -123,24 +80,15 @@ static int intel_bts_decoder__flags(struct intel_bts_decoder *dec,
 		*flags = AUXTRACE_IP_FLAG_BRANCH | AUXTRACE_IP_FLAG_TRACE_END;
 		return 0;
 	}
-	kept = intel_bts_decoder__insn(dec, r->from);
-	if (!kept || !kept->valid) {
-		if (synth->opts.image)
-			n = auxtrace_image__read(synth->opts.image, r->from, insn, sizeof(insn));
-		if (n <= 0) {
-			*flags = 0;
-			return decode_synth__error(synth, where, AUXTRACE_DECODE_ERR_NOINSN, 0,
-						   r->from, "Failed to get instruction");
-		}
-		*flags = x86_branch__flags(insn, (size_t)n, true);
-		/* a call's: where it returns to, for the thread stacks of callindent */
-		*insn_len = (uint8_t)x86_branch__call_len(insn, (size_t)n, true);
-		if (kept)
-			*kept = (struct intel_bts_insn){ r->from, *flags, *insn_len, true };
-	} else {
-		*flags = kept->flags;
-		*insn_len = kept->len;
+	insn = decode_insn_cache__get(&dec->insns, synth->opts.image, r->from);
+	if (!insn) {
+		*flags = 0;
+		return decode_synth__error(synth, where, AUXTRACE_DECODE_ERR_NOINSN, 0, r->from,
+					   "Failed to get instruction");
 	}
+	*flags = insn->flags;
+	/* a call's: where it returns to, for the thread stacks of callindent */
+	*insn_len = insn->flags & AUXTRACE_IP_FLAG_CALL ? insn->len : 0;
 	if (!decode_synth__is_kernel(synth, r->from) && decode_synth__is_kernel(synth, r->to) &&
 	    *flags != (AUXTRACE_IP_FLAG_BRANCH | AUXTRACE_IP_FLAG_CALL |
 		       AUXTRACE_IP_FLAG_SYSCALLRET))

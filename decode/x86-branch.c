@@ -133,33 +133,52 @@ static unsigned int x86_modrm__len(const uint8_t *p, const uint8_t *end)
 	return n;
 }
 
-unsigned int x86_branch__call_len(const uint8_t *insn, size_t len, bool x86_64)
+unsigned int x86_branch__len(const uint8_t *insn, size_t len, bool x86_64)
 {
 	const uint8_t *end = insn + len, *p = x86_skip_prefixes(insn, end, x86_64);
 	unsigned int op = 0, m;
 
-	if (!(x86_branch__flags(insn, len, x86_64) & AUXTRACE_IP_FLAG_CALL))
+	if (!x86_branch__flags(insn, len, x86_64))
 		return 0;
+	if ((*p >= 0x70 && *p <= 0x7f) || (*p >= 0xe0 && *p <= 0xe3))	/* rel8 */
+		op = 2;
 	switch (*p) {
-	case 0xe8:				/* rel32 */
-		op = 5;
+	case 0xe8: case 0xe9:			/* rel32: 64-bit mode ignores an operand-size */
+		op = 5;				/* prefix here, as Intel's CPUs and libipt do */
 		break;
-	case 0x9a:				/* ptr16:32 */
+	case 0xeb: case 0xcd:			/* rel8, int imm8 */
+		op = 2;
+		break;
+	case 0x9a: case 0xea:			/* ptr16:32 */
 		op = 7;
 		break;
-	case 0xcc: case 0xce:
-		op = 1;
+	case 0xc2: case 0xca:			/* ret imm16 */
+		op = 3;
 		break;
-	case 0xcd:
-		op = 2;
+	case 0xc3: case 0xcb: case 0xcc: case 0xce: case 0xcf:
+		op = 1;
 		break;
 	case 0xff:
 		m = x86_modrm__len(p + 1, end);
 		op = m ? 1 + m : 0;
 		break;
-	case 0x0f:				/* syscall, sysenter: 2; vmlaunch, vmresume: 3 */
-		op = p[1] == 0x01 ? 3 : 2;
+	case 0x0f:				/* jcc rel32: 6; vmlaunch, vmresume: 3; */
+		op = p[1] >= 0x80 && p[1] <= 0x8f ? 6 : p[1] == 0x01 ? 3 : 2;	/* sys*: 2 */
 		break;
 	}
 	return op && (size_t)(p - insn) + op <= len ? (unsigned int)(p - insn) + op : 0;
+}
+
+bool x86_branch__direct(const uint8_t *insn, size_t len, bool x86_64)
+{
+	const uint8_t *p = x86_skip_prefixes(insn, insn + len, x86_64);
+
+	return p < insn + len && (*p == 0xe8 || *p == 0xe9 || *p == 0xeb);
+}
+
+unsigned int x86_branch__call_len(const uint8_t *insn, size_t len, bool x86_64)
+{
+	if (!(x86_branch__flags(insn, len, x86_64) & AUXTRACE_IP_FLAG_CALL))
+		return 0;
+	return x86_branch__len(insn, len, x86_64);
 }

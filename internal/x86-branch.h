@@ -17,6 +17,13 @@
  */
 uint32_t x86_branch__flags(const uint8_t *insn, size_t len, bool x86_64);
 /*
+ * The length in bytes of the branch instruction (one x86_branch__flags names) in
+ * insn[0..len), prefixes included; 0 when it is no branch or does not fit in len.
+ */
+unsigned int x86_branch__len(const uint8_t *insn, size_t len, bool x86_64);
+/* Is insn[0..len) a near call or jump to where it says (E8, E9, EB), no trace needed? */
+bool x86_branch__direct(const uint8_t *insn, size_t len, bool x86_64);
+/*
  * The length in bytes of the call instruction (by x86_branch__flags) in insn[0..len), where its
  * return address is; 0 when it is no call or does not fit in len.
  */

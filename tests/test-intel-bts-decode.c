@@ -262,25 +262,34 @@ START_TEST(test_bts_flags_follow_image)
 }
 END_TEST
 
-/* Every kind of branch the classifier knows, as gcc assembled it into the test code. */
+/*
+ * Every kind of branch the classifier knows, as gcc assembled it into the test code: its
+ * flags, and its length (the distance to the label after it; 0 for no branch).
+ */
 START_TEST(test_x86_branch_flags)
 {
 	static const struct {
 		const char *label;
 		uint32_t flags;
+		const char *next;
 	} kinds[] = {
-		{ "f_jz", JCC }, { "x_loop", JCC }, { "x_jrcxz", JCC }, { "x_jcc32", JCC },
-		{ "f_call", CALL }, { "x_call_ind", CALL }, { "x_call_far", CALL },
-		{ "f_ret", RET }, { "x_ret_imm", RET }, { "x_ret_far", RET }, { "x_bnd_ret", RET },
-		{ "x_jmp_ind", AUXTRACE_IP_FLAG_BRANCH }, { "x_jmp_r11", AUXTRACE_IP_FLAG_BRANCH },
-		{ "x_syscall", CALL | AUXTRACE_IP_FLAG_SYSCALLRET },
-		{ "x_sysenter", CALL | AUXTRACE_IP_FLAG_SYSCALLRET },
-		{ "x_sysret", RET | AUXTRACE_IP_FLAG_SYSCALLRET },
-		{ "x_int3", CALL | AUXTRACE_IP_FLAG_INTERRUPT },
-		{ "x_int80", CALL | AUXTRACE_IP_FLAG_INTERRUPT },
-		{ "x_iret", RET | AUXTRACE_IP_FLAG_INTERRUPT },
-		{ "x_vmlaunch", CALL | AUXTRACE_IP_FLAG_VMENTRY },
-		{ "x_vmcall", 0 }, { "x_mov", 0 }, { "x_push", 0 }, { "f_inc", 0 },
+		{ "f_jz", JCC, "f_inc" }, { "x_loop", JCC, "x_jrcxz" },
+		{ "x_jrcxz", JCC, "x_jcc32" }, { "x_jcc32", JCC, "x_ret_imm" },
+		{ "f_call", CALL, "f_ret" }, { "x_call_ind", CALL, "x_call_far" },
+		{ "x_call_far", CALL, "x_loop" }, { "f_ret", RET, "g" },
+		{ "x_ret_imm", RET, "x_ret_far" }, { "x_ret_far", RET, "x_bnd_ret" },
+		{ "x_bnd_ret", RET, "x_vmlaunch" },
+		{ "x_jmp_ind", AUXTRACE_IP_FLAG_BRANCH, "x_jmp_r11" },
+		{ "x_jmp_r11", AUXTRACE_IP_FLAG_BRANCH, "x_call_ind" },
+		{ "x_syscall", CALL | AUXTRACE_IP_FLAG_SYSCALLRET, "x_sysret" },
+		{ "x_sysenter", CALL | AUXTRACE_IP_FLAG_SYSCALLRET, "x_int3" },
+		{ "x_sysret", RET | AUXTRACE_IP_FLAG_SYSCALLRET, "x_sysenter" },
+		{ "x_int3", CALL | AUXTRACE_IP_FLAG_INTERRUPT, "x_int80" },
+		{ "x_int80", CALL | AUXTRACE_IP_FLAG_INTERRUPT, "x_iret" },
+		{ "x_iret", RET | AUXTRACE_IP_FLAG_INTERRUPT, "x_jmp_ind" },
+		{ "x_vmlaunch", CALL | AUXTRACE_IP_FLAG_VMENTRY, "x_vmcall" },
+		{ "x_vmcall", 0, NULL }, { "x_mov", 0, NULL }, { "x_push", 0, NULL },
+		{ "f_inc", 0, NULL },
 	};
 	/* 32-bit code: 0x40 is inc, not REX; far direct forms exist */
 	static const uint8_t inc_jmp[] = { 0x40, 0xeb, 0x00 }, far_call[] = { 0x9a };
@@ -292,7 +301,7 @@ START_TEST(test_x86_branch_flags)
 		TEST_SKIP("gcc cannot build the test code");
 	ck_assert_int_eq(asm_elf__map(&elf, image), 0);
 	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
-		uint64_t addr = asm_elf__sym(&elf, kinds[i].label);
+		uint64_t addr = asm_elf__sym(&elf, kinds[i].label), want_len;
 		uint8_t insn[15];
 		ssize_t n;
 
@@ -302,6 +311,16 @@ START_TEST(test_x86_branch_flags)
 		ck_assert_msg(x86_branch__flags(insn, (size_t)n, true) == kinds[i].flags,
 			      "%s: flags %#x, want %#x", kinds[i].label,
 			      x86_branch__flags(insn, (size_t)n, true), kinds[i].flags);
+		want_len = kinds[i].next ? asm_elf__sym(&elf, kinds[i].next) - addr : 0;
+		ck_assert_msg(x86_branch__len(insn, (size_t)n, true) == want_len,
+			      "%s: length %u, want %llu", kinds[i].label,
+			      x86_branch__len(insn, (size_t)n, true), (unsigned long long)want_len);
+		/* of these, only the call rel32 goes where it says, without trace */
+		ck_assert_msg(x86_branch__direct(insn, (size_t)n, true) ==
+			      !strcmp(kinds[i].label, "f_call"), "%s: direct?", kinds[i].label);
+		/* cut short, it is no branch of that length */
+		if (want_len)
+			ck_assert_uint_eq(x86_branch__len(insn, want_len - 1, true), 0);
 	}
 	ck_assert_uint_eq(x86_branch__flags(inc_jmp, 3, true), AUXTRACE_IP_FLAG_BRANCH);
 	ck_assert_uint_eq(x86_branch__flags(inc_jmp, 3, false), 0);

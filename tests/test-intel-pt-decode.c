@@ -59,16 +59,22 @@ struct pt_fixture {
 	uint64_t f;
 };
 
-static bool pt_fixture__init(struct pt_fixture *fx)
+/* The code of source "loaded" at BASE, in fx->image; fx->f is its symbol f. */
+static bool pt_fixture__init_source(struct pt_fixture *fx, const char *source)
 {
 	fx->image = auxtrace_image__new();
 	ck_assert_ptr_nonnull(fx->image);
-	if (asm_elf__build(&fx->elf, asm_elf_sample, BASE))
+	if (asm_elf__build(&fx->elf, source, BASE))
 		return false;
 	ck_assert_int_eq(asm_elf__map(&fx->elf, fx->image), 0);
 	fx->f = asm_elf__sym(&fx->elf, "f");
 	ck_assert_uint_ne(fx->f, 0);
 	return true;
+}
+
+static bool pt_fixture__init(struct pt_fixture *fx)
+{
+	return pt_fixture__init_source(fx, asm_elf_sample);
 }
 
 static void pt_fixture__fini(struct pt_fixture *fx)
@@ -110,8 +116,9 @@ static struct intel_pt_decoder *pt_decoder(struct decode_collect *c, struct auxt
 	return dec;
 }
 
-static void assert_branch(const struct decode_collect *c, size_t i, uint64_t from,
-			  uint64_t to, uint32_t flags, uint8_t insn_len)
+/* Sample i is that branch; at TIME, the time of a stream of one TSC, unless untimed. */
+static void assert_branch_of(const struct decode_collect *c, size_t i, uint64_t from,
+			     uint64_t to, uint32_t flags, uint8_t insn_len, bool untimed)
 {
 	const struct auxtrace_sample *s;
 
@@ -124,10 +131,17 @@ static void assert_branch(const struct decode_collect *c, size_t i, uint64_t fro
 		      s->flags, s->insn_len, (unsigned long long)from, (unsigned long long)to,
 		      flags, insn_len);
 	ck_assert_uint_eq(s->period, 1);
-	ck_assert_uint_eq(s->time, TIME);
+	if (!untimed)
+		ck_assert_uint_eq(s->time, TIME);
 	ck_assert_int_eq(s->cpu, 1);
 	ck_assert_int_eq(s->pid, 100);
 	ck_assert_int_eq(s->tid, 101);
+}
+
+static void assert_branch(const struct decode_collect *c, size_t i, uint64_t from,
+			  uint64_t to, uint32_t flags, uint8_t insn_len)
+{
+	assert_branch_of(c, i, from, to, flags, insn_len, false);
 }
 
 /* Length of the instruction at label: the distance to the label after it in the source. */
@@ -136,9 +150,9 @@ static uint8_t insn_len(const struct pt_fixture *fx, const char *label, const ch
 	return (uint8_t)(sym(fx, next) - sym(fx, label));
 }
 
-/* The branches of one call of f, from sample first on. */
-static void assert_f_branches(const struct pt_fixture *fx, const struct decode_collect *c,
-			      size_t first)
+/* The branches of one call of f, from sample first on (untimed: at any time). */
+static void assert_f_branches_of(const struct pt_fixture *fx, const struct decode_collect *c,
+				 size_t first, bool untimed)
 {
 	const uint64_t f_top = sym(fx, "f_top"), f_jz = sym(fx, "f_jz"),
 		       f_jnz = sym(fx, "f_jnz");
@@ -146,15 +160,23 @@ static void assert_f_branches(const struct pt_fixture *fx, const struct decode_c
 		      jnz_len = insn_len(fx, "f_jnz", "f_call"),
 		      call_len = insn_len(fx, "f_call", "f_ret");
 
-	assert_branch(c, first + 0, 0, fx->f,
-		      AUXTRACE_IP_FLAG_BRANCH | AUXTRACE_IP_FLAG_TRACE_BEGIN, 0);
-	assert_branch(c, first + 1, f_jnz, f_top, JCC, jnz_len);		/* round 1 */
-	assert_branch(c, first + 2, f_jz, sym(fx, "f_even"), JCC, jz_len);	/* round 2 */
-	assert_branch(c, first + 3, f_jnz, f_top, JCC, jnz_len);
-	assert_branch(c, first + 4, sym(fx, "f_call"), sym(fx, "g"), CALL, call_len);
-	assert_branch(c, first + 5, sym(fx, "g_ret"), sym(fx, "f_ret"), RET, 1);
-	assert_branch(c, first + 6, sym(fx, "f_ret"), CALLER, RET | AUXTRACE_IP_FLAG_TRACE_END,
-		      1);
+	const bool u = untimed;
+
+	assert_branch_of(c, first + 0, 0, fx->f,
+			 AUXTRACE_IP_FLAG_BRANCH | AUXTRACE_IP_FLAG_TRACE_BEGIN, 0, u);
+	assert_branch_of(c, first + 1, f_jnz, f_top, JCC, jnz_len, u);		/* round 1 */
+	assert_branch_of(c, first + 2, f_jz, sym(fx, "f_even"), JCC, jz_len, u);	/* round 2 */
+	assert_branch_of(c, first + 3, f_jnz, f_top, JCC, jnz_len, u);
+	assert_branch_of(c, first + 4, sym(fx, "f_call"), sym(fx, "g"), CALL, call_len, u);
+	assert_branch_of(c, first + 5, sym(fx, "g_ret"), sym(fx, "f_ret"), RET, 1, u);
+	assert_branch_of(c, first + 6, sym(fx, "f_ret"), CALLER,
+			 RET | AUXTRACE_IP_FLAG_TRACE_END, 1, u);
+}
+
+static void assert_f_branches(const struct pt_fixture *fx, const struct decode_collect *c,
+			      size_t first)
+{
+	assert_f_branches_of(fx, c, first, false);
 }
 
 START_TEST(test_pt_function_branches)
@@ -328,6 +350,230 @@ START_TEST(test_pt_callback_stops_decode)
 }
 END_TEST
 
+/*
+ * A stream whose time moves between branches: calls of f as pt_stream__f_unit encodes
+ * them, but each conditional branch in a TNT of its own with a TSC after some of them (and
+ * an MTC and a CYC, which libipt reads without a conversion for them), a TSC between the
+ * calls, and a PSB+ before every third call only. Returns the calls encoded.
+ */
+static unsigned int pt_stream__timed_calls(struct pt_stream *s, uint64_t f)
+{
+	static const uint8_t loop_bits[] = { 0, 1, 1, 1, 0, 0 };	/* f's, oldest first */
+	uint64_t tsc = TSC;
+	unsigned int calls = 0;
+
+	for (; s->len + 160 < sizeof(s->buf); calls++) {
+		struct pt_packet pkt;
+
+		if (calls % 3 == 0) {
+			struct pt_packet psb[PT_PSB_PACKETS];
+
+			pt_packets__psb(psb, tsc);
+			for (size_t i = 0; i < PT_PSB_PACKETS; i++)
+				ck_assert_int_eq(pt_stream__put(s, &psb[i]), 0);
+		}
+		pkt = (struct pt_packet){ .type = ppt_tip_pge,
+					  .payload.ip = { .ipc = pt_ipc_sext_48, .ip = f } };
+		ck_assert_int_eq(pt_stream__put(s, &pkt), 0);
+		for (size_t i = 0; i <= ARRAY_LEN(loop_bits); i++) {
+			/* the last bit is g's return, compressed */
+			pkt = (struct pt_packet){ .type = ppt_tnt_8, .payload.tnt = {
+				.bit_size = 1,
+				.payload = i < ARRAY_LEN(loop_bits) ? loop_bits[i] : 1 } };
+			ck_assert_int_eq(pt_stream__put(s, &pkt), 0);
+			if ((i + calls) % 2)
+				continue;
+			tsc += 7 + i;
+			pkt = (struct pt_packet){ .type = ppt_tsc, .payload.tsc.tsc = tsc };
+			ck_assert_int_eq(pt_stream__put(s, &pkt), 0);
+		}
+		pkt = (struct pt_packet){ .type = ppt_mtc, .payload.mtc.ctc = (uint8_t)calls };
+		ck_assert_int_eq(pt_stream__put(s, &pkt), 0);
+		pkt = (struct pt_packet){ .type = ppt_cyc, .payload.cyc.value = 3 + calls };
+		ck_assert_int_eq(pt_stream__put(s, &pkt), 0);
+		pkt = (struct pt_packet){ .type = ppt_tip_pgd,
+					  .payload.ip = { .ipc = pt_ipc_sext_48, .ip = CALLER } };
+		ck_assert_int_eq(pt_stream__put(s, &pkt), 0);
+		tsc += 100;
+		pkt = (struct pt_packet){ .type = ppt_tsc, .payload.tsc.tsc = tsc };
+		ck_assert_int_eq(pt_stream__put(s, &pkt), 0);
+	}
+	return calls;
+}
+
+/*
+ * Decode s as a stream of payloads cut at the given offsets (not at PSBs), running each
+ * until one time after another, through the block decoder (branches alone) or the
+ * instruction flow decoder (instruction samples asked for too, at a period no run reaches).
+ */
+static void pt_stream__decode_cut(const struct pt_stream *s, struct auxtrace_image *image,
+				  bool insn_flow, const size_t *cuts, size_t nr_cuts,
+				  struct decode_collect *c)
+{
+	struct intel_pt_decoder *dec = pt_decoder(c, image, true, insn_flow ? 1ULL << 40 : 0);
+	size_t start = 0;
+	uint64_t until = TIME;
+
+	for (size_t i = 0; i <= nr_cuts; i++) {
+		struct auxtrace_aux_data data = aux_data_of(s);
+		size_t end = i < nr_cuts ? cuts[i] : s->len;
+		int err;
+
+		data.data = s->buf + start;
+		data.size = end - start;
+		data.offset += start;
+		ck_assert_int_eq(intel_pt_decoder__feed(dec, &data), 0);
+		while ((err = intel_pt_decoder__run(dec, until, NULL)) == 1)
+			until += 20;
+		ck_assert_int_eq(err, 0);
+		start = end;
+	}
+	ck_assert_int_eq(intel_pt_decoder__end(dec), 0);
+	ck_assert_int_eq(intel_pt_decoder__run(dec, UINT64_MAX, NULL), 0);
+	intel_pt_decoder__delete(dec);
+}
+
+static void assert_same_samples(const struct decode_collect *a, const struct decode_collect *b)
+{
+	ck_assert_uint_eq(a->nr_samples, b->nr_samples);
+	ck_assert_uint_eq(a->nr_errors, b->nr_errors);
+	for (size_t i = 0; i < a->nr_samples; i++) {
+		const struct auxtrace_sample *x = &a->samples[i], *y = &b->samples[i];
+
+		ck_assert_msg(x->kind == y->kind && x->ip == y->ip && x->addr == y->addr &&
+			      x->flags == y->flags && x->insn_len == y->insn_len &&
+			      x->time == y->time,
+			      "sample %zu: %#llx -> %#llx flags %#x len %u time %llu, against "
+			      "%#llx -> %#llx flags %#x len %u time %llu", i,
+			      (unsigned long long)x->ip, (unsigned long long)x->addr, x->flags,
+			      x->insn_len, (unsigned long long)x->time, (unsigned long long)y->ip,
+			      (unsigned long long)y->addr, y->flags, y->insn_len,
+			      (unsigned long long)y->time);
+	}
+}
+
+/*
+ * Branch samples come from libipt's block decoder, instruction samples from its instruction
+ * flow decoder: the two give the same branches at the same times, in one payload and in a
+ * stream cut anywhere and paused at times between its branches. (Their AUX offsets may
+ * differ by the packets one decoder has read ahead of the other.)
+ */
+START_TEST(test_pt_block_flow_matches_insn_flow)
+{
+	const size_t cuts[] = { 97, 1000, 1001, 2500 };
+	struct decode_collect blk = { 0 }, insn = { 0 }, whole = { 0 };
+	struct pt_stream s = { .len = 0 };
+	struct intel_pt_decoder *dec;
+	struct auxtrace_aux_data data;
+	struct pt_fixture fx;
+	unsigned int calls;
+	size_t times = 0;
+
+	if (!pt_fixture__init(&fx))
+		TEST_SKIP("gcc cannot build the test code");
+	calls = pt_stream__timed_calls(&s, fx.f);
+	ck_assert_uint_ge(calls, 20);
+	ck_assert_uint_gt(s.len, cuts[ARRAY_LEN(cuts) - 1]);
+
+	data = aux_data_of(&s);
+	dec = pt_decoder(&blk, fx.image, true, 0);
+	ck_assert_int_eq(intel_pt_decoder__decode(dec, &data), 0);
+	intel_pt_decoder__delete(dec);
+	dec = pt_decoder(&insn, fx.image, true, 1ULL << 40);
+	ck_assert_int_eq(intel_pt_decoder__decode(dec, &data), 0);
+	intel_pt_decoder__delete(dec);
+	ck_assert_uint_eq(blk.nr_errors, 0);
+	ck_assert_uint_eq(blk.nr_samples, 7 * calls);
+	for (unsigned int i = 0; i < calls; i++)
+		assert_f_branches_of(&fx, &blk, 7 * i, true);
+	for (size_t i = 1; i < blk.nr_samples; i++)
+		times += blk.samples[i].time != blk.samples[i - 1].time;
+	ck_assert_uint_gt(times, 3 * calls);	/* the time moves inside the calls */
+	assert_same_samples(&blk, &insn);
+	decode_collect__free(&blk);
+	decode_collect__free(&insn);
+
+	pt_stream__decode_cut(&s, fx.image, false, cuts, ARRAY_LEN(cuts), &blk);
+	pt_stream__decode_cut(&s, fx.image, true, cuts, ARRAY_LEN(cuts), &insn);
+	pt_stream__decode_cut(&s, fx.image, false, NULL, 0, &whole);
+	ck_assert_uint_eq(blk.nr_errors, 0);
+	ck_assert_uint_eq(blk.nr_samples, 7 * calls);
+	assert_same_samples(&blk, &insn);
+	assert_same_samples(&blk, &whole);
+	decode_collect__free(&blk);
+	decode_collect__free(&insn);
+	decode_collect__free(&whole);
+	pt_fixture__fini(&fx);
+}
+END_TEST
+
+/*
+ * Blocks of one conditional branch each, a TSC between their TNTs: a branch's sample takes
+ * the time libipt has when the branch it went to is decoded, as the instruction flow
+ * decoder has it then, not the time before that block.
+ */
+START_TEST(test_pt_block_of_one_branch_timed)
+{
+	static const char chain[] =
+		"	.text\n"
+		"	.globl f\n"
+		"f:	jz f_a\n"
+		"	nop\n"
+		"f_a:	jz f_b\n"
+		"	nop\n"
+		"f_b:	jz f_c\n"
+		"	nop\n"
+		"f_c:	ret\n";
+	struct decode_collect blk = { 0 }, insn = { 0 };
+	struct pt_stream s = { .len = 0 };
+	struct intel_pt_decoder *dec;
+	struct auxtrace_aux_data data;
+	struct pt_fixture fx;
+	uint64_t tsc = TSC;
+
+	if (!pt_fixture__init_source(&fx, chain))
+		TEST_SKIP("gcc cannot build the test code");
+	for (int call = 0; call < 4; call++) {
+		struct pt_packet psb[PT_PSB_PACKETS], pkt;
+
+		pt_packets__psb(psb, tsc);
+		for (size_t i = 0; i < PT_PSB_PACKETS; i++)
+			ck_assert_int_eq(pt_stream__put(&s, &psb[i]), 0);
+		pkt = (struct pt_packet){ .type = ppt_tip_pge,
+					  .payload.ip = { .ipc = pt_ipc_sext_48, .ip = fx.f } };
+		ck_assert_int_eq(pt_stream__put(&s, &pkt), 0);
+		for (int jump = 0; jump < 3; jump++) {
+			pkt = (struct pt_packet){ .type = ppt_tnt_8,
+						  .payload.tnt = { .bit_size = 1, .payload = 1 } };
+			ck_assert_int_eq(pt_stream__put(&s, &pkt), 0);
+			tsc += 10;
+			pkt = (struct pt_packet){ .type = ppt_tsc, .payload.tsc.tsc = tsc };
+			ck_assert_int_eq(pt_stream__put(&s, &pkt), 0);
+		}
+		pkt = (struct pt_packet){ .type = ppt_tip_pgd,
+					  .payload.ip = { .ipc = pt_ipc_sext_48, .ip = CALLER } };
+		ck_assert_int_eq(pt_stream__put(&s, &pkt), 0);
+		tsc += 100;
+	}
+	data = aux_data_of(&s);
+	dec = pt_decoder(&blk, fx.image, true, 0);
+	ck_assert_int_eq(intel_pt_decoder__decode(dec, &data), 0);
+	intel_pt_decoder__delete(dec);
+	dec = pt_decoder(&insn, fx.image, true, 1ULL << 40);
+	ck_assert_int_eq(intel_pt_decoder__decode(dec, &data), 0);
+	intel_pt_decoder__delete(dec);
+	ck_assert_uint_eq(blk.nr_errors, 0);
+	ck_assert_uint_eq(blk.nr_samples, 4 * 5);	/* begin, three jumps, the return */
+	ck_assert_uint_eq(blk.samples[1].ip, fx.f);
+	ck_assert_uint_eq(blk.samples[1].addr, sym(&fx, "f_a"));
+	ck_assert_uint_ne(blk.samples[1].time, blk.samples[2].time);
+	assert_same_samples(&blk, &insn);
+	decode_collect__free(&blk);
+	decode_collect__free(&insn);
+	pt_fixture__fini(&fx);
+}
+END_TEST
+
 START_TEST(test_pt_needs_image)
 {
 	struct decode_collect c = { 0 };
@@ -411,6 +657,8 @@ int main(void)
 	tcase_add_test(tc, test_pt_corrupt_stream_resumes);
 	tcase_add_test(tc, test_pt_image_missing_then_added);
 	tcase_add_test(tc, test_pt_callback_stops_decode);
+	tcase_add_test(tc, test_pt_block_flow_matches_insn_flow);
+	tcase_add_test(tc, test_pt_block_of_one_branch_timed);
 	tcase_add_test(tc, test_pt_needs_image);
 	tcase_add_test(tc, test_pt_dump);
 	suite_add_tcase(s, tc);

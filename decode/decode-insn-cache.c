@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: LGPL-2.1
+/* The branch instructions a decoder met, by address (decode-insn-cache.h). */
+#include <string.h>
+
+#include <auxtrace/decode.h>
+
+#include <internal/decode-image.h>
+#include <internal/decode-insn-cache.h>
+#include <internal/x86-branch.h>
+
+const struct decode_insn *decode_insn_cache__get(struct decode_insn_cache *cache,
+						 struct auxtrace_image *image, uint64_t ip)
+{
+	struct decode_insn *slot;
+	ssize_t n;
+
+	if (!image)
+		return NULL;
+	if (image != cache->image || image->generation != cache->generation) {
+		memset(cache->slots, 0, sizeof(cache->slots));
+		cache->image = image;
+		cache->generation = image->generation;
+	}
+	slot = &cache->slots[(ip ^ (ip >> 8)) % DECODE_INSN_CACHE_SLOTS];
+	if (slot->valid && slot->ip == ip)
+		return slot;
+	n = auxtrace_image__read(image, ip, slot->raw, sizeof(slot->raw));
+	if (n <= 0) {
+		slot->valid = false;
+		return NULL;
+	}
+	slot->ip = ip;
+	slot->flags = x86_branch__flags(slot->raw, (size_t)n, true);
+	slot->len = (uint8_t)x86_branch__len(slot->raw, (size_t)n, true);
+	slot->valid = true;
+	return slot;
+}
