@@ -16,6 +16,9 @@ struct perf_data_buf;
 /* header.size is a u16: the largest record. */
 #define PERF_RECORD_MAX_SIZE	0xffff
 
+/* How many recent round boundaries the writer remembers. */
+#define PERF_DATA_ROUND_MARKS	16
+
 /* The sample IDs of one evsel, as the attrs section and EVENT_DESC list them. */
 struct perf_data_attr {
 	struct evsel *evsel;
@@ -41,6 +44,9 @@ struct perf_data_writer {
 	struct perf_file_header header;	/* file format: rewritten by finish */
 	uint64_t offset;		/* where the next byte goes (file: its offset) */
 	uint64_t round_mark;		/* data_size at the last FINISHED_ROUND */
+	/* data_size at the last rounds (record boundaries): where finish walks from when it
+	 * cuts records off the end, instead of from the start of a file of gigabytes */
+	uint64_t round_marks[PERF_DATA_ROUND_MARKS];
 	bool wrote_auxtrace_info;
 	struct build_id_set *build_ids;	/* the files MMAP records named; NULL: none wanted */
 	void *tracing_data;		/* HEADER_TRACING_DATA, written by finish (file format) */
@@ -103,6 +109,20 @@ int perf_data_compressor__feature(const struct perf_data_compressor *c,
  */
 int perf_data_feature__build(struct perf_data_writer *w, enum perf_header_feature feat,
 			     struct perf_data_buf *buf);
+/*
+ * The tracing data (HEADER_TRACING_DATA's payload) cut to its event formats into buf
+ * (empty): the kernel symbols, printk formats and saved cmdlines after them are left
+ * empty. perf-data-tracing.c. 0, -EINVAL when the data is not laid out as perf's, -ENOMEM.
+ */
+int perf_data_tracing__formats_only(const void *data, size_t size, struct perf_data_buf *buf);
+
+/*
+ * The whole records of fd from off on, up to end: their bytes (so off + that is a record
+ * boundary), counted in *records. An AUXTRACE frame counts with its payload; the walk stops
+ * at anything that is not a record. perf-data-recover.c.
+ */
+uint64_t perf_data__walk_records(int fd, uint64_t off, uint64_t end, uint64_t *records);
+
 /* "hostname", "build_id", ... for messages. */
 const char *perf_data_feature__name(enum perf_header_feature feat);
 

@@ -230,7 +230,7 @@ int perf_data_writer__write_finished_round(struct perf_data_writer *w)
 	err = perf_data_writer__write_bare(w, PERF_RECORD_FINISHED_ROUND);
 	if (err)
 		return err;
-	w->stats.rounds++;
 	w->round_mark = w->stats.data_size;
+	w->round_marks[w->stats.rounds++ % PERF_DATA_ROUND_MARKS] = w->round_mark;
 	return perf_data_writer__sync_header(w);
 }

@@ -45,8 +45,7 @@ static uint64_t recover__record(int fd, uint64_t off, uint64_t end)
 	return size <= end - off ? size : 0;
 }
 
-/* Whole records from off to end: their bytes, counted in *records. */
-static uint64_t recover__walk(int fd, uint64_t off, uint64_t end, uint64_t *records)
+uint64_t perf_data__walk_records(int fd, uint64_t off, uint64_t end, uint64_t *records)
 {
 	uint64_t start = off, size;
 
@@ -57,7 +56,10 @@ static uint64_t recover__walk(int fd, uint64_t off, uint64_t end, uint64_t *reco
 	return off - start;
 }
 
-/* The recovery file's sections, their table's offsets moved to start at base. */
+/*
+ * The recovery file's sections, their table's offsets moved to start at base, into *data,
+ * which the caller frees also when this fails.
+ */
 static int recover__features(int features_fd, uint64_t base, void **data, size_t *len,
 			     uint64_t *features)
 {
@@ -77,17 +79,13 @@ static int recover__features(int features_fd, uint64_t base, void **data, size_t
 	*data = malloc(*len ?: 1);
 	if (!*data)
 		return -ENOMEM;
-	if (pread(features_fd, *data, *len, sizeof(head)) != (ssize_t)*len) {
-		free(*data);
+	if (pread(features_fd, *data, *len, sizeof(head)) != (ssize_t)*len)
 		return -EIO;
-	}
 	for (int w = 0; w < PERF_DATA_FEATURE_WORDS; w++)
 		nr += __builtin_popcountll(head.features[w]);
 	table = *data;
-	if ((size_t)nr * sizeof(*table) > *len) {
-		free(*data);
+	if ((size_t)nr * sizeof(*table) > *len)
 		return -EINVAL;
-	}
 	for (int i = 0; i < nr; i++)
 		table[i].offset += base;
 	memcpy(features, head.features, sizeof(head.features));
@@ -121,7 +119,7 @@ int perf_data__recover(int fd, int features_fd, struct perf_data_recovery *r)
 		return 0;
 	}
 	end = (uint64_t)st.st_size;
-	r->data_size = recover__walk(fd, hdr.data.offset, end, &r->records);
+	r->data_size = perf_data__walk_records(fd, hdr.data.offset, end, &r->records);
 	r->torn_bytes = end - hdr.data.offset - r->data_size;
 	hdr.data.size = r->data_size;
 	memset(hdr.adds_features, 0, sizeof(hdr.adds_features));

@@ -42,6 +42,22 @@ static const char *perf_data_writer__hint(int err)
 }
 
 /*
+ * A failed write of records into the data section reached the file up to the fd's offset:
+ * the whole records of that part are kept (a ring's drain can be megabytes, of which a
+ * full disk took most), so that the data section ends at the last whole record.
+ */
+static void perf_data_writer__keep_written(struct perf_data_writer *w)
+{
+	off_t end = lseek(w->fd, 0, SEEK_CUR);
+	uint64_t records = 0;
+
+	if (w->offset < w->stats.data_offset || end <= (off_t)w->offset)
+		return;		/* the header, or nothing reached the file */
+	w->offset += perf_data__walk_records(w->fd, w->offset, (uint64_t)end, &records);
+	w->stats.data_size = w->offset - w->stats.data_offset;
+}
+
+/*
  * A write failed: no further byte goes out, and in a file the torn tail of the failed
  * write is cut off, so that the data section ends at the last whole record.
  */
@@ -50,18 +66,23 @@ static void perf_data_writer__fail(struct perf_data_writer *w, int err)
 	char kept[256];
 
 	w->stats.error = err;
-	if (w->pipe)
+	if (w->pipe) {
 		snprintf(kept, sizeof(kept), "the reader got %llu bytes of records, the last "
 			 "one perhaps torn", (unsigned long long)w->stats.data_size);
-	else if (ftruncate(w->fd, (off_t)w->offset) < 0 ||
-		 lseek(w->fd, (off_t)w->offset, SEEK_SET) < 0)
-		snprintf(kept, sizeof(kept), "the data section keeps the %llu bytes of whole "
-			 "records before it (the torn end past byte %llu could not be cut off: "
-			 "%s; the header will not count it)", (unsigned long long)w->stats.data_size,
-			 (unsigned long long)w->offset, strerror(errno));
-	else
-		snprintf(kept, sizeof(kept), "the data section keeps the %llu bytes of whole "
-			 "records before it", (unsigned long long)w->stats.data_size);
+	} else {
+		perf_data_writer__keep_written(w);
+		if (ftruncate(w->fd, (off_t)w->offset) < 0 ||
+		    lseek(w->fd, (off_t)w->offset, SEEK_SET) < 0)
+			snprintf(kept, sizeof(kept), "the data section keeps the %llu bytes of "
+				 "whole records that reached the file (the torn end past byte %llu "
+				 "could not be cut off: %s; the header will not count it)",
+				 (unsigned long long)w->stats.data_size,
+				 (unsigned long long)w->offset, strerror(errno));
+		else
+			snprintf(kept, sizeof(kept), "the data section keeps the %llu bytes of "
+				 "whole records that reached the file",
+				 (unsigned long long)w->stats.data_size);
+	}
 	pr_err("perf.data: writing at byte %llu failed: %s%s. %s; stop recording and call "
 	       "perf_data_writer__finish()\n", (unsigned long long)w->offset, strerror(-err),
 	       perf_data_writer__hint(err), kept);
@@ -559,13 +580,39 @@ struct perf_data_section {
 	bool index;		/* the AUXTRACE index, written from its chunks */
 };
 
+/* Which feature sections: all, or only those perf cannot read the records without. */
+enum perf_data_features {
+	PERF_DATA_FEATURES_ALL,
+	PERF_DATA_FEATURES_NEEDED,	/* the tracepoints' tracing data, -z's parameters */
+	PERF_DATA_FEATURES_FORMATS,	/* those, the tracing data cut to its formats */
+};
+
 /* Where a set of feature sections goes: the file, or the recovery file. */
 struct perf_data_feature_target {
 	int fd;
 	uint64_t at;			/* where the table is written */
 	uint64_t base;			/* what the table's offsets count from, minus at */
 	uint64_t *features;		/* the bitmap of those written */
+	enum perf_data_features which;
+	uint64_t size;			/* out: the bytes they take, table included */
 };
+
+/* Section feat of the set which into buf (empty); false when it is not in the file. */
+static bool perf_data_writer__section(struct perf_data_writer *w, enum perf_header_feature feat,
+				      enum perf_data_features which, struct perf_data_buf *buf)
+{
+	if (which != PERF_DATA_FEATURES_ALL && feat != HEADER_TRACING_DATA &&
+	    feat != HEADER_COMPRESSED)
+		return false;
+	if (which == PERF_DATA_FEATURES_FORMATS && feat == HEADER_TRACING_DATA &&
+	    w->tracing_data &&
+	    !perf_data_tracing__formats_only(w->tracing_data, w->tracing_data_size, buf))
+		return true;
+	/* and tracing data not laid out as perf's goes whole */
+	perf_data_buf__exit(buf);
+	perf_data_buf__init(buf);
+	return perf_data_writer__feature(w, feat, buf);
+}
 
 /*
  * The feature table at t->at, then the payloads in bit order. A feature that cannot be
@@ -573,7 +620,7 @@ struct perf_data_feature_target {
  * returned.
  */
 static int perf_data_writer__write_features(struct perf_data_writer *w,
-					    const struct perf_data_feature_target *t)
+					    struct perf_data_feature_target *t)
 {
 	struct perf_data_section secs[HEADER_LAST_FEATURE];
 	struct perf_file_section table[HEADER_LAST_FEATURE];
@@ -587,8 +634,9 @@ static int perf_data_writer__write_features(struct perf_data_writer *w,
 		s->feat = feat;
 		s->index = feat == HEADER_AUXTRACE;
 		perf_data_buf__init(&s->buf);
-		if (s->index ? w->index && auxtrace_index__nr(w->index)
-			     : perf_data_writer__feature(w, feat, &s->buf))
+		if (s->index ? t->which == PERF_DATA_FEATURES_ALL && w->index &&
+			       auxtrace_index__nr(w->index)
+			     : perf_data_writer__section(w, feat, t->which, &s->buf))
 			nr++;
 		else
 			perf_data_buf__exit(&s->buf);
@@ -603,6 +651,7 @@ static int perf_data_writer__write_features(struct perf_data_writer *w,
 		t->features[secs[i].feat / 64] |= 1ULL << (secs[i].feat % 64);
 		off += size;
 	}
+	t->size = off - t->base - t->at;
 	/* One write up to the index, the index from its chunks, one write for the rest. */
 	off = t->at;
 	for (int i = 0; !err && i <= nr; i++) {
@@ -660,37 +709,156 @@ int perf_data_writer__sync_header(struct perf_data_writer *w)
 	return 0;
 }
 
+static bool error__is_space(int err)
+{
+	return err == -ENOSPC || err == -EDQUOT || err == -EFBIG;
+}
+
+/*
+ * The data section's last record boundary at or before data size want: walked from the
+ * newest round boundary before it (the data's start when the rounds were all later).
+ */
+static uint64_t perf_data_writer__boundary(struct perf_data_writer *w, uint64_t want)
+{
+	uint64_t from = 0, records = 0;
+
+	for (int i = 0; i < PERF_DATA_ROUND_MARKS; i++)
+		if (w->round_marks[i] <= want && w->round_marks[i] > from)
+			from = w->round_marks[i];
+	return from + perf_data__walk_records(w->fd, w->stats.data_offset + from,
+					      w->stats.data_offset + want, &records);
+}
+
+/* Cut the records after data size keep (a record boundary) off the data section and file. */
+static int perf_data_writer__cut_records(struct perf_data_writer *w, uint64_t keep)
+{
+	uint64_t end = w->stats.data_offset + keep, records = 0;
+
+	perf_data__walk_records(w->fd, end, w->stats.data_offset + w->stats.data_size, &records);
+	if (ftruncate(w->fd, (off_t)end) < 0)
+		return -errno;
+	w->stats.cut_bytes += w->stats.data_size - keep;
+	w->stats.cut_records += records;
+	w->stats.data_size = keep;
+	w->offset = end;
+	return 0;
+}
+
+/*
+ * The feature sections after the data, as many as fit. When they do not (a full disk,
+ * ulimit -f), those perf can do without go first, then the tracing data's tables after
+ * the formats; if what perf needs to read the records still does not fit, records are cut
+ * off the end, at a record boundary, until it does: perf reads no tracepoint sample without
+ * its format, so records without it are lost anyway. They are cut only when that can make
+ * the room (no more than what is needed, give or take a few pages of the file system);
+ * otherwise the file keeps them all and goes without (unreadable). *which: the set written.
+ * Returns 0, or the error of the first, whole set.
+ */
+static int perf_data_writer__fit_features(struct perf_data_writer *w,
+					  enum perf_data_features *which)
+{
+	struct perf_data_feature_target t = {
+		.fd = w->fd, .at = w->stats.data_offset + w->stats.data_size,
+		.features = w->header.adds_features,
+	};
+	int err = perf_data_writer__write_features(w, &t), e = err;
+	bool can_cut;
+
+	for (int i = PERF_DATA_FEATURES_NEEDED; e && i <= PERF_DATA_FEATURES_FORMATS; i++) {
+		t.which = i;
+		e = perf_data_writer__write_features(w, &t);
+	}
+	*which = t.which;
+	w->stats.needed_bytes = t.which == PERF_DATA_FEATURES_ALL ? 0 : t.size;
+	w->stats.features_left_out = err != 0;
+	/* t.size: what perf needs, which the records can make room for when they are more */
+	can_cut = e && error__is_space(e) && t.size <= w->stats.data_size;
+	for (uint64_t room = t.size + 4096; can_cut && e && w->stats.data_size; room *= 2) {
+		uint64_t keep = w->stats.data_size > room ? w->stats.data_size - room : 0;
+
+		e = perf_data_writer__cut_records(w, perf_data_writer__boundary(w, keep));
+		t.at = w->stats.data_offset + w->stats.data_size;
+		if (!e)
+			e = perf_data_writer__write_features(w, &t);
+	}
+	w->stats.unreadable = e != 0;
+	return err;
+}
+
+/* What perf needs of the feature sections to read this file's records, for messages. */
+static const char *perf_data_writer__needs(const struct perf_data_writer *w)
+{
+	if (w->tracing_data && w->compressor)
+		return "the tracepoints' formats and -z's parameters";
+	return w->tracing_data ? "the tracepoints' formats" : "-z's parameters";
+}
+
+/* What the file is, now that finish is done with it: the end of its message. */
+static void perf_data_writer__say_kept(const struct perf_data_writer *w,
+				       enum perf_data_features which, char *buf, size_t size)
+{
+	const struct perf_data_writer_stats *st = &w->stats;
+	int n = 0;
+
+	if (st->unreadable) {
+		snprintf(buf, size, "perf cannot read the file: the sections it needs for these "
+			 "events (%s: %llu bytes) do not fit on the file system%s; the file keeps "
+			 "%llu bytes of records%s, without feature sections: free space (or record "
+			 "elsewhere) and record again", perf_data_writer__needs(w),
+			 (unsigned long long)st->needed_bytes, st->cut_bytes ?
+			 ", not even in place of the records cut" :
+			 ", not even in place of all the records", (unsigned long long)st->data_size,
+			 st->cut_bytes ? " (more were cut off its end)" : "");
+		return;
+	}
+	n += snprintf(buf + n, size - n, "the file is valid %s %llu bytes of records",
+		      st->error ? "and incomplete, with the" : st->cut_bytes ? "with" : "with all",
+		      (unsigned long long)st->data_size);
+	if (st->error && n < (int)size)
+		n += snprintf(buf + n, size - n, " written before it");
+	if (st->cut_bytes && n < (int)size)
+		n += snprintf(buf + n, size - n, ", after %llu bytes (%llu records) were cut off "
+			      "its end to make room for %s, without which perf reads none",
+			      (unsigned long long)st->cut_bytes, (unsigned long long)st->cut_records,
+			      perf_data_writer__needs(w));
+	if (st->features_left_out && n < (int)size)
+		snprintf(buf + n, size - n, "; it goes without hostname, event names, build IDs "
+			 "and the AUXTRACE index%s", which == PERF_DATA_FEATURES_FORMATS &&
+			 w->tracing_data ? ", and the tracing data without kernel symbols, printk "
+			 "formats and saved cmdlines" : "");
+}
+
 static int perf_data_writer__finish_file(struct perf_data_writer *w)
 {
-	uint64_t feat_offset = w->stats.data_offset + w->stats.data_size;
 	struct iovec iov = { &w->header, sizeof(w->header) };
-	struct perf_data_feature_target t = {
-		.fd = w->fd, .at = feat_offset, .features = w->header.adds_features,
-	};
+	enum perf_data_features which;
 	int err = w->stats.error, ferr, herr;
+	char kept[768];
 
+	ferr = perf_data_writer__fit_features(w, &which);
 	w->header.data.size = w->stats.data_size;
-	ferr = perf_data_writer__write_features(w, &t);
 	herr = perf_data_writer__write_at(w->fd, &iov, 1, 0);
 	if (herr) {
+		/* perf refuses tracepoint events without the formats, and -z without its setup */
+		w->stats.unreadable = w->tracing_data || w->compressor;
 		pr_err("perf.data: rewriting the header failed: %s%s. perf sees an unfinished "
 		       "recording (data size %llu, of the last round, and no feature sections: "
 		       "perf_data__recover() completes it); the whole records end at byte %llu\n",
 		       strerror(-herr), perf_data_writer__hint(herr),
-		       (unsigned long long)w->round_mark, (unsigned long long)feat_offset);
+		       (unsigned long long)w->round_mark,
+		       (unsigned long long)(w->stats.data_offset + w->stats.data_size));
 		return err ? err : herr;
 	}
 	w->stats.finished = true;
+	if (!err && !ferr)
+		return 0;
+	perf_data_writer__say_kept(w, which, kept, sizeof(kept));
 	if (err)
-		pr_err("perf.data: the recording stopped at a write error (%s): the file is "
-		       "valid and incomplete, with the %llu bytes of records written before it%s\n",
-		       strerror(-err), (unsigned long long)w->stats.data_size,
-		       ferr ? " and no feature sections" : "");
-	else if (ferr)
-		pr_err("perf.data: writing the feature sections failed: %s%s. The file is valid "
-		       "with all %llu bytes of records, without hostname, event names, build "
-		       "IDs and the AUXTRACE index\n", strerror(-ferr),
-		       perf_data_writer__hint(ferr), (unsigned long long)w->stats.data_size);
+		pr_err("perf.data: the recording stopped at a write error (%s): %s\n",
+		       strerror(-err), kept);
+	else
+		pr_err("perf.data: writing the feature sections failed: %s%s. %s\n",
+		       strerror(-ferr), perf_data_writer__hint(ferr), kept);
 	return err ? err : ferr;
 }
 

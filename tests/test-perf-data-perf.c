@@ -710,7 +710,7 @@ START_TEST(test_features_do_not_fit)
 	ck_assert_int_eq(perf_data_writer__finish(w), -EFBIG);
 	log_capture_stop();
 	ck_assert_msg(log_captured("writing the feature sections failed") &&
-		      log_captured("ulimit -f") && log_captured("The file is valid with all"),
+		      log_captured("ulimit -f") && log_captured("the file is valid with all"),
 		      "%s", log_text);
 	ck_assert_int_eq(st->error, 0);
 	ck_assert_int_eq(check_after_error(file, st), 0);

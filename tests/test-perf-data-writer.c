@@ -21,6 +21,7 @@
 #include <auxtrace/perf-data.h>
 #include <auxtrace/synthesize.h>
 #include <internal/lib.h>
+#include "data/perf-data-buf.h"
 #include "data/perf-data-internal.h"
 #include "lib/log-capture.h"
 #include "lib/perf-data-testlib.h"
@@ -794,6 +795,74 @@ START_TEST(test_cpuid_from_cpuinfo)
 }
 END_TEST
 
+/* perf's tracing data, laid out by hand: a section is its size (width bytes), then text. */
+static void tracing_section(struct perf_data_buf *b, int width, const char *text)
+{
+	if (width == 4)
+		perf_data_buf__add_u32(b, (uint32_t)strlen(text));
+	else
+		perf_data_buf__add_u64(b, strlen(text));
+	perf_data_buf__add(b, text, strlen(text));
+}
+
+/* The formats, then (with tables) kernel symbols, printk formats and, from 0.6, cmdlines. */
+static void tracing_data(struct perf_data_buf *b, bool tables, bool cmdlines)
+{
+	const char le[] = { __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__, sizeof(long) };
+
+	perf_data_buf__add(b, "\027\010\104tracing0.6", 14);
+	perf_data_buf__add(b, le, 2);
+	perf_data_buf__add_u32(b, 4096);
+	perf_data_buf__add(b, "header_page", 12);
+	tracing_section(b, 8, "field: u64 timestamp;");
+	perf_data_buf__add(b, "header_event", 13);
+	tracing_section(b, 8, "# compressed entry header");
+	perf_data_buf__add_u32(b, 1);				/* ftrace formats */
+	tracing_section(b, 8, "name: function");
+	perf_data_buf__add_u32(b, 1);				/* systems */
+	perf_data_buf__add(b, "syscalls", 9);
+	perf_data_buf__add_u32(b, 2);
+	tracing_section(b, 8, "name: sys_enter_getppid");
+	tracing_section(b, 8, "name: sys_exit_getppid");
+	if (!tables)
+		return;
+	tracing_section(b, 4, "ffffffff81000000 T _text\n");
+	tracing_section(b, 4, "0xffffffff82000000 : \"rcu\"\n");
+	if (cmdlines)
+		tracing_section(b, 8, "1 systemd\n2 kthreadd\n");
+}
+
+/* A full disk's tracing data: the formats as they were, the tables after them empty. */
+START_TEST(test_tracing_data_formats_only)
+{
+	struct perf_data_buf in, formats, out;
+
+	for (int cmdlines = 0; cmdlines < 2; cmdlines++) {
+		perf_data_buf__init(&in);
+		perf_data_buf__init(&formats);
+		perf_data_buf__init(&out);
+		tracing_data(&in, true, cmdlines);
+		tracing_data(&formats, false, false);
+		perf_data_buf__add_zeros(&formats, cmdlines ? 16 : 8);
+		ck_assert_int_eq(perf_data_tracing__formats_only(in.data, in.len, &out), 0);
+		ck_assert_uint_eq(out.len, formats.len);
+		ck_assert_mem_eq(out.data, formats.data, formats.len);
+		/* cut short before the printk formats end (their last byte, and the cmdlines'
+		 * 8 + 21 bytes after them): not perf's layout */
+		out.len = 0;
+		ck_assert_int_eq(perf_data_tracing__formats_only(in.data, in.len - (cmdlines ? 30 : 1),
+								 &out), -EINVAL);
+		ck_assert_int_eq(perf_data_tracing__formats_only(in.data, 40, &out), -EINVAL);
+		ck_assert_uint_eq(out.len, 0);
+		in.data[0] = 'X';
+		ck_assert_int_eq(perf_data_tracing__formats_only(in.data, in.len, &out), -EINVAL);
+		perf_data_buf__exit(&in);
+		perf_data_buf__exit(&formats);
+		perf_data_buf__exit(&out);
+	}
+}
+END_TEST
+
 /* The build ID of the running program, from its loaded PT_NOTE (not from the file). */
 struct self_note {
 	uint8_t id[20];
@@ -1018,6 +1087,7 @@ int main(void)
 	tcase_add_loop_test(layout, test_auxtrace_index, 0, 2);
 	tcase_add_test(layout, test_finished_round_after_data_only);
 	tcase_add_test(layout, test_cpuid_from_cpuinfo);
+	tcase_add_test(layout, test_tracing_data_formats_only);
 	tcase_add_loop_test(layout, test_build_ids, 0, 2);
 	tcase_add_test(layout, test_build_ids_of_a_changed_file);
 	tcase_add_test(layout, test_clockid_features);

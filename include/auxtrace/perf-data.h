@@ -226,8 +226,11 @@ AUXTRACE_API int perf_data__recover(int fd, int features_fd, struct perf_data_re
  * the AUXTRACE index, build IDs), then the header
  * with the data size and feature bits (file format). A feature whose source cannot be read (no
  * cpuid on this architecture, an unreadable ELF file) is left out, logged at debug level. Pipe
- * format: nothing left to write. Returns 0, or the first write error of the session (see above;
- * the file stays readable up to where the message says), or -EALREADY on a second call.
+ * format: nothing left to write. When the disk has no room for them all, the sections perf needs
+ * go first, the records last (see perf_data_writer_stats: features_left_out, cut_bytes,
+ * unreadable). Returns 0, or the first write error of the session or of the sections (see
+ * above; the file stays readable up to where the message says, unless stats say unreadable),
+ * or -EALREADY on a second call.
  */
 AUXTRACE_API int perf_data_writer__finish(struct perf_data_writer *w);
 
@@ -246,6 +249,20 @@ struct perf_data_writer_stats {
 	uint64_t compressed_bytes;	/*   the COMPRESSED records they made (of data_size), */
 	uint64_t compressed_records;	/*   and how many */
 	uint64_t stored_uncompressed;	/* record bytes stored plain: compressing was slow */
+	/*
+	 * A disk too full for the feature sections (a write error at finish): finish left out
+	 * those perf can do without (hostname, event names, build IDs, the AUXTRACE index) and,
+	 * if still short, the tracing data's symbol tables after the formats; then it cuts
+	 * records off the end of the data section, at a record boundary, to make room for what
+	 * perf needs to read the rest (the tracepoints' formats, -z's parameters).
+	 */
+	bool features_left_out;
+	uint64_t cut_bytes;	/*   the records cut off (of data_size before finish), */
+	uint64_t cut_records;	/*   and how many */
+	/* perf refuses the file: what it needs did not fit, not even in place of the records
+	 * (they are kept), or the header could not be rewritten */
+	bool unreadable;
+	uint64_t needed_bytes;	/* what perf needs took, or would have (0: nothing) */
 };
 /*
  * perf_data_writer__stats() returns the writer's counters, borrowed: valid while the writer

@@ -136,13 +136,39 @@ if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
 	# full64 NAME ARGS...: auxrec record ARGS of a workload that outlasts the 64 KiB (not -a:
 	# the side-band of every process on a busy machine can exceed them) and no --duration:
 	# the recording ends when the disk is full, however little a busy machine runs the loop.
+	# perf.data is copied out to $tmp/NAME.data. The mount namespace takes the tmpfs with
+	# it however the test ends.
 	full64() {
 		local name=$1; shift
 		mkdir "$tmp/$name"
 		unshare -m sh -c "mount -t tmpfs -o size=64k tmpfs '$tmp/$name' &&
 			timeout 60 '$auxrec' record -o '$tmp/$name/d' $* -- '$loop' 1000000000;
 			rc=\$?; timeout 60 perf report -D -i '$tmp/$name/d/perf.data' >/dev/null 2>&1;
-			echo \"perf report -D: \$?\"; ls -la '$tmp/$name/d'; exit \$rc" >"$tmp/$name.log" 2>&1
+			echo \"perf report -D: \$?\"; ls -la '$tmp/$name/d';
+			cp '$tmp/$name/d/perf.data' '$tmp/$name.data'; exit \$rc" >"$tmp/$name.log" 2>&1
+	}
+	# fullperf NAME: what auxrec said of NAME.data is what perf 6.1 finds in it: the samples
+	# it says perf reads (perf report -D and perf script count them all), or that perf
+	# cannot read it (and perf refuses it). Prints "read N", "unreadable" or what broke.
+	fullperf() {
+		local name=$1 kept dump script
+		kept=$(sed -n 's/.*perf reads the \([0-9]*\) samples it keeps.*/\1/p' "$tmp/$name.log")
+		if grep -q "perf cannot read $tmp/$name/d/perf.data" "$tmp/$name.log"; then
+			timeout 60 perf report -D -i "$tmp/$name.data" >/dev/null 2>&1 &&
+				{ echo "auxrec says unreadable, perf report -D reads it"; return; }
+			echo unreadable
+			return
+		fi
+		[ -n "$kept" ] || { echo "auxrec says neither"; return; }
+		dump=$(timeout 60 perf report -D -i "$tmp/$name.data" 2>"$tmp/$name.err" |
+			grep -c 'PERF_RECORD_SAMPLE') && [ "${PIPESTATUS[0]}" = 0 ] ||
+			{ echo "perf report -D: $(tail -1 "$tmp/$name.err")"; return; }
+		script=$(timeout 60 perf script -i "$tmp/$name.data" 2>"$tmp/$name.err" |
+			grep -c 'syscalls:sys_enter_') && [ "${PIPESTATUS[0]}" = 0 ] ||
+			{ echo "perf script: $(tail -1 "$tmp/$name.err")"; return; }
+		[ "$kept" = "$dump" ] && [ "$kept" = "$script" ] && [ "$kept" -gt 0 ] &&
+			echo "read $kept" && return
+		echo "auxrec says $kept samples, perf report -D finds $dump, perf script $script"
 	}
 	# perf.data alone, so that it is the file the disk fills under (beside trace.dat, the
 	# first sched_switch page of a workload that a busy machine keeps switching came first)
@@ -151,6 +177,19 @@ if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
 	check "... saying so" grep -qi "no space left" "$tmp/full.log"
 	check "... perf.data says how far it goes and perf still reads it" \
 		bash -c "grep -q 'is incomplete' '$tmp/full.log' && grep -q 'perf report -D: 0' '$tmp/full.log'"
+	# A tracepoint, whose formats perf needs and which (with the saved cmdlines) need more
+	# than the disk holds: they go in cut to the formats, records cut to make room for them
+	full64 fulltp -e syscalls:sys_enter_getppid
+	check "a full disk, a tracepoint: non-zero exit" [ $? -ne 0 ]
+	r=$(fullperf fulltp)
+	check "... perf reads the samples auxrec says it kept ($r)" [ "${r% *}" = read ]
+	# formats that take more than the disk: perf cannot read the file, and auxrec says so
+	full64 fullfmt -e 'syscalls:sys_enter_s*' -e 'syscalls:sys_enter_m*' \
+		-e syscalls:sys_enter_getppid
+	check "a full disk, more formats than it holds: non-zero exit" [ $? -ne 0 ]
+	r=$(fullperf fullfmt)
+	check "... auxrec says what perf finds ($r)" \
+		bash -c "[ '$r' = unreadable ] || [ '${r% *}' = read ]"
 	full64 fullft -e cpu-clock --ftrace sched:sched_switch
 	check "a full disk with trace.dat: non-zero exit" [ $? -ne 0 ]
 	check "... no trace.dat that looks whole" bash -c "! grep -q ' trace.dat$' '$tmp/fullft.log'"
@@ -182,6 +221,7 @@ if command -v unshare >/dev/null && unshare -m true 2>/dev/null; then
 	check "... no spool or saved features left" \
 		bash -c "! grep -qx 'trace.dat.spool\\|perf.data.features' '$tmp/full8.log'"
 	check "... no instance left (auxrec-$r)" [ ! -e "$tracefs/instances/auxrec-$r" ]
+	check "no tmpfs of these cases is left mounted" bash -c "! grep -q ' $tmp/' /proc/self/mounts"
 else
 	echo "SKIP: unshare -m is not available: read-only and full-disk cases not run"
 fi

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * A recording stopped by a full disk names the filesystem that filled (its mount point and
- * type, which the user has to free or enlarge) and how much of each file made it.
+ * type, which the user has to free or enlarge) and how much of each file made it: for
+ * perf.data, the samples perf reads in it, counted in the finished file itself, or that
+ * perf cannot read it at all.
  */
 #include <limits.h>
 #include <mntent.h>
@@ -11,7 +13,10 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
+#include <auxtrace/perf-data.h>
+#include <auxtrace/session.h>
 #include "disk-full.h"
+#include "error.h"
 
 /* The mount point of path (climbing while the device stays the same) into mnt. */
 static void mount_point(const char *path, char *mnt, size_t len)
@@ -64,5 +69,50 @@ void disk_full__say(const char *dir, const char *const *files, int nr)
 	for (int i = 0; i < nr; i++)
 		if (files[i] && stat(files[i], &st) == 0)
 			fprintf(stderr, " %s holds %.1f KiB;", files[i], st.st_size / 1024.0);
-	fprintf(stderr, " they read up to what was written: free space or record elsewhere\n");
+	fprintf(stderr, " free space or record elsewhere\n");
+}
+
+/* The samples of the perf.data at path, as the library's reader finds them; -1: unreadable. */
+static long long perf_data__count_samples(const char *path)
+{
+	struct perf_tool tool = { .sz = sizeof(tool) };
+	struct perf_session *s = perf_session__new(path, NULL);
+	long long n = -1;
+
+	if (s && perf_session__process_events(s, &tool) == 0)
+		n = (long long)perf_session__stats(s)->nr_events[PERF_RECORD_SAMPLE];
+	perf_session__delete(s);
+	return n;
+}
+
+void disk_full__say_perf_data(const char *path, const struct perf_data_writer_stats *st,
+			      int err)
+{
+	long long samples = st->unreadable ? -1 : perf_data__count_samples(path);
+
+	if (!st->finished) {
+		auxrec_error("perf cannot read %s: its header could not be rewritten (the log "
+			     "above says why), so the sections perf needs for these events (the "
+			     "tracepoints' formats, -z's parameters) are missing: free space or "
+			     "record elsewhere (-o), then record again", path);
+		return;
+	}
+	if (st->unreadable) {
+		auxrec_error("perf cannot read %s: the sections it needs for these events (the "
+			     "tracepoints' formats, -z's parameters: %.1f KiB) did not fit on the "
+			     "disk, not even in place of its records; it keeps %.1f KiB of records "
+			     "that no reader uses without them: free space or record elsewhere "
+			     "(-o), then record again", path, st->needed_bytes / 1024.0,
+			     st->data_size / 1024.0);
+		return;
+	}
+	fprintf(stderr, "auxrec: %s is incomplete (%s): ", path, auxrec_strerror(-err));
+	if (samples < 0)
+		fprintf(stderr, "it holds what was written before the error, the log above says "
+			"how far\n");
+	else
+		fprintf(stderr, "perf reads the %lld samples it keeps (%.1f KiB of records)%s\n",
+			samples, st->data_size / 1024.0, st->cut_records ?
+			", the newest cut off to make room for what perf needs to read them (the "
+			"log above says how many)" : "");
 }

@@ -9,4 +9,12 @@
  */
 void disk_full__say(const char *dir, const char *const *files, int nr);
 
+struct perf_data_writer_stats;
+/*
+ * A perf.data whose writer finished after the write error err: how many samples perf reads
+ * in it (read back from path), or that perf cannot read it and why, on stderr.
+ */
+void disk_full__say_perf_data(const char *path, const struct perf_data_writer_stats *st,
+			      int err);
+
 #endif

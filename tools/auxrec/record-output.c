@@ -439,17 +439,22 @@ static void record__say_compression(struct record *rec)
 
 int record__finish_output(struct record *rec)
 {
+	const struct perf_data_writer_stats *st = NULL;
 	int err = 0, e;
 
 	if (rec->perf_data) {
+		st = perf_data_writer__stats(rec->perf_data);
 		/* a full disk: the saved features make room for the file's own */
-		if (perf_data_writer__stats(rec->perf_data)->error == -ENOSPC)
+		if (st->error == -ENOSPC)
 			record__recovery_file(rec, true);
 		e = perf_data_writer__finish(rec->perf_data);
-		if (perf_data_writer__stats(rec->perf_data)->finished)
+		if (st->finished)
 			record__recovery_file(rec, true);
+		/* what perf reads of a file a write error cut short, or that it reads none */
+		if (rec->perf_path && e && (st->finished || st->unreadable))
+			disk_full__say_perf_data(rec->perf_path, st, e);
 		/* a piece of --switch-output is said under the name it is then given */
-		if (rec->perf_path)
+		else if (rec->perf_path)
 			record__say_file(rec->perf_path, e, rec->quiet || rec->sw.on);
 		else if (e)
 			auxrec_error("the perf.data stream on stdout ended with an error: %s",
@@ -470,7 +475,7 @@ int record__finish_output(struct record *rec)
 		err = err ? err : e;
 	}
 	if (rec->perf_path && (err == -ENOSPC || err == -EDQUOT ||
-	    (rec->perf_data && perf_data_writer__stats(rec->perf_data)->error == -ENOSPC))) {
+	    (st && st->error == -ENOSPC))) {
 		const char *files[] = { rec->perf_path, rec->trace_path };
 
 		disk_full__say(rec->output, files, 2);
