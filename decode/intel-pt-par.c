@@ -26,7 +26,6 @@
 #include <string.h>
 
 #include <intel-pt.h>
-#include <auxtrace/intel-pt-decode.h>
 
 #include <internal/intel-pt-decoder.h>
 #include <internal/lib.h>
@@ -79,6 +78,7 @@ struct intel_pt_par {
 	bool stop;
 	struct intel_pt_job jobs[INTEL_PT_PAR_AHEAD];	/* region r's in jobs[r % AHEAD] */
 	unsigned int next_queued;	/* regions below it were looked at (this feed) */
+	void (*dec_delete)(struct intel_pt_decoder *dec);
 	/* the caller's thread, decoding as a worker while the piece it waits for is decoded */
 	struct intel_pt_worker helper;
 	unsigned int nr_workers;
@@ -204,9 +204,9 @@ void intel_pt_par__delete(struct intel_pt_par *par)
 	for (unsigned int i = 0; i < par->nr_workers; i++) {
 		if (par->workers[i].started)
 			pthread_join(par->workers[i].thread, NULL);
-		intel_pt_decoder__delete(par->workers[i].dec);
+		par->dec_delete(par->workers[i].dec);
 	}
-	intel_pt_decoder__delete(par->helper.dec);
+	par->dec_delete(par->helper.dec);
 	for (unsigned int i = 0; i < INTEL_PT_PAR_AHEAD; i++) {
 		free(par->jobs[i].samples);
 		free(par->jobs[i].errors);
@@ -219,7 +219,9 @@ void intel_pt_par__delete(struct intel_pt_par *par)
 
 /* w's decoder: the caller's options, its lists for callbacks. */
 static int intel_pt_worker__init(struct intel_pt_worker *w, struct intel_pt_par *par,
-				 const struct auxtrace_decode_opts *opts)
+				 const struct auxtrace_decode_opts *opts,
+				 struct intel_pt_decoder *(*dec_new)(
+					 const struct auxtrace_decode_opts *opts))
 {
 	struct auxtrace_decode_opts o = *opts;
 
@@ -228,11 +230,14 @@ static int intel_pt_worker__init(struct intel_pt_worker *w, struct intel_pt_par 
 	o.error_fn = intel_pt_job__error;
 	o.ctx = w;
 	w->par = par;
-	w->dec = intel_pt_decoder__new(&o);
+	w->dec = dec_new(&o);
 	return w->dec ? 0 : -1;
 }
 
-struct intel_pt_par *intel_pt_par__new(const struct auxtrace_decode_opts *opts)
+struct intel_pt_par *intel_pt_par__new(const struct auxtrace_decode_opts *opts,
+				       struct intel_pt_decoder *(*dec_new)(
+					       const struct auxtrace_decode_opts *opts),
+				       void (*dec_delete)(struct intel_pt_decoder *dec))
 {
 	unsigned int nr = opts->nr_threads - 1;
 	struct intel_pt_par *par = calloc(1, sizeof(*par) + nr * sizeof(par->workers[0]));
@@ -243,14 +248,15 @@ struct intel_pt_par *intel_pt_par__new(const struct auxtrace_decode_opts *opts)
 	pthread_cond_init(&par->work, NULL);
 	pthread_cond_init(&par->done, NULL);
 	par->nr_workers = nr;
-	if (intel_pt_worker__init(&par->helper, par, opts)) {
+	par->dec_delete = dec_delete;
+	if (intel_pt_worker__init(&par->helper, par, opts, dec_new)) {
 		intel_pt_par__delete(par);
 		return NULL;
 	}
 	for (unsigned int i = 0; i < nr; i++) {
 		struct intel_pt_worker *w = &par->workers[i];
 
-		if (intel_pt_worker__init(w, par, opts) ||
+		if (intel_pt_worker__init(w, par, opts, dec_new) ||
 		    pthread_create(&w->thread, NULL, intel_pt_worker__main, w)) {
 			intel_pt_par__delete(par);
 			return NULL;

@@ -96,22 +96,31 @@ static inline bool intel_pt_decoder__wants_nothing(const struct intel_pt_decoder
 	return !o->branches && !o->instructions && !o->errors;
 }
 
-/* intel-pt-decode.c, for the workers' decoders */
+/*
+ * intel-pt-flow.c: a decoder's copy of its image brought up to date (0, -ENOMEM, -EINVAL);
+ * a region opened, decoded until it ends (0) or its time reaches until_tsc (1), and closed;
+ * libipt's time where the flow is (0 before any).
+ */
 int intel_pt_decoder__refresh_image(struct intel_pt_decoder *dec);
 int intel_pt_flow__open(struct intel_pt_flow *flow, const struct intel_pt_region *r);
 int intel_pt_flow__run(struct intel_pt_flow *flow, uint64_t until_tsc);
 void intel_pt_flow__close(struct intel_pt_flow *flow);
+uint64_t intel_pt_flow__tsc(const struct intel_pt_flow *flow);
 
 /*
- * intel-pt-par.c. intel_pt_par__new() starts opts->nr_threads - 1 workers (NULL + nothing
- * started when it cannot). intel_pt_par__give_out() queues the regions of dec that end before
+ * intel-pt-par.c. intel_pt_par__new() starts opts->nr_threads - 1 workers, each with a
+ * decoder dec_new makes (intel_pt_decoder__new: handed in, so that the files call each
+ * other one way only); NULL, nothing started, when it cannot. intel_pt_par__give_out() queues the regions of dec that end before
  * until_tsc from dec->next_region on; intel_pt_par__take() hands out region's samples
  * when a worker decoded it (1), or leaves it to the caller (0: a worker did not take it, or
  * its list differs from what decoding in order makes), or returns a callback's -errno.
  * intel_pt_par__cancel() waits for the workers and forgets what was queued;
  * intel_pt_par__restart() forgets it at a new feed, whose regions count from 0 again.
  */
-struct intel_pt_par *intel_pt_par__new(const struct auxtrace_decode_opts *opts);
+struct intel_pt_par *intel_pt_par__new(const struct auxtrace_decode_opts *opts,
+				       struct intel_pt_decoder *(*dec_new)(
+					       const struct auxtrace_decode_opts *opts),
+				       void (*dec_delete)(struct intel_pt_decoder *dec));
 void intel_pt_par__delete(struct intel_pt_par *par);
 void intel_pt_par__give_out(struct intel_pt_decoder *dec, uint64_t until_tsc);
 int intel_pt_par__take(struct intel_pt_decoder *dec, unsigned int region);

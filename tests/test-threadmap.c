@@ -107,8 +107,19 @@ START_TEST(test_pid_all_threads)
 		pthread_join(sl[i].thread, NULL);
 	perf_thread_map__put(map);
 
-	/* After the joins only the main thread is left. */
-	map = perf_thread_map__new_pid(getpid());
+	/*
+	 * After the joins only the main thread is left, once the kernel has reaped the others:
+	 * a join returns when a thread has cleared its tid, which it does on its way out,
+	 * before its /proc/PID/task entry goes (seen under load: 2 for a moment).
+	 */
+	for (int tries = 0;; tries++) {
+		map = perf_thread_map__new_pid(getpid());
+		ck_assert_ptr_nonnull(map);
+		if (perf_thread_map__nr(map) == 1 || tries == 100)
+			break;
+		perf_thread_map__put(map);
+		usleep(10000);
+	}
 	ck_assert_int_eq(perf_thread_map__nr(map), 1);
 	ck_assert_int_eq(perf_thread_map__pid(map, 0), getpid());
 	perf_thread_map__put(map);

@@ -8,7 +8,8 @@
  * The recordings are made the way the tests make them (tests/lib/aux-f-calls.h): a program
  * built here runs, its side-band is written, and the AUX test producer stands in for the
  * hardware, drained through the library's AUX layer into its perf.data writer: Intel BTS
- * and Intel PT traces of its calls of f, over and over, in 64 KiB AUX buffers.
+ * and Intel PT traces of its calls of f, over and over, in AUX buffers of 64 and 512 KiB
+ * (below).
  * BRANCHES (default 8M) per recording; a number as the first argument changes it.
  * BENCH_DECODE_KEEP=1 keeps the recordings and their programs (their paths printed), to
  * profile the tools on them.
@@ -29,7 +30,13 @@
 #include "tests/lib/aux-f-calls.h"
 
 #define BRANCHES	(8u << 20)
-#define BUFFER_BYTES	(64u << 10)		/* drained in 64 KiB buffers */
+/*
+ * The AUX buffers the recordings are drained in: BTS in 64 KiB; PT in 512 KiB, what a
+ * wakeup at half of the test producer's 1 MiB AUX area gives (perf's default for PT, a
+ * 4 MiB area, gives 2 MiB), or BENCH_DECODE_PT_BUFFER bytes (at most 1 MiB less 64).
+ */
+#define BTS_BUFFER_BYTES	(64u << 10)
+#define PT_BUFFER_BYTES		(512u << 10)
 
 struct recording {
 	const char *name;
@@ -39,14 +46,15 @@ struct recording {
 	off_t size;
 };
 
-static int make_recording(struct recording *rec, const char *pmu, uint64_t branches)
+static int make_recording(struct recording *rec, const char *pmu, uint64_t branches,
+			  size_t buffer_bytes)
 {
 	struct stat st;
 
 	snprintf(rec->path, sizeof(rec->path), "/tmp/auxtrace-bench-decode-%s-%d.data", pmu,
 		 getpid());
 	if (traced_prog__start(&rec->prog) ||
-	    aux_f_calls__record(rec->path, pmu, &rec->prog, branches, BUFFER_BYTES, &rec->rec))
+	    aux_f_calls__record(rec->path, pmu, &rec->prog, branches, buffer_bytes, &rec->rec))
 		return -1;
 	if (!stat(rec->path, &st))
 		rec->size = st.st_size;
@@ -145,6 +153,9 @@ int main(int argc, char **argv)
 	uint64_t branches = argc > 1 ? strtoull(argv[1], NULL, 0) : BRANCHES;
 	struct recording recs[] = { { .name = "Intel BTS" }, { .name = "Intel PT" } };
 	static const char *const pmus[] = { "intel_bts", "intel_pt" };
+	const char *pt_buffer = getenv("BENCH_DECODE_PT_BUFFER");
+	size_t buffers[] = { BTS_BUFFER_BYTES,
+			     pt_buffer ? strtoul(pt_buffer, NULL, 0) : PT_BUFFER_BYTES };
 	char self[PATH_MAX], auxrec[PATH_MAX + 8];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
@@ -157,7 +168,7 @@ int main(int argc, char **argv)
 
 		/* The stand-in for the AUX PMU says what it stands in for; nothing to see here. */
 		libauxtrace_set_print(NULL);
-		err = make_recording(&recs[i], pmus[i], branches);
+		err = make_recording(&recs[i], pmus[i], branches, buffers[i]);
 		bench__print_lib_warnings("bench-decode");
 		if (err)
 			fprintf(stderr, "bench-decode: cannot record %s\n", recs[i].name);
