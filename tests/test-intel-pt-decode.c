@@ -635,7 +635,7 @@ START_TEST(test_pt_threads_same_samples)
 
 	if (!pt_fixture__init(&fx))
 		TEST_SKIP("gcc cannot build the test code");
-	while (len < 200000) {
+	while (len < 150000) {
 		struct pt_stream s = { .len = 0 };
 
 		calls += pt_stream__timed_calls(&s, TSC + len, fx.f, sym(&fx, "f_top"),
@@ -668,11 +668,13 @@ START_TEST(test_pt_threads_same_samples)
 			ck_assert_uint_gt(nr_paused, 10);
 		ck_assert(!memcmp(paused_at, paused_one, nr_paused * sizeof(paused_at[0])));
 		/*
-		 * How many of the 12 or so pieces the workers decode depends on when they are
+		 * How many of the 9 or so pieces the workers decode depends on when they are
 		 * scheduled (the caller's thread decodes a piece it reaches first itself); run
 		 * to the end, at least one of the pieces given out, the caller at the first.
+		 * Not under valgrind, which runs one thread at a time: there the caller's thread
+		 * can get to every piece first.
 		 */
-		if (!steps)
+		if (!steps && !getenv("AUXTRACE_TEST_MEMCHECK"))
 			ck_assert_uint_ge(last_stats.worker_pieces, 1);
 		ck_assert_uint_eq(one.nr_errors, 0);
 		ck_assert_uint_gt(one.nr_samples, 5 * calls);
@@ -762,6 +764,9 @@ int main(void)
 {
 	Suite *s = suite_create("intel-pt-decode");
 	TCase *tc = tcase_create("decode");
+
+	/* each test builds its code with gcc; sanitized and under valgrind that is slow */
+	tcase_set_timeout(tc, 60);
 
 	tcase_add_test(tc, test_pt_function_branches);
 	tcase_add_test(tc, test_pt_instruction_samples);
