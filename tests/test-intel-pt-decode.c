@@ -475,6 +475,24 @@ static void pt_buf__decode_cut(const uint8_t *buf, size_t len, struct auxtrace_i
 	intel_pt_decoder__delete(dec);
 }
 
+/*
+ * s as one payload, into blk through the block decoder (branches alone) and into insn
+ * through the instruction flow decoder (instruction samples asked for too, at a period no
+ * run reaches).
+ */
+static void pt_stream__decode_both(const struct pt_stream *s, struct auxtrace_image *image,
+				   struct decode_collect *blk, struct decode_collect *insn)
+{
+	struct auxtrace_aux_data data = aux_data_of(s);
+	struct intel_pt_decoder *dec = pt_decoder(blk, image, true, 0);
+
+	ck_assert_int_eq(intel_pt_decoder__decode(dec, &data), 0);
+	intel_pt_decoder__delete(dec);
+	dec = pt_decoder(insn, image, true, 1ULL << 40);
+	ck_assert_int_eq(intel_pt_decoder__decode(dec, &data), 0);
+	intel_pt_decoder__delete(dec);
+}
+
 static void assert_same_samples(const struct decode_collect *a, const struct decode_collect *b)
 {
 	ck_assert_uint_eq(a->nr_samples, b->nr_samples);
@@ -505,8 +523,6 @@ START_TEST(test_pt_block_flow_matches_insn_flow)
 	const size_t cuts[] = { 97, 1000, 1001, 2500 };
 	struct decode_collect blk = { 0 }, insn = { 0 }, whole = { 0 };
 	struct pt_stream s = { .len = 0 };
-	struct intel_pt_decoder *dec;
-	struct auxtrace_aux_data data;
 	struct pt_fixture fx;
 	unsigned int calls;
 	size_t times = 0;
@@ -517,13 +533,7 @@ START_TEST(test_pt_block_flow_matches_insn_flow)
 	ck_assert_uint_ge(calls, 20);
 	ck_assert_uint_gt(s.len, cuts[ARRAY_LEN(cuts) - 1]);
 
-	data = aux_data_of(&s);
-	dec = pt_decoder(&blk, fx.image, true, 0);
-	ck_assert_int_eq(intel_pt_decoder__decode(dec, &data), 0);
-	intel_pt_decoder__delete(dec);
-	dec = pt_decoder(&insn, fx.image, true, 1ULL << 40);
-	ck_assert_int_eq(intel_pt_decoder__decode(dec, &data), 0);
-	intel_pt_decoder__delete(dec);
+	pt_stream__decode_both(&s, fx.image, &blk, &insn);
 	ck_assert_uint_eq(blk.nr_errors, 0);
 	ck_assert_uint_eq(blk.nr_samples, 7 * calls);
 	for (unsigned int i = 0; i < calls; i++)
@@ -568,8 +578,6 @@ START_TEST(test_pt_block_of_one_branch_timed)
 		"f_c:	ret\n";
 	struct decode_collect blk = { 0 }, insn = { 0 };
 	struct pt_stream s = { .len = 0 };
-	struct intel_pt_decoder *dec;
-	struct auxtrace_aux_data data;
 	struct pt_fixture fx;
 	uint64_t tsc = TSC;
 
@@ -597,13 +605,7 @@ START_TEST(test_pt_block_of_one_branch_timed)
 		ck_assert_int_eq(pt_stream__put(&s, &pkt), 0);
 		tsc += 100;
 	}
-	data = aux_data_of(&s);
-	dec = pt_decoder(&blk, fx.image, true, 0);
-	ck_assert_int_eq(intel_pt_decoder__decode(dec, &data), 0);
-	intel_pt_decoder__delete(dec);
-	dec = pt_decoder(&insn, fx.image, true, 1ULL << 40);
-	ck_assert_int_eq(intel_pt_decoder__decode(dec, &data), 0);
-	intel_pt_decoder__delete(dec);
+	pt_stream__decode_both(&s, fx.image, &blk, &insn);
 	ck_assert_uint_eq(blk.nr_errors, 0);
 	ck_assert_uint_eq(blk.nr_samples, 4 * 5);	/* begin, three jumps, the return */
 	ck_assert_uint_eq(blk.samples[1].ip, fx.f);
