@@ -174,6 +174,19 @@ static struct intel_pt_job *intel_pt_par__queued(struct intel_pt_par *par)
 	return job;
 }
 
+/* w decodes the queued job, outside par->lock (held on entry and on return). */
+static void intel_pt_worker__run(struct intel_pt_worker *w, struct intel_pt_job *job)
+{
+	struct intel_pt_par *par = w->par;
+
+	job->state = INTEL_PT_JOB_RUNNING;
+	pthread_mutex_unlock(&par->lock);
+	intel_pt_worker__decode(w, job);
+	pthread_mutex_lock(&par->lock);
+	job->state = INTEL_PT_JOB_DONE;
+	pthread_cond_broadcast(&par->done);
+}
+
 static void *intel_pt_worker__main(void *arg)
 {
 	struct intel_pt_worker *w = arg;
@@ -187,12 +200,7 @@ static void *intel_pt_worker__main(void *arg)
 			pthread_cond_wait(&par->work, &par->lock);
 			continue;
 		}
-		job->state = INTEL_PT_JOB_RUNNING;
-		pthread_mutex_unlock(&par->lock);
-		intel_pt_worker__decode(w, job);
-		pthread_mutex_lock(&par->lock);
-		job->state = INTEL_PT_JOB_DONE;
-		pthread_cond_broadcast(&par->done);
+		intel_pt_worker__run(w, job);
 	}
 	pthread_mutex_unlock(&par->lock);
 	return NULL;
@@ -358,11 +366,7 @@ int intel_pt_par__take(struct intel_pt_decoder *dec, unsigned int region)
 			pthread_cond_wait(&par->done, &par->lock);
 			continue;
 		}
-		other->state = INTEL_PT_JOB_RUNNING;
-		pthread_mutex_unlock(&par->lock);
-		intel_pt_worker__decode(&par->helper, other);
-		pthread_mutex_lock(&par->lock);
-		other->state = INTEL_PT_JOB_DONE;
+		intel_pt_worker__run(&par->helper, other);
 	}
 	/* still queued, or not usable: the caller's thread decodes it the usual way */
 	usable = job->state == INTEL_PT_JOB_DONE && job->usable;
