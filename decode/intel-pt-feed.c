@@ -55,8 +55,7 @@ static int intel_pt__append(uint8_t **buf, size_t *len, size_t *alloc, const voi
 	return 0;
 }
 
-/* The TSC of the PSB+ at buf[0], 0 when it has none. */
-static uint64_t intel_pt__psb_tsc(const uint8_t *buf, size_t size)
+uint64_t intel_pt__first_tsc(const void *buf, size_t size)
 {
 	struct pt_packet_decoder *dec;
 	struct pt_config config;
@@ -69,7 +68,7 @@ static uint64_t intel_pt__psb_tsc(const uint8_t *buf, size_t size)
 	dec = pt_pkt_alloc_decoder(&config);
 	if (!dec)
 		return 0;
-	if (pt_pkt_sync_set(dec, 0) >= 0) {
+	if (pt_pkt_sync_forward(dec) >= 0) {
 		while (pt_pkt_next(dec, &pkt, sizeof(pkt)) >= 0 && pkt.type != ppt_psbend) {
 			if (pkt.type == ppt_tsc) {
 				tsc = pkt.payload.tsc.tsc;
@@ -114,7 +113,7 @@ static int intel_pt_decoder__add_regions(struct intel_pt_decoder *dec, const uin
 		r->data.data = buf;
 		r->data.size = cut;
 		r->data.offset = offset;
-		r->next_tsc = cut < size ? intel_pt__psb_tsc(buf + cut, size - cut) : 0;
+		r->next_tsc = cut < size ? intel_pt__first_tsc(buf + cut, size - cut) : 0;
 		buf += cut;
 		size -= cut;
 		offset += cut;

@@ -17,6 +17,7 @@
 #include <internal/auxtrace-info.h>
 #include <internal/decode-session.h>
 #include <internal/decode-synth.h>
+#include <internal/intel-pt-decoder.h>
 #include <internal/lib.h>
 #include <internal/session.h>
 
@@ -30,32 +31,6 @@ static void *intel_pt_session__dec_new(struct decode_queue *q,
 static void intel_pt_session__dec_free(void *dec)
 {
 	intel_pt_decoder__delete(dec);
-}
-
-/* The TSC of the first PSB+ in buf, 0 when it has none. */
-static uint64_t intel_pt__first_tsc(const void *buf, size_t size)
-{
-	struct pt_packet_decoder *dec;
-	struct pt_config config;
-	struct pt_packet pkt;
-	uint64_t tsc = 0;
-
-	pt_config_init(&config);
-	config.begin = (uint8_t *)buf;
-	config.end = config.begin + size;
-	dec = pt_pkt_alloc_decoder(&config);
-	if (!dec)
-		return 0;
-	if (pt_pkt_sync_forward(dec) >= 0) {
-		while (pt_pkt_next(dec, &pkt, sizeof(pkt)) >= 0 && pkt.type != ppt_psbend) {
-			if (pkt.type == ppt_tsc) {
-				tsc = pkt.payload.tsc.tsc;
-				break;
-			}
-		}
-	}
-	pt_pkt_free_decoder(dec);
-	return tsc;
 }
 
 /* When the queue's next buffer begins: its first timestamp (mapped for a look). */

@@ -88,6 +88,9 @@ static inline bool intel_pt_flow__is_open(const struct intel_pt_flow *flow)
 	return flow->insn_dec || flow->blk_dec;
 }
 
+/* intel-pt-feed.c: the TSC of the first PSB+ in buf, 0 when it has none. */
+uint64_t intel_pt__first_tsc(const void *buf, size_t size);
+
 /* Nothing asked for: payloads are only counted. */
 static inline bool intel_pt_decoder__wants_nothing(const struct intel_pt_decoder *dec)
 {
