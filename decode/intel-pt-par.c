@@ -126,8 +126,8 @@ static int intel_pt_job__error(void *ctx, const struct auxtrace_decode_error *er
 	e = &job->errors[job->nr_errors++];
 	e->at = job->nr_samples;
 	e->e = *err;
+	e->e.msg = NULL;	/* at hand-out: the array may move as it grows */
 	snprintf(e->msg, sizeof(e->msg), "%s", err->msg);
-	e->e.msg = e->msg;
 	return 0;
 }
 
@@ -330,8 +330,12 @@ static int intel_pt_par__hand_out(struct intel_pt_decoder *dec, const struct int
 	int err = 0;
 
 	for (size_t i = 0; i <= job->nr_samples && !err; i++) {
-		for (; e < job->nr_errors && job->errors[e].at == i && !err; e++)
-			err = o->error_fn(o->ctx, &job->errors[e].e);
+		for (; e < job->nr_errors && job->errors[e].at == i && !err; e++) {
+			struct auxtrace_decode_error out = job->errors[e].e;
+
+			out.msg = job->errors[e].msg;
+			err = o->error_fn(o->ctx, &out);
+		}
 		if (i < job->nr_samples && !err)
 			err = o->sample_fn(o->ctx, &job->samples[i]);
 	}

@@ -689,6 +689,53 @@ START_TEST(test_pt_threads_same_samples)
 }
 END_TEST
 
+/*
+ * Errors decoded on workers: calls of f whose return's TNT is an opcode that does not
+ * exist, 150 KB of them, one error per call and many in each piece (their list grows while
+ * the worker decodes): the errors of 1 and 3 threads are the same, messages and places.
+ */
+START_TEST(test_pt_threads_same_errors)
+{
+	struct decode_collect one = { 0 }, three = { 0 };
+	struct pt_fixture fx;
+	size_t len = 0, alloc = 0;
+	uint8_t *buf = NULL;
+
+	if (!pt_fixture__init(&fx))
+		TEST_SKIP("gcc cannot build the test code");
+	while (len < 150000) {
+		struct pt_stream s = { .len = 0 };
+
+		pt_stream__f_call(&s, fx.f);
+		s.buf[s.ret_tnt] = 0x02;	/* an extended opcode ... */
+		s.buf[s.ret_tnt + 1] = 0x00;	/* ... that does not exist */
+		if (len + s.len > alloc) {
+			alloc = alloc ? 2 * alloc : 65536;
+			buf = realloc(buf, alloc);
+			ck_assert_ptr_nonnull(buf);
+		}
+		memcpy(buf + len, s.buf, s.len);
+		len += s.len;
+	}
+	nr_threads = 1;
+	pt_buf__decode_cut(buf, len, fx.image, false, NULL, 0, UINT64_MAX / 2, &one);
+	nr_threads = 3;
+	pt_buf__decode_cut(buf, len, fx.image, false, NULL, 0, UINT64_MAX / 2, &three);
+	nr_threads = 0;
+	ck_assert_uint_gt(one.nr_errors, 1000);
+	assert_same_samples(&one, &three);
+	for (size_t i = 0; i < one.nr_errors; i++) {
+		ck_assert_str_eq(three.errors[i].msg, one.errors[i].msg);
+		ck_assert_uint_eq(three.errors[i].e.aux_offset, one.errors[i].e.aux_offset);
+		ck_assert_uint_eq(three.errors[i].e.ip, one.errors[i].e.ip);
+	}
+	decode_collect__free(&one);
+	decode_collect__free(&three);
+	free(buf);
+	pt_fixture__fini(&fx);
+}
+END_TEST
+
 START_TEST(test_pt_needs_image)
 {
 	struct decode_collect c = { 0 };
@@ -778,6 +825,7 @@ int main(void)
 	tcase_add_test(tc, test_pt_block_flow_matches_insn_flow);
 	tcase_add_test(tc, test_pt_block_of_one_branch_timed);
 	tcase_add_test(tc, test_pt_threads_same_samples);
+	tcase_add_test(tc, test_pt_threads_same_errors);
 	tcase_add_test(tc, test_pt_needs_image);
 	tcase_add_test(tc, test_pt_dump);
 	suite_add_tcase(s, tc);
