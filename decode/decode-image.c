@@ -169,20 +169,27 @@ static bool image_section__holds(const struct auxtrace_image_section *s, uint64_
 ssize_t auxtrace_image__read(struct auxtrace_image *image, uint64_t vaddr, void *buf,
 			     size_t size)
 {
+	return image ? auxtrace_image__read_hint(image, vaddr, buf, size, &image->last_hit)
+		     : libauxtrace__err(-EINVAL);
+}
+
+ssize_t auxtrace_image__read_hint(const struct auxtrace_image *image, uint64_t vaddr, void *buf,
+				  size_t size, size_t *hint)
+{
 	size_t i;
 	int n;
 
 	if (!image || !buf || !size)
 		return libauxtrace__err(-EINVAL);
 	/* Sections do not overlap, and reads come in runs from one section. */
-	i = image->last_hit;
+	i = *hint;
 	if (i >= image->nr_sections || !image_section__holds(&image->sections[i], vaddr)) {
 		for (i = 0; i < image->nr_sections; i++)
 			if (image_section__holds(&image->sections[i], vaddr))
 				break;
 		if (i == image->nr_sections)
 			return libauxtrace__err(-ENOENT);
-		image->last_hit = i;
+		*hint = i;
 	}
 	if (size > image->sections[i].vaddr + image->sections[i].size - vaddr)
 		size = image->sections[i].vaddr + image->sections[i].size - vaddr;

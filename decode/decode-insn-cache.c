@@ -24,7 +24,7 @@ const struct decode_insn *decode_insn_cache__get(struct decode_insn_cache *cache
 	slot = &cache->slots[(ip ^ (ip >> 8)) % DECODE_INSN_CACHE_SLOTS];
 	if (slot->valid && slot->ip == ip)
 		return slot;
-	n = auxtrace_image__read(image, ip, slot->raw, sizeof(slot->raw));
+	n = auxtrace_image__read_hint(image, ip, slot->raw, sizeof(slot->raw), &cache->hint);
 	if (n <= 0) {
 		slot->valid = false;
 		return NULL;

@@ -382,8 +382,9 @@ static void intel_pt_block__last(struct intel_pt_decoder *dec, const struct pt_b
 			memcpy(last->raw, block->raw, sizeof(last->raw));
 			n = block->size;
 		} else {
-			n = auxtrace_image__read(dec->synth.opts.image, block->end_ip, last->raw,
-						 sizeof(last->raw));
+			n = auxtrace_image__read_hint(dec->synth.opts.image, block->end_ip,
+						      last->raw, sizeof(last->raw),
+						      &dec->insns.hint);
 		}
 		flags = n > 0 ? x86_branch__flags(last->raw, (size_t)n, x86_64) : 0;
 		last->size = flags ? (uint8_t)x86_branch__len(last->raw, (size_t)n, x86_64) : 0;

@@ -23,6 +23,14 @@ struct auxtrace_image {
 	uint64_t generation;	/* bumped by every change: copies older than it are stale */
 };
 
+/*
+ * auxtrace_image__read with the caller's guess of the section (*hint, updated): decoders on
+ * several threads read one image, each with a hint of its own (auxtrace_image__read uses
+ * the image's).
+ */
+ssize_t auxtrace_image__read_hint(const struct auxtrace_image *image, uint64_t vaddr, void *buf,
+				  size_t size, size_t *hint);
+
 /* Drop every mapping, keeping the object (and its generation going up): the one a process
  * has for its life, refilled when its mappings change. 0 or -ENOMEM. */
 int auxtrace_image__clear(struct auxtrace_image *image);

@@ -4,7 +4,7 @@
  * branches over and over: reading each one's code through libipt's locked section cache and
  * decoding it anew was a third of the BTS decoder's time. The entries hold for one image at
  * one generation (a new mapping may put other code at an address): a changed image empties
- * them.
+ * them. Each decoder has its own: decoders on several threads share the image.
  */
 #ifndef AUXTRACE_INTERNAL_DECODE_INSN_CACHE_H
 #define AUXTRACE_INTERNAL_DECODE_INSN_CACHE_H
@@ -29,6 +29,7 @@ struct decode_insn {
 struct decode_insn_cache {
 	const struct auxtrace_image *image;	/* what the entries were read from, */
 	uint64_t generation;			/* at its generation */
+	size_t hint;				/* its section read last */
 	struct decode_insn slots[DECODE_INSN_CACHE_SLOTS];
 };
 
