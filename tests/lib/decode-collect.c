@@ -40,8 +40,8 @@ int decode_collect__error(void *ctx, const struct auxtrace_decode_error *err)
 	c->errors = e;
 	e = &c->errors[c->nr_errors++];
 	e->e = *err;
+	e->e.msg = NULL;	/* the text is in msg: the array moves as it grows */
 	snprintf(e->msg, sizeof(e->msg), "%s", err->msg);
-	e->e.msg = e->msg;
 	return 0;
 }
 
