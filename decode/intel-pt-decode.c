@@ -99,9 +99,11 @@ int intel_pt_decoder__run(struct intel_pt_decoder *dec, uint64_t until, uint64_t
 			if (dec->par) {
 				intel_pt_par__give_out(dec, until_tsc);
 				err = intel_pt_par__take(dec, dec->next_region);
-				if (err) {
-					dec->next_region += err > 0;
-					err = err > 0 ? 0 : err;
+				if (err < 0)
+					break;
+				if (err > 0) {		/* a worker's samples, handed out */
+					dec->next_region++;
+					err = 0;
 					continue;
 				}
 			}

@@ -113,7 +113,9 @@ static int intel_pt_decoder__add_regions(struct intel_pt_decoder *dec, const uin
 		r->data.data = buf;
 		r->data.size = cut;
 		r->data.offset = offset;
-		r->next_tsc = cut < size ? intel_pt__first_tsc(buf + cut, size - cut) : 0;
+		/* only the workers look at it */
+		r->next_tsc = dec->par && cut < size ? intel_pt__first_tsc(buf + cut, size - cut)
+						     : 0;
 		buf += cut;
 		size -= cut;
 		offset += cut;
