@@ -30,7 +30,7 @@ struct intel_pt_region {
 	size_t size;
 	struct auxtrace_aux_data data;	/* samples' cpu, pid, tid; offset of buf[0] */
 	bool continues;			/* right after the previous region: no gap */
-	uint64_t next_tsc;		/* the TSC of the PSB+ after it; 0: unknown */
+	uint64_t next_tsc;		/* the TSC of the PSB+ after it; 0: unknown (no workers) */
 };
 
 /* The region being decoded. */
