@@ -8,6 +8,13 @@
 #include <internal/decode-insn-cache.h>
 #include <internal/x86-branch.h>
 
+void decode_insn__classify(struct decode_insn *insn, size_t n, bool x86_64)
+{
+	insn->flags = x86_branch__flags(insn->raw, n, x86_64);
+	insn->len = (uint8_t)x86_branch__len(insn->raw, n, x86_64);
+	insn->direct = x86_branch__direct(insn->raw, n, x86_64);
+}
+
 const struct decode_insn *decode_insn_cache__get(struct decode_insn_cache *cache,
 						 struct auxtrace_image *image, uint64_t ip)
 {
@@ -30,9 +37,7 @@ const struct decode_insn *decode_insn_cache__get(struct decode_insn_cache *cache
 		return NULL;
 	}
 	slot->ip = ip;
-	slot->flags = x86_branch__flags(slot->raw, (size_t)n, true);
-	slot->len = (uint8_t)x86_branch__len(slot->raw, (size_t)n, true);
-	slot->direct = x86_branch__direct(slot->raw, (size_t)n, true);
+	decode_insn__classify(slot, (size_t)n, true);
 	slot->valid = true;
 	return slot;
 }

@@ -369,35 +369,34 @@ static void intel_pt_block__last(struct intel_pt_decoder *dec, const struct pt_b
 				 struct pt_insn *last, bool *needed_trace)
 {
 	const bool x86_64 = block->mode == ptem_64bit;
-	const struct decode_insn *insn;
-	uint32_t flags = 0;
-	bool direct = false;
-	ssize_t n;
+	const struct decode_insn *insn = NULL;
+	struct decode_insn one;
 
+	if (block->truncated || !x86_64) {	/* rare: not worth the cache */
+		ssize_t n = block->size;
+
+		if (block->truncated)
+			memcpy(one.raw, block->raw, sizeof(one.raw));
+		else
+			n = auxtrace_image__read_hint(dec->synth.opts.image, block->end_ip,
+						      one.raw, sizeof(one.raw), &dec->insns.hint);
+		if (n > 0) {
+			decode_insn__classify(&one, (size_t)n, x86_64);
+			insn = &one;
+		}
+	} else {
+		insn = decode_insn_cache__get(&dec->insns, dec->synth.opts.image, block->end_ip);
+	}
 	memset(last, 0, sizeof(*last));
 	last->ip = block->end_ip;
 	last->mode = block->mode;
-	if (block->truncated || !x86_64) {	/* rare: not worth the cache */
-		if (block->truncated) {
-			memcpy(last->raw, block->raw, sizeof(last->raw));
-			n = block->size;
-		} else {
-			n = auxtrace_image__read_hint(dec->synth.opts.image, block->end_ip,
-						      last->raw, sizeof(last->raw),
-						      &dec->insns.hint);
-		}
-		flags = n > 0 ? x86_branch__flags(last->raw, (size_t)n, x86_64) : 0;
-		last->size = flags ? (uint8_t)x86_branch__len(last->raw, (size_t)n, x86_64) : 0;
-		direct = flags && x86_branch__direct(last->raw, last->size, x86_64);
-	} else if ((insn = decode_insn_cache__get(&dec->insns, dec->synth.opts.image,
-						  block->end_ip))) {
+	/* none: unreadable now, though libipt read it, so the image changed since */
+	if (insn) {
 		memcpy(last->raw, insn->raw, sizeof(last->raw));
-		flags = insn->flags;
 		last->size = insn->len;
-		direct = insn->direct;
-	}	/* else unreadable now: libipt read it, so the image changed since */
-	last->iclass = intel_pt_insn__class(flags);
-	*needed_trace = flags && !direct;
+	}
+	last->iclass = intel_pt_insn__class(insn ? insn->flags : 0);
+	*needed_trace = insn && insn->flags && !insn->direct;
 }
 
 /*

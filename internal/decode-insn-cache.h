@@ -10,6 +10,7 @@
 #define AUXTRACE_INTERNAL_DECODE_INSN_CACHE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define DECODE_INSN_CACHE_SLOTS	256
@@ -32,6 +33,9 @@ struct decode_insn_cache {
 	size_t hint;				/* its section read last */
 	struct decode_insn slots[DECODE_INSN_CACHE_SLOTS];
 };
+
+/* The branch insn->raw[0..n) is (flags, len, direct), in 64-bit code or not. */
+void decode_insn__classify(struct decode_insn *insn, size_t n, bool x86_64);
 
 /*
  * decode_insn_cache__get() returns what the instruction at ip in image is (64-bit code),
