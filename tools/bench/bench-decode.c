@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * Decoding AUX data to branch samples: `auxrec script --itrace=b` on one, two and three
- * threads (-j1, -j2, -j3) against perf 6.1's `perf script --itrace=b` on the same
- * recordings, all printing to /dev/null: branches per second and peak RSS (the child's,
- * from wait4) side by side, the median of runs taken in turns.
+ * threads (-j1, -j2, -j3), and two -j1 runs at once (the most this machine gives two
+ * threads), against perf 6.1's `perf script --itrace=b` on the same recordings, all
+ * printing to /dev/null: branches per second and peak RSS (the child's, from wait4) side
+ * by side, the median of runs taken in turns.
  *
  * The recordings are made the way the tests make them (tests/lib/aux-f-calls.h): a program
  * built here runs, its side-band is written, and the AUX test producer stands in for the
@@ -61,12 +62,18 @@ static int make_recording(struct recording *rec, const char *pmu, uint64_t branc
 	return 0;
 }
 
-#define RUNS	3			/* each tool, taking turns: the median and the range */
+/*
+ * Each row, taking turns: the median and the range. Five, since this VM's speed moves
+ * 1.5x within minutes and a ratio of two medians of three moved with it.
+ */
+#define RUNS	5
 
-#define NR_AUXREC	3		/* auxrec script -j1, -j2, -j3 */
+/* auxrec script -j1, -j2, -j3, two -j1 at once, and perf script */
+enum { ROW_J1, ROW_J2, ROW_J3, ROW_TWO_J1, ROW_PERF, NR_ROWS };
 
 struct runs {
 	char name[40];
+	int copies;			/* of the command run at once */
 	double seconds[RUNS];		/* sorted */
 	double cpu[RUNS];		/* user + system of the run, sorted */
 	long max_rss_kib;
@@ -80,46 +87,55 @@ static int seconds_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static double runs__median(const struct runs *r)
+/* The median rate, in units of the recording's branches per second. */
+static double runs__rate(const struct runs *r)
 {
-	return r->seconds[RUNS / 2];
+	return r->copies / r->seconds[RUNS / 2];
 }
 
 static void runs__print(const struct runs *r, uint64_t branches)
 {
-	printf("  %-28s %7.2fs %6.2fs %8.2f M (%.2f-%.2f) %8.1f MiB%s\n", r->name,
-	       runs__median(r), r->cpu[RUNS / 2], branches / runs__median(r) / 1e6,
-	       branches / r->seconds[RUNS - 1] / 1e6, branches / r->seconds[0] / 1e6,
+	double n = (double)branches * r->copies;
+
+	printf("  %-30s %7.2fs %6.2fs %8.2f M (%.2f-%.2f) %8.1f MiB%s\n", r->name,
+	       r->seconds[RUNS / 2], r->cpu[RUNS / 2], n / r->seconds[RUNS / 2] / 1e6,
+	       n / r->seconds[RUNS - 1] / 1e6, n / r->seconds[0] / 1e6,
 	       r->max_rss_kib / 1024.0, r->failed ? "  (failed)" : "");
 }
 
 /*
  * auxrec script on one, two and three threads (-j2: the walk and the decode on a thread of
- * their own, the lines formatted on two, written on the caller's), and perf script, taking
- * turns RUNS times.
+ * their own, the lines formatted on two, written on the caller's), two -j1 runs at once
+ * (what this machine gives two threads that share nothing: the ceiling for -j2), and perf
+ * script, taking turns RUNS times.
  */
 static void compare(const struct recording *rec, const char *auxrec)
 {
-	static const char *const threads[NR_AUXREC] = { "1", "2", "3" };
-	char *argv[NR_AUXREC + 1][8];
+	static const char *const threads[] = { "1", "2", "3", "1" };
+	char *argv[NR_ROWS][8];
 	char *perf[] = { "timeout", "600", "perf", "script", "--itrace=b", "-i",
 			 (char *)rec->path, NULL };
-	struct runs r[NR_AUXREC + 1] = { [NR_AUXREC] = { .name = "perf script --itrace=b" } };
-	const struct runs *p = &r[NR_AUXREC];
+	struct runs r[NR_ROWS] = {
+		[ROW_J1 ... ROW_J3] = { .copies = 1 },
+		[ROW_TWO_J1] = { .name = "two auxrec script -j1 at once", .copies = 2 },
+		[ROW_PERF] = { .name = "perf script --itrace=b", .copies = 1 },
+	};
+	const struct runs *p = &r[ROW_PERF], *j1 = &r[ROW_J1];
 	bool failed = false;
 
-	for (int t = 0; t < NR_AUXREC; t++) {
+	for (int t = ROW_J1; t <= ROW_TWO_J1; t++) {
 		char *one[] = { (char *)auxrec, "script", "--itrace=b", "-j", (char *)threads[t],
 				"-i", (char *)rec->path, NULL };
 
 		memcpy(argv[t], one, sizeof(one));
-		snprintf(r[t].name, sizeof(r[t].name), "auxrec script --itrace=b -j%s",
-			 threads[t]);
+		if (t != ROW_TWO_J1)
+			snprintf(r[t].name, sizeof(r[t].name), "auxrec script --itrace=b -j%s",
+				 threads[t]);
 	}
-	memcpy(argv[NR_AUXREC], perf, sizeof(perf));
+	memcpy(argv[ROW_PERF], perf, sizeof(perf));
 	for (int i = 0; i < RUNS; i++) {
-		for (int t = 0; t <= NR_AUXREC; t++) {
-			struct bench_run b = bench__run(argv[t]);
+		for (int t = 0; t < NR_ROWS; t++) {
+			struct bench_run b = bench__run_copies(argv[t], r[t].copies);
 
 			r[t].seconds[i] = b.seconds;
 			r[t].cpu[i] = b.cpu_seconds;
@@ -131,8 +147,8 @@ static void compare(const struct recording *rec, const char *auxrec)
 	printf("%s: %" PRIu64 " branches in %" PRIu64 " AUX buffers, a %.1f MiB file; median "
 	       "of %d runs (range)\n", rec->name, rec->rec.branches, rec->rec.buffers,
 	       rec->size / 1048576.0, RUNS);
-	printf("  %-28s %8s %7s %25s %12s\n", "", "time", "CPU", "branches/s", "peak RSS");
-	for (int t = 0; t <= NR_AUXREC; t++) {
+	printf("  %-30s %8s %7s %25s %12s\n", "", "time", "CPU", "branches/s", "peak RSS");
+	for (int t = 0; t < NR_ROWS; t++) {
 		qsort(r[t].seconds, RUNS, sizeof(double), seconds_cmp);
 		qsort(r[t].cpu, RUNS, sizeof(double), seconds_cmp);
 		runs__print(&r[t], rec->rec.branches);
@@ -140,12 +156,16 @@ static void compare(const struct recording *rec, const char *auxrec)
 	}
 	if (failed)
 		return;
-	printf("  -j2 / -j1: %.2fx, -j3 / -j1: %.2fx; auxrec / perf: rate -j1 %.2fx, -j2 %.2fx, "
-	       "-j3 %.2fx; peak RSS %.2fx, %.2fx, %.2fx\n\n",
-	       runs__median(&r[0]) / runs__median(&r[1]), runs__median(&r[0]) / runs__median(&r[2]),
-	       runs__median(p) / runs__median(&r[0]), runs__median(p) / runs__median(&r[1]),
-	       runs__median(p) / runs__median(&r[2]), (double)r[0].max_rss_kib / p->max_rss_kib,
-	       (double)r[1].max_rss_kib / p->max_rss_kib, (double)r[2].max_rss_kib / p->max_rss_kib);
+	printf("  -j2 / -j1: %.2fx, -j3 / -j1: %.2fx; this machine's ceiling for two threads "
+	       "(two -j1 at once / -j1): %.2fx, -j2 reaches %.0f%% of it\n",
+	       runs__rate(&r[ROW_J2]) / runs__rate(j1), runs__rate(&r[ROW_J3]) / runs__rate(j1),
+	       runs__rate(&r[ROW_TWO_J1]) / runs__rate(j1),
+	       100 * runs__rate(&r[ROW_J2]) / runs__rate(&r[ROW_TWO_J1]));
+	printf("  auxrec / perf: rate -j1 %.2fx, -j2 %.2fx, -j3 %.2fx; peak RSS %.2fx, %.2fx, "
+	       "%.2fx\n\n", runs__rate(j1) / runs__rate(p), runs__rate(&r[ROW_J2]) / runs__rate(p),
+	       runs__rate(&r[ROW_J3]) / runs__rate(p), (double)j1->max_rss_kib / p->max_rss_kib,
+	       (double)r[ROW_J2].max_rss_kib / p->max_rss_kib,
+	       (double)r[ROW_J3].max_rss_kib / p->max_rss_kib);
 }
 
 int main(int argc, char **argv)

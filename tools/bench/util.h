@@ -24,6 +24,13 @@ struct bench_run {
 /* Run argv (searched in PATH) with stdout and stderr to /dev/null, and wait for it. */
 struct bench_run bench__run(char *const argv[]);
 
+/*
+ * Run copies of argv at once, as bench__run does one: seconds until the last ends, their
+ * CPU summed, the largest peak RSS, the first failure's status. What a machine gives two
+ * independent processes is the most it can give two threads of one.
+ */
+struct bench_run bench__run_copies(char *const argv[], int copies);
+
 /* Pin the calling thread to cpu. 0 or -errno. */
 int bench__pin_self(int cpu);
 
