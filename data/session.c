@@ -1,6 +1,44 @@
 // SPDX-License-Identifier: LGPL-2.1
 /* perf_session: what a session says of itself to its users. */
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <internal/session.h>
+
+/*
+ * AUX payloads done with are given back this many bytes at a time, not one by one: each
+ * madvise (as each munmap) costs a TLB shootdown on every other CPU the process runs on, a
+ * VM exit there, and a decoder on several threads paid one per 64 KiB BTS payload (5% of
+ * its CPU). The pages held meanwhile are what the step says.
+ */
+#define PERF_SESSION_AUX_DONE_STEP (1ull << 20)
+
+void perf_session__give_back(const struct perf_session *s, uint64_t from, uint64_t to)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+
+	from &= ~(page - 1);
+	to = to < s->file_size ? to : s->file_size;
+	if (s->map && to > from)
+		madvise((void *)(s->map + from), to - from, MADV_DONTNEED);
+}
+
+void perf_session__aux_done(struct perf_session *s, uint64_t from, uint64_t to)
+{
+	if (s->aux_done_to == s->aux_done_from) {
+		s->aux_done_from = from;
+		s->aux_done_to = to;
+	} else {
+		/* payloads are done with in about file order: what lies between is read again
+		 * from the page cache if still needed */
+		s->aux_done_from = from < s->aux_done_from ? from : s->aux_done_from;
+		s->aux_done_to = to > s->aux_done_to ? to : s->aux_done_to;
+	}
+	if (s->aux_done_to - s->aux_done_from < PERF_SESSION_AUX_DONE_STEP)
+		return;
+	perf_session__give_back(s, s->aux_done_from, s->aux_done_to);
+	s->aux_done_to = s->aux_done_from;
+}
 
 bool perf_session__map_offset(const struct perf_session *s, const void *ptr, uint64_t *offset)
 {

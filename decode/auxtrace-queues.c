@@ -148,13 +148,15 @@ static int auxtrace_queues__queue_buffer(struct auxtrace_queues *q, unsigned int
 	return 0;
 }
 
-static struct auxtrace_buffer *auxtrace_buffer__new(int fd)
+/* session: the mapped session whose file holds the payload, NULL: none does. */
+static struct auxtrace_buffer *auxtrace_buffer__new(struct perf_session *session)
 {
 	struct auxtrace_buffer *buffer = calloc(1, sizeof(*buffer));
 
 	if (buffer) {
 		buffer->pid = -1;
-		buffer->fd = fd;
+		buffer->fd = session ? session->fd : -1;
+		buffer->session = session;
 	}
 	return buffer;
 }
@@ -179,7 +181,7 @@ int auxtrace_queues__add_event(struct auxtrace_queues *q, struct perf_session *s
 		       (unsigned long long)session->file_size);
 		return libauxtrace__err(-EINVAL);
 	}
-	buffer = auxtrace_buffer__new(session->map ? session->fd : -1);
+	buffer = auxtrace_buffer__new(session->map ? session : NULL);
 	if (!buffer)
 		return libauxtrace__err(-ENOMEM);
 	buffer->tid = (pid_t)ev->tid;
@@ -216,7 +218,7 @@ int auxtrace_queues__add_sample(struct auxtrace_queues *q, struct perf_session *
 		return libauxtrace__err(-ENOENT);
 	if (perf_session__cpu_filtered_out(session, sid->where.cpu.cpu))
 		return 0;
-	buffer = auxtrace_buffer__new(-1);
+	buffer = auxtrace_buffer__new(NULL);
 	if (!buffer)
 		return libauxtrace__err(-ENOMEM);
 	buffer->tid = sid->where.tid;
@@ -225,6 +227,7 @@ int auxtrace_queues__add_sample(struct auxtrace_queues *q, struct perf_session *
 	buffer->size = sample->aux_sample.size;
 	if (perf_session__map_offset(session, sample->aux_sample.data, &offset)) {
 		buffer->fd = session->fd;
+		buffer->session = session;
 		buffer->data_offset = offset;
 	} else {
 		buffer->data = malloc(buffer->size ? buffer->size : 1);
@@ -315,16 +318,6 @@ static bool perf_session__has_aux_samples(const struct perf_session *s)
  */
 #define PERF_SESSION_UNMAP_STEP (32ull << 20)
 
-static void perf_session__unmap(const struct perf_session *s, uint64_t from, uint64_t to)
-{
-	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
-
-	from &= ~(page - 1);
-	to = to < s->file_size ? to : s->file_size;
-	if (to > from)
-		madvise((void *)(s->map + from), to - from, MADV_DONTNEED);
-}
-
 /*
  * A walk of the data section, each record checked as the stream reader checks it. It runs
  * while the session is inside a record (AUXTRACE_INFO, whose decoder populates): that
@@ -354,7 +347,7 @@ static int auxtrace_queues__walk(struct auxtrace_queues *q, struct perf_session 
 
 		err = 0;
 		if (offset - unmapped >= PERF_SESSION_UNMAP_STEP) {
-			perf_session__unmap(s, unmapped, offset);
+			perf_session__give_back(s, unmapped, offset);
 			unmapped = offset;
 		}
 		if (event->header.type == PERF_RECORD_ID_INDEX) {
@@ -371,7 +364,7 @@ static int auxtrace_queues__walk(struct auxtrace_queues *q, struct perf_session 
 		if (err)
 			break;
 	}
-	perf_session__unmap(s, unmapped, s->pos);
+	perf_session__give_back(s, unmapped, s->pos);
 	free(s->scratch);
 	s->scratch = scratch;
 	s->pos = pos;
@@ -421,23 +414,22 @@ struct auxtrace_buffer *auxtrace_buffer__next(struct auxtrace_queue *queue,
 	return buffer ? buffer->next : queue->head;
 }
 
+/*
+ * In place in the session's mapping of the file: a mapping of its own per payload cost a
+ * munmap each, and with it a TLB shootdown on every other CPU the decoder runs on.
+ */
 void *auxtrace_buffer__get_data(struct auxtrace_buffer *buffer)
 {
 	size_t page = sysconf(_SC_PAGESIZE);
 	size_t adj = buffer->data_offset & (page - 1);
-	void *addr;
 
 	if (buffer->data)
 		return buffer->data;
-	if (buffer->fd < 0 || !buffer->size)
+	if (!buffer->session || !buffer->size)
 		return libauxtrace__ptr_err(-ENODATA);
-	addr = mmap(NULL, buffer->size + adj, PROT_READ, MAP_SHARED, buffer->fd,
-		    buffer->data_offset - adj);
-	if (addr == MAP_FAILED)
-		return libauxtrace__ptr_err(-errno);
-	buffer->mmap_addr = addr;
+	buffer->data = (void *)(buffer->session->map + buffer->data_offset);
+	buffer->mmap_addr = (char *)buffer->data - adj;
 	buffer->mmap_size = buffer->size + adj;
-	buffer->data = (char *)addr + adj;
 	return buffer->data;
 }
 
@@ -445,7 +437,8 @@ void auxtrace_buffer__put_data(struct auxtrace_buffer *buffer)
 {
 	if (!buffer->mmap_addr)
 		return;
-	munmap(buffer->mmap_addr, buffer->mmap_size);
+	perf_session__aux_done(buffer->session, buffer->data_offset,
+			       buffer->data_offset + buffer->size);
 	buffer->mmap_addr = NULL;
 	buffer->mmap_size = 0;
 	buffer->data = NULL;

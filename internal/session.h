@@ -77,6 +77,9 @@ struct perf_session {
 	uint64_t file_size;
 	uint64_t dropped_to;	/* pages before it were given back (MADV_DONTNEED) */
 	uint64_t drop_check_at;	/* where to look at the ordered queue for that again */
+	/* AUX payloads read in place that their decoder is done with, not given back yet:
+	 * the pages from aux_done_from to aux_done_to (equal: none) */
+	uint64_t aux_done_from, aux_done_to;
 	/* Stream source. */
 	struct perf_stream stream;
 
@@ -159,6 +162,18 @@ int perf_decomp__feed(struct perf_session *s, const union perf_event *event, uin
 int perf_decomp__next(struct perf_session *s, union perf_event **event, uint64_t *offset);
 bool perf_decomp__pending(const struct perf_session *s);
 void perf_decomp__delete(struct perf_session *s);
+
+/*
+ * The pages of bytes from to to of the file mapping given back (MADV_DONTNEED), a hint
+ * that cannot fail: they come back from the page cache when read again.
+ */
+void perf_session__give_back(const struct perf_session *s, uint64_t from, uint64_t to);
+/*
+ * A decoder is done with the AUX payload in bytes from to to of the file mapping: its pages
+ * are given back with those of the payloads done before, once they span a step (session.c).
+ * One thread at a time.
+ */
+void perf_session__aux_done(struct perf_session *s, uint64_t from, uint64_t to);
 
 /* Does ptr lie inside the file mapping? Then its file offset. */
 bool perf_session__map_offset(const struct perf_session *s, const void *ptr, uint64_t *offset);

@@ -362,58 +362,93 @@ START_TEST(test_recording_from_index_walk_and_pipe)
 }
 END_TEST
 
-/* Mapped buffers: nothing mapped until asked, then only what is asked, and given back. */
-static int mappings_of(const char *name)
+/*
+ * Mapped buffers: payloads read in place in the session's one mapping (no mapping each),
+ * and their pages given back once a megabyte of them is put.
+ */
+static unsigned long mapping_of(const char *name, bool rss_kib)
 {
-	FILE *f = fopen("/proc/self/maps", "r");
+	FILE *f = fopen(rss_kib ? "/proc/self/smaps" : "/proc/self/maps", "r");
+	unsigned long start = 0, kib = 0, v;
+	bool in = false;
 	char line[512];
 	int n = 0;
 
 	ck_assert_ptr_nonnull(f);
-	while (fgets(line, sizeof(line), f))
-		n += strstr(line, name) != NULL;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx-", &v) == 1 && strchr(line, '-') < strchr(line, ' ')) {
+			in = strstr(line, name) != NULL;
+			n += in;
+			start = in ? v : start;
+		} else if (in && sscanf(line, "Rss: %lu kB", &v) == 1) {
+			kib = v;
+		}
+	}
 	fclose(f);
-	return n;
+	ck_assert_int_eq(n, 1);		/* the session's mapping only */
+	return rss_kib ? kib : start;
 }
 
-START_TEST(test_lazy_mapping)
+#define BIG_PAYLOADS	40
+#define BIG_PAYLOAD	(64u << 10)
+
+START_TEST(test_payloads_in_place)
 {
-	struct recording rec;
-	int fd = recording_memfd(false, true, &rec);
-	struct perf_session *s = perf_session__new_fd(fd, &(struct perf_session_opts){
-		.sz = sizeof(struct perf_session_opts) });
+	int fd = memfd_create("big.data", MFD_CLOEXEC);
+	struct pd_file *f = pd_file__new(fd, false);
+	struct perf_event_attr attr = { .type = 10, .sample_type = PERF_SAMPLE_IP };
+	unsigned char *payload = malloc(BIG_PAYLOAD);
+	struct perf_session *s;
 	struct auxtrace_queues *q = auxtrace_queues__new();
 	struct auxtrace_queue *queue;
 	struct auxtrace_buffer *b = NULL;
-	int base, n = 0;
+	unsigned long start, touched;
+	int n = 0;
 
-	ck_assert_ptr_nonnull(s);
-	ck_assert_int_eq(auxtrace_queues__populate(q, s), rec.records);
-	ck_assert(auxtrace_queues__take_new_data(q) && !auxtrace_queues__take_new_data(q));
-	base = mappings_of("auxrec.data");	/* the session's one mapping */
-	queue = auxtrace_queues__queue(q, 0);
-	ck_assert(queue->set && queue->cpu == -1 && queue->tid == getpid());
-	while ((b = auxtrace_buffer__next(queue, b))) {
-		ck_assert(!b->data && !b->mmap_addr && !b->data_needs_freeing);
-		ck_assert_ptr_nonnull(auxtrace_buffer__get_data(b));
-		ck_assert_ptr_nonnull(b->mmap_addr);
-		ck_assert_ptr_eq(auxtrace_buffer__get_data(b), b->data);	/* once */
-		ck_assert_int_eq(mappings_of("auxrec.data"), base + ++n);
+	pd_file__add_attr(f, &attr, NULL, 0);
+	pd_file__start(f);
+	for (int i = 0; i < BIG_PAYLOADS; i++) {
+		aux_stream__fill(NULL, (uint64_t)i * BIG_PAYLOAD, payload, BIG_PAYLOAD);
+		pd_file__auxtrace(f, 0, 0, 7, (uint64_t)i * BIG_PAYLOAD, i, payload, BIG_PAYLOAD);
 	}
-	ck_assert_int_eq(n, rec.records);
+	pd_file__finish(f, true);
+	s = perf_session__new_fd(fd, &(struct perf_session_opts){
+		.sz = sizeof(struct perf_session_opts) });
+	ck_assert_ptr_nonnull(s);
+	ck_assert_int_eq(auxtrace_queues__populate(q, s), BIG_PAYLOADS);
+	start = mapping_of("big.data", false);
+	queue = auxtrace_queues__queue(q, 0);
+	while ((b = auxtrace_buffer__next(queue, b))) {
+		const unsigned char *data;
+
+		ck_assert(!b->data && !b->mmap_addr && !b->data_needs_freeing);
+		data = auxtrace_buffer__get_data(b);
+		ck_assert_ptr_eq(data, (void *)(start + b->data_offset));
+		ck_assert_ptr_eq(auxtrace_buffer__get_data(b), data);	/* once */
+		ck_assert(data[0] == aux_stream__byte(b->offset) &&
+			  data[b->size - 1] == aux_stream__byte(b->offset + b->size - 1));
+		for (size_t i = 0; i < b->size; i += 4096)
+			n += data[i] == aux_stream__byte(b->offset + i);
+		ck_assert_ptr_nonnull(b->mmap_addr);
+	}
+	ck_assert_int_eq(n, BIG_PAYLOADS * BIG_PAYLOAD / 4096);
+	touched = mapping_of("big.data", true);
+	ck_assert_uint_ge(touched, BIG_PAYLOADS * BIG_PAYLOAD / 1024);
 	for (b = NULL; (b = auxtrace_buffer__next(queue, b)); ) {
 		auxtrace_buffer__put_data(b);
 		ck_assert(!b->data && !b->mmap_addr && b->size);
 	}
-	ck_assert_int_eq(mappings_of("auxrec.data"), base);
+	/* given back a megabyte at a time: what is left is less than a step and a payload */
+	ck_assert_uint_lt(mapping_of("big.data", true), 1024 + BIG_PAYLOAD / 1024 + 8);
 	b = auxtrace_buffer__next(queue, NULL);
-	ck_assert_ptr_nonnull(auxtrace_buffer__get_data(b));	/* again, after a put */
+	ck_assert_ptr_eq(auxtrace_buffer__get_data(b), (void *)(start + b->data_offset));
+	ck_assert(((unsigned char *)b->data)[1] == aux_stream__byte(b->offset + 1));
 	auxtrace_buffer__drop_data(b);
 	ck_assert(!b->data && !b->size);
 	assert_null_errno(auxtrace_buffer__get_data(b), ENODATA);
-	ck_assert_int_eq(mappings_of("auxrec.data"), base);
 	auxtrace_queues__delete(q);
 	perf_session__delete(s);
+	free(payload);
 	close(fd);
 }
 END_TEST
@@ -737,7 +772,7 @@ int main(void)
 	TCase *tc = tcase_create("queues");
 
 	tcase_add_loop_test(tc, test_recording_from_index_walk_and_pipe, 0, 4);
-	tcase_add_test(tc, test_lazy_mapping);
+	tcase_add_test(tc, test_payloads_in_place);
 	tcase_add_test(tc, test_queue_growth);
 	tcase_add_test(tc, test_cpu_filter);
 	tcase_add_test(tc, test_index_entries_checked);

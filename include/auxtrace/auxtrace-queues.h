@@ -6,11 +6,12 @@
  * streams with the side-band in time order.
  *
  * A buffer of a mapped session holds only where its payload is: auxtrace_buffer__get_data()
- * maps that part of the file when the decoder gets to it and auxtrace_buffer__put_data()
- * unmaps it again, so memory follows the buffers being decoded, not the file's size. A
- * buffer read from a pipe holds a copy. Buffers map from their session's file: use them
- * while the session lives (a decoder frees its queues in its free(), which
- * perf_session__delete calls).
+ * points into the session's mapping of the file when the decoder gets to it, and
+ * auxtrace_buffer__put_data() lets the session give its pages back (a megabyte of payloads
+ * at a time), so memory follows the buffers being decoded, not the file's size. A buffer
+ * read from a pipe holds a copy. Buffers read from their session's mapping: use them while
+ * the session lives, get and put one session's buffers on one thread at a time (a decoder
+ * frees its queues in its free(), which perf_session__delete calls).
  */
 #ifndef AUXTRACE_AUXTRACE_QUEUES_H
 #define AUXTRACE_AUXTRACE_QUEUES_H
@@ -38,7 +39,7 @@ struct auxtrace_buffer {
 	int cpu;
 	void *data;			/* the payload; NULL until auxtrace_buffer__get_data */
 	uint64_t data_offset;		/* file offset of the payload (mapped session) */
-	void *mmap_addr;		/* the lazy mapping, NULL while not mapped */
+	void *mmap_addr;		/* the pages data lies in (read-only), NULL while not got */
 	size_t mmap_size;
 	bool data_needs_freeing;	/* data is a copy (from a pipe or a swapped record) */
 	bool consecutive;		/* continues the previous buffer's data */
@@ -47,7 +48,8 @@ struct auxtrace_buffer {
 	uint64_t buffer_nr;		/* order of queueing, over all queues */
 	size_t use_size;		/* a decoder may trim: what it uses of data */
 	void *use_data;
-	int fd;				/* where to map the payload from, -1: nowhere */
+	int fd;				/* the file that holds the payload, -1: none */
+	struct perf_session *session;	/* whose mapping it lies in; NULL: data is a copy */
 };
 
 /* Allocated by the library only; stays at one address while the queues live. */
@@ -148,16 +150,17 @@ AUXTRACE_API struct auxtrace_buffer *auxtrace_buffer__next(struct auxtrace_queue
 							   struct auxtrace_buffer *buffer);
 /*
  * auxtrace_buffer__get_data() returns the payload (borrowed: until put_data or drop_data),
- * mapping the part of the file it is in (read-only, page-aligned) on first use. NULL +
- * errno when it cannot be mapped: ENODATA (no file, or dropped), mmap's.
+ * read-only, in place in the session's mapping of the file. NULL + errno ENODATA when
+ * there is none (no file, or dropped).
  */
 AUXTRACE_API void *auxtrace_buffer__get_data(struct auxtrace_buffer *buffer);
 /*
- * auxtrace_buffer__put_data() unmaps a lazily mapped payload (a copy stays): get_data maps
- * it again when needed.
+ * auxtrace_buffer__put_data() says the decoder is done with a payload of the file for now
+ * (a copy stays): its pages are given back with those of the payloads put before it, once
+ * they make a megabyte, and come back from the page cache when get_data is called again.
  */
 AUXTRACE_API void auxtrace_buffer__put_data(struct auxtrace_buffer *buffer);
-/* auxtrace_buffer__drop_data() unmaps or frees the payload for good: size becomes 0. */
+/* auxtrace_buffer__drop_data() puts or frees the payload for good: size becomes 0. */
 AUXTRACE_API void auxtrace_buffer__drop_data(struct auxtrace_buffer *buffer);
 
 /* A min-heap of queue numbers by ordinal (a timestamp); equal ordinals pop in the order
