@@ -11,7 +11,14 @@
  * VM exit there, and a decoder on several threads paid one per 64 KiB BTS payload (5% of
  * its CPU). The pages held meanwhile are what the step says.
  */
-#define PERF_SESSION_AUX_DONE_STEP (1ull << 20)
+#define PERF_SESSION_AUX_DONE_STEP (512ull << 10)
+/*
+ * A fault maps the pages around it too, in an aligned window this large (the kernel's
+ * default fault_around_bytes): pages given back inside the window of the next read came
+ * back mapped and stayed (auxrec script on bench-decode's BTS file peaked 1.8 MiB higher;
+ * with a 4 KiB step, 40 MiB). A give-back ends at such a boundary; the rest waits.
+ */
+#define PERF_SESSION_FAULT_AROUND (64ull << 10)
 
 void perf_session__give_back(const struct perf_session *s, uint64_t from, uint64_t to)
 {
@@ -25,19 +32,33 @@ void perf_session__give_back(const struct perf_session *s, uint64_t from, uint64
 
 void perf_session__aux_done(struct perf_session *s, uint64_t from, uint64_t to)
 {
-	if (s->aux_done_to == s->aux_done_from) {
+	bool none = s->aux_done_to == s->aux_done_from;
+	uint64_t upto;
+
+	/*
+	 * A payload far from those waiting (another stretch of the file: a queue decoded at its
+	 * thread's exit, a second pass) ends their stretch: they are given back whole, and the
+	 * boundary below stays next to where reading goes on.
+	 */
+	if (!none && (from > s->aux_done_to + PERF_SESSION_AUX_DONE_STEP ||
+		      to + PERF_SESSION_AUX_DONE_STEP < s->aux_done_from)) {
+		perf_session__give_back(s, s->aux_done_from, s->aux_done_to);
+		none = true;
+	}
+	if (none) {
 		s->aux_done_from = from;
 		s->aux_done_to = to;
 	} else {
-		/* payloads are done with in about file order: what lies between is read again
+		/* the queues' payloads interleave in the file: what lies between is read again
 		 * from the page cache if still needed */
 		s->aux_done_from = from < s->aux_done_from ? from : s->aux_done_from;
 		s->aux_done_to = to > s->aux_done_to ? to : s->aux_done_to;
 	}
 	if (s->aux_done_to - s->aux_done_from < PERF_SESSION_AUX_DONE_STEP)
 		return;
-	perf_session__give_back(s, s->aux_done_from, s->aux_done_to);
-	s->aux_done_to = s->aux_done_from;
+	upto = s->aux_done_to & ~(PERF_SESSION_FAULT_AROUND - 1);
+	perf_session__give_back(s, s->aux_done_from, upto);
+	s->aux_done_from = upto;
 }
 
 bool perf_session__map_offset(const struct perf_session *s, const void *ptr, uint64_t *offset)

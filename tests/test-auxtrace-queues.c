@@ -364,7 +364,7 @@ END_TEST
 
 /*
  * Mapped buffers: payloads read in place in the session's one mapping (no mapping each),
- * and their pages given back once a megabyte of them is put.
+ * and their pages given back once 512 KiB of them are put.
  */
 static unsigned long mapping_of(const char *name, bool rss_kib)
 {
@@ -438,8 +438,25 @@ START_TEST(test_payloads_in_place)
 		auxtrace_buffer__put_data(b);
 		ck_assert(!b->data && !b->mmap_addr && b->size);
 	}
-	/* given back a megabyte at a time: what is left is less than a step and a payload */
-	ck_assert_uint_lt(mapping_of("big.data", true), 1024 + BIG_PAYLOAD / 1024 + 8);
+	/* given back 512 KiB at a time: what is left is less than a step and a payload */
+	ck_assert_uint_lt(mapping_of("big.data", true), 512 + BIG_PAYLOAD / 1024 + 8);
+	/*
+	 * A second pass, as a decoder goes (each payload put before the next is read): the
+	 * payloads left waiting at the file's end are given back when it starts over, and the
+	 * rest a step at a time. (That a give-back ends at a fault-around boundary, so that a
+	 * read does not map given-back pages again for good, shows on a disk's file system
+	 * only, over more data: auxrec script's peak RSS on bench-decode's BTS file, 1.8 MiB
+	 * more without it.)
+	 */
+	for (b = NULL; (b = auxtrace_buffer__next(queue, b)); ) {
+		const unsigned char *data = auxtrace_buffer__get_data(b);
+
+		for (size_t i = 0; i < b->size; i += 4096)
+			n -= data[i] == aux_stream__byte(b->offset + i);
+		auxtrace_buffer__put_data(b);
+	}
+	ck_assert_int_eq(n, 0);
+	ck_assert_uint_lt(mapping_of("big.data", true), 512 + 2 * BIG_PAYLOAD / 1024 + 8);
 	b = auxtrace_buffer__next(queue, NULL);
 	ck_assert_ptr_eq(auxtrace_buffer__get_data(b), (void *)(start + b->data_offset));
 	ck_assert(((unsigned char *)b->data)[1] == aux_stream__byte(b->offset + 1));

@@ -7,7 +7,7 @@
  *
  * A buffer of a mapped session holds only where its payload is: auxtrace_buffer__get_data()
  * points into the session's mapping of the file when the decoder gets to it, and
- * auxtrace_buffer__put_data() lets the session give its pages back (a megabyte of payloads
+ * auxtrace_buffer__put_data() lets the session give its pages back (512 KiB of payloads
  * at a time), so memory follows the buffers being decoded, not the file's size. A buffer
  * read from a pipe holds a copy. Buffers read from their session's mapping: use them while
  * the session lives, get and put one session's buffers on one thread at a time (a decoder
@@ -157,7 +157,7 @@ AUXTRACE_API void *auxtrace_buffer__get_data(struct auxtrace_buffer *buffer);
 /*
  * auxtrace_buffer__put_data() says the decoder is done with a payload of the file for now
  * (a copy stays): its pages are given back with those of the payloads put before it, once
- * they make a megabyte, and come back from the page cache when get_data is called again.
+ * they make 512 KiB, and come back from the page cache when get_data is called again.
  */
 AUXTRACE_API void auxtrace_buffer__put_data(struct auxtrace_buffer *buffer);
 /* auxtrace_buffer__drop_data() puts or frees the payload for good: size becomes 0. */
