@@ -93,6 +93,26 @@ static double runs__rate(const struct runs *r)
 	return r->copies / r->seconds[RUNS / 2];
 }
 
+/*
+ * A row's rate over -j1's, round by round (the two ran a second apart): the median and
+ * range of those ratios say less about the VM's moods than a ratio of two medians does.
+ */
+struct speedup {
+	double v[RUNS];		/* sorted once all rounds are in */
+};
+
+static void speedup__add(struct speedup *s, int round, const struct runs *r,
+			 const struct runs *j1)
+{
+	s->v[round] = r->copies * j1->seconds[round] / r->seconds[round];
+}
+
+static void speedup__print(struct speedup *s, const char *name)
+{
+	qsort(s->v, RUNS, sizeof(double), seconds_cmp);
+	printf("%s %.2fx (%.2f-%.2f)", name, s->v[RUNS / 2], s->v[0], s->v[RUNS - 1]);
+}
+
 static void runs__print(const struct runs *r, uint64_t branches)
 {
 	double n = (double)branches * r->copies;
@@ -121,6 +141,7 @@ static void compare(const struct recording *rec, const char *auxrec)
 		[ROW_PERF] = { .name = "perf script --itrace=b", .copies = 1 },
 	};
 	const struct runs *p = &r[ROW_PERF], *j1 = &r[ROW_J1];
+	struct speedup over_j1[NR_ROWS];	/* of -j2, -j3 and two -j1 at once */
 	bool failed = false;
 
 	for (int t = ROW_J1; t <= ROW_TWO_J1; t++) {
@@ -143,6 +164,8 @@ static void compare(const struct recording *rec, const char *auxrec)
 			if (b.max_rss_kib > r[t].max_rss_kib)
 				r[t].max_rss_kib = b.max_rss_kib;
 		}
+		for (int t = ROW_J2; t <= ROW_TWO_J1; t++)
+			speedup__add(&over_j1[t], i, &r[t], j1);
 	}
 	printf("%s: %" PRIu64 " branches in %" PRIu64 " AUX buffers, a %.1f MiB file; median "
 	       "of %d runs (range)\n", rec->name, rec->rec.branches, rec->rec.buffers,
@@ -156,11 +179,11 @@ static void compare(const struct recording *rec, const char *auxrec)
 	}
 	if (failed)
 		return;
-	printf("  -j2 / -j1: %.2fx, -j3 / -j1: %.2fx; this machine's ceiling for two threads "
-	       "(two -j1 at once / -j1): %.2fx, -j2 reaches %.0f%% of it\n",
-	       runs__rate(&r[ROW_J2]) / runs__rate(j1), runs__rate(&r[ROW_J3]) / runs__rate(j1),
-	       runs__rate(&r[ROW_TWO_J1]) / runs__rate(j1),
-	       100 * runs__rate(&r[ROW_J2]) / runs__rate(&r[ROW_TWO_J1]));
+	printf("  rate over -j1's in the same round, median (range):");
+	speedup__print(&over_j1[ROW_J2], " -j2");
+	speedup__print(&over_j1[ROW_J3], ", -j3");
+	speedup__print(&over_j1[ROW_TWO_J1], "; two -j1 at once, the ceiling for two threads");
+	printf("\n");
 	printf("  auxrec / perf: rate -j1 %.2fx, -j2 %.2fx, -j3 %.2fx; peak RSS %.2fx, %.2fx, "
 	       "%.2fx\n\n", runs__rate(j1) / runs__rate(p), runs__rate(&r[ROW_J2]) / runs__rate(p),
 	       runs__rate(&r[ROW_J3]) / runs__rate(p), (double)j1->max_rss_kib / p->max_rss_kib,
