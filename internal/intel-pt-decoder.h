@@ -21,7 +21,8 @@
 #define INTEL_PT_MAX_PENDING	(16u << 20)
 #define INTEL_PT_PSB_LEN	16
 #define INTEL_PT_MAX_PAD	7	/* what perf's AUXTRACE framing pads a payload with */
-/* Regions are cut at the first PSB past this many bytes (intel_pt_decoder__add_regions). */
+/* Regions are cut at the first PSB past this many bytes, a quarter of it in the last four
+ * pieces' worth of a stretch (intel_pt_decoder__add_regions). */
 #define INTEL_PT_PIECE		(16u << 10)
 
 /* Bytes that start at a PSB, decoded as one libipt buffer. */

@@ -168,11 +168,13 @@ static int collector__event(struct perf_tool *tool, struct perf_session *session
  * Read a recording (path, or fd when path is NULL) with the library's decoders and synth
  * into c. Returns process_events' result.
  */
+static unsigned int decode_threads;	/* the sessions' perf_session_opts.decode_threads */
+
 static int collect_with(const char *path, int fd, const struct itrace_synth_opts *synth,
 			struct collector *c)
 {
 	AUXTRACE_OPTS(perf_session_opts, opts, .decoders = auxtrace_decoders__builtin(),
-		      .itrace_synth_opts = synth);
+		      .itrace_synth_opts = synth, .decode_threads = decode_threads);
 	struct perf_session *s;
 	int err;
 
@@ -815,25 +817,12 @@ START_TEST(test_pt_psb_mid_trace)
 }
 END_TEST
 
-/* The pipe format through a pipe: payloads copied as they stream by, decoded alike. */
-START_TEST(test_pt_pipe)
+/* collect what the recording fx.fd holds, read from a pipe that a child writes it into. */
+static int collect_piped(const char *itrace, struct collector *c)
 {
-	struct pt_stream pt = { .len = 0 };
-	struct collector *c = calloc(1, sizeof(*c));
-	size_t cut;
-	struct pd_file *f;
-	int p[2];
+	int p[2], err;
 	pid_t pid;
 
-	REQUIRE_CODE();
-	ck_assert_int_eq(pt_stream__f_unit(&pt, sym("f"), CALLER, 1000), 0);
-	ck_assert_int_eq(pt_stream__f_unit(&pt, sym("f"), CALLER, 2000), 0);
-	cut = pt.ret_tnt - 3;		/* inside the second unit's TIP.PGE */
-	f = recording_start(true, false, false, true);
-	recording_mmap(f, 0);
-	pd_file__auxtrace(f, 0, -1, PID, 0, 0, pt.buf, cut);
-	pd_file__auxtrace(f, 0, -1, PID, cut, 0, pt.buf + cut, pt.len - cut);
-	recording_finish(f);
 	ck_assert_int_eq(pipe(p), 0);
 	pid = fork();
 	if (pid == 0) {
@@ -848,13 +837,74 @@ START_TEST(test_pt_pipe)
 		_exit(0);
 	}
 	close(p[1]);
-	ck_assert_int_eq(collect(NULL, p[0], "b", c), 0);
+	err = collect(NULL, p[0], itrace, c);
 	close(p[0]);
 	waitpid(pid, NULL, 0);
+	return err;
+}
+
+/* The pipe format through a pipe: payloads copied as they stream by, decoded alike. */
+START_TEST(test_pt_pipe)
+{
+	struct pt_stream pt = { .len = 0 };
+	struct collector *c = calloc(1, sizeof(*c));
+	size_t cut;
+	struct pd_file *f;
+
+	REQUIRE_CODE();
+	ck_assert_int_eq(pt_stream__f_unit(&pt, sym("f"), CALLER, 1000), 0);
+	ck_assert_int_eq(pt_stream__f_unit(&pt, sym("f"), CALLER, 2000), 0);
+	cut = pt.ret_tnt - 3;		/* inside the second unit's TIP.PGE */
+	f = recording_start(true, false, false, true);
+	recording_mmap(f, 0);
+	pd_file__auxtrace(f, 0, -1, PID, 0, 0, pt.buf, cut);
+	pd_file__auxtrace(f, 0, -1, PID, cut, 0, pt.buf + cut, pt.len - cut);
+	recording_finish(f);
+	ck_assert_int_eq(collect_piped("b", c), 0);
 	ck_assert_int_eq(c->n, 2 * F_BRANCHES);
 	assert_f_branches(c, 0);
 	assert_f_branches(c, F_BRANCHES);
 	free(c);
+}
+END_TEST
+
+/*
+ * Intel PT on three threads through a pipe: payloads held as copies, decoded at the end (no
+ * timestamps), the same samples as on one thread. Each payload is two calls of f, the
+ * first a piece in the payload's own copy that a worker may decode while the caller's
+ * thread goes on: the copy must live until that piece is handed out.
+ */
+START_TEST(test_pt_pipe_threads)
+{
+	struct collector *one = calloc(1, sizeof(*one)), *three = calloc(1, sizeof(*three));
+	struct pt_stream pt = { .len = 0 };
+	uint64_t offset = 0;
+	struct pd_file *f;
+
+	REQUIRE_CODE();
+	ck_assert_int_eq(pt_stream__f_unit(&pt, sym("f"), CALLER, 1000), 0);
+	ck_assert_int_eq(pt_stream__f_unit(&pt, sym("f"), CALLER, 2000), 0);
+	f = recording_start(true, false, false, true);
+	recording_mmap(f, 0);
+	for (int i = 0; i < 30; i++, offset += (pt.len + 7) & ~7ULL)
+		pd_file__auxtrace(f, 0, -1, PID, offset, 0, pt.buf, pt.len);
+	recording_finish(f);
+	ck_assert_int_eq(collect_piped("b", one), 0);
+	decode_threads = 3;
+	ck_assert_int_eq(collect_piped("b", three), 0);
+	decode_threads = 0;
+	ck_assert_int_eq(one->n, 60 * F_BRANCHES);
+	ck_assert_int_eq(three->n, one->n);
+	for (int i = 0; i < one->n; i++)
+		ck_assert_msg(!memcmp(&three->s[i], &one->s[i], sizeof(one->s[i])),
+			      "sample %d: %c %#llx -> %#llx, want %c %#llx -> %#llx", i,
+			      three->s[i].kind, (unsigned long long)three->s[i].ip,
+			      (unsigned long long)three->s[i].addr, one->s[i].kind,
+			      (unsigned long long)one->s[i].ip, (unsigned long long)one->s[i].addr);
+	for (int i = 0; i < 60; i++)
+		assert_f_branches(one, i * F_BRANCHES);
+	free(one);
+	free(three);
 }
 END_TEST
 
@@ -1310,6 +1360,7 @@ int main(void)
 	tcase_add_test(tc, test_pt_tick_periods);
 	tcase_add_test(tc, test_pt_psb_mid_trace);
 	tcase_add_test(tc, test_pt_pipe);
+	tcase_add_test(tc, test_pt_pipe_threads);
 	tcase_add_test(tc, test_buffers_read_in_place);
 	tcase_add_test(tc, test_bts_itrace_options);
 	tcase_add_test(tc, test_bts_error);
