@@ -438,6 +438,20 @@ static unsigned int pt_stream__timed_calls(struct pt_stream *s, uint64_t tsc, ui
 	return calls;
 }
 
+/* s's bytes after the len bytes of buf (alloc of them, grown as needed): the buffer. */
+static uint8_t *pt_buf__append(uint8_t *buf, size_t *len, size_t *alloc,
+			       const struct pt_stream *s)
+{
+	if (*len + s->len > *alloc) {
+		*alloc = *alloc ? 2 * *alloc : 65536;
+		buf = realloc(buf, *alloc);
+		ck_assert_ptr_nonnull(buf);
+	}
+	memcpy(buf + *len, s->buf, s->len);
+	*len += s->len;
+	return buf;
+}
+
 /*
  * Decode s as a stream of payloads cut at the given offsets (not at PSBs), running each
  * until one time after another, through the block decoder (branches alone) or the
@@ -642,13 +656,7 @@ START_TEST(test_pt_threads_same_samples)
 
 		calls += pt_stream__timed_calls(&s, TSC + len, fx.f, sym(&fx, "f_top"),
 						sym(&fx, "f_test"));
-		if (len + s.len > alloc) {
-			alloc = alloc ? 2 * alloc : 65536;
-			buf = realloc(buf, alloc);
-			ck_assert_ptr_nonnull(buf);
-		}
-		memcpy(buf + len, s.buf, s.len);
-		len += s.len;
+		buf = pt_buf__append(buf, &len, &alloc, &s);
 	}
 	for (int steps = 0; steps < 2; steps++) {
 		uint64_t step = steps ? 20000 : UINT64_MAX / 2;
@@ -709,13 +717,7 @@ START_TEST(test_pt_threads_same_errors)
 		pt_stream__f_call(&s, fx.f);
 		s.buf[s.ret_tnt] = 0x02;	/* an extended opcode ... */
 		s.buf[s.ret_tnt + 1] = 0x00;	/* ... that does not exist */
-		if (len + s.len > alloc) {
-			alloc = alloc ? 2 * alloc : 65536;
-			buf = realloc(buf, alloc);
-			ck_assert_ptr_nonnull(buf);
-		}
-		memcpy(buf + len, s.buf, s.len);
-		len += s.len;
+		buf = pt_buf__append(buf, &len, &alloc, &s);
 	}
 	nr_threads = 1;
 	pt_buf__decode_cut(buf, len, fx.image, false, NULL, 0, UINT64_MAX / 2, &one);
