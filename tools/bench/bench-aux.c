@@ -4,9 +4,9 @@
  *
  * aux:        the test producer (tests/lib/aux-producer.c, the kernel's side of the AUX
  *             protocol) fills a 4 MiB AUX area as fast as it can from CPU 1, full-trace
- *             mode; CPU 0 drains it with auxtrace_mmap__read() into a file on /dev/shm
- *             through the fd sink: PERF_RECORD_AUXTRACE framing included, payload written
- *             from the mapping.
+ *             mode; CPU 0, woken at auxrec's watermark (a quarter of the area), drains it
+ *             with auxtrace_mmap__read() into a file on /dev/shm through the fd sink:
+ *             PERF_RECORD_AUXTRACE framing included, payload written from the mapping.
  * bare:       the same producer, and a consumer of a few lines in place of the library:
  *             load aux_head, write(2) the one or two new spans straight from the mapping,
  *             store aux_tail. The one-copy limit for bytes another CPU has just written,
@@ -72,10 +72,19 @@ static int producer_start(struct aux_producer *p)
 	return err;
 }
 
-/* Where a recorder would poll() for the watermark wakeup. */
-static void wait_for_data(void)
+/*
+ * Where a recorder would poll(): the kernel wakes it when aux_watermark bytes have come since
+ * the last wakeup, and auxrec asks for a quarter of the area (auxtrace-backend.c). Waking on
+ * any new byte instead would have the consumer chase the producer through spans of a few
+ * hundred KiB, which no recorder sees.
+ */
+#define AUX_WATERMARK (AUX_PAGES / 4 * 4096ull)
+
+static void wait_for_watermark(const struct perf_event_mmap_page *pc)
 {
-	nanosleep(&(struct timespec){ .tv_nsec = 20000 }, NULL);
+	while (__atomic_load_n(&pc->aux_head, __ATOMIC_ACQUIRE) -
+	       __atomic_load_n(&pc->aux_tail, __ATOMIC_RELAXED) < AUX_WATERMARK)
+		nanosleep(&(struct timespec){ .tv_nsec = 20000 }, NULL);
 }
 
 struct result {
@@ -142,12 +151,11 @@ static int run_aux(struct aux_area *a, int fd, struct result *r)
 	*r = (struct result){ 0 };
 	t0 = now_s();
 	while (r->bytes < RUN_BYTES) {
+		wait_for_watermark(perf_mmap__userpg(a->map));
 		n = auxtrace_mmap__read(a->mm, NULL, &sink.sink);
-		if (n < 0)
+		if (n <= 0) {	/* nothing read past the watermark: the layer lost its place */
+			n = n ? n : -EIO;
 			break;
-		if (!n) {
-			wait_for_data();
-			continue;
 		}
 		r->bytes += n;
 		since += n;
@@ -224,13 +232,14 @@ static int run_bare(struct aux_area *a, int fd, struct result *r)
 	*r = (struct result){ 0 };
 	t0 = now_s();
 	while (!err && r->bytes < RUN_BYTES) {
-		uint64_t head = __atomic_load_n(&pc->aux_head, __ATOMIC_ACQUIRE);
-		size_t n = head - tail, off = tail % len, first = len - off < n ? len - off : n;
+		uint64_t head;
+		size_t n, off, first;
 
-		if (!n) {
-			wait_for_data();
-			continue;
-		}
+		wait_for_watermark(pc);
+		head = __atomic_load_n(&pc->aux_head, __ATOMIC_ACQUIRE);
+		n = head - tail;
+		off = tail % len;
+		first = len - off < n ? len - off : n;
 		err = write_all(fd, base + off, first);
 		if (!err && n > first)
 			err = write_all(fd, base, n - first);
@@ -304,7 +313,8 @@ int main(void)
 	       "  write():    plain write(2) of 1 MiB pieces of the mapping, producer stopped\n"
 	       "              (one-copy limit, bytes already in this CPU's cache)\n"
 	       "  bare:       plain write(2) of each new span while the producer stores every\n"
-	       "              byte as fast as it can (one-copy limit for freshly produced bytes)\n"
+	       "              byte as fast as it can (one-copy limit for freshly produced bytes);\n"
+	       "              bare and aux wake when a quarter of the area is new, as auxrec asks\n"
 	       "  aux:        auxtrace_mmap__read() + fd sink, AUXTRACE framing included, with\n"
 	       "              the same producer\n"
 	       "  aux-inline: the library without the producer thread: aux_head moved by 1 MiB\n"
