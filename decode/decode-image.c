@@ -2,6 +2,7 @@
 /* The memory image of a traced process, on libipt's image section cache. */
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -15,8 +16,7 @@ struct auxtrace_image *auxtrace_image__new(void)
 	if (!image)
 		return libauxtrace__ptr_err(ENOMEM);
 	image->iscache = pt_iscache_alloc(NULL);
-	image->pt_image = pt_image_alloc(NULL);
-	if (!image->iscache || !image->pt_image) {
+	if (!image->iscache) {
 		auxtrace_image__delete(image);
 		return libauxtrace__ptr_err(ENOMEM);
 	}
@@ -27,24 +27,21 @@ void auxtrace_image__delete(struct auxtrace_image *image)
 {
 	if (!image)
 		return;
-	pt_image_free(image->pt_image);
+	auxtrace_image__clear(image);
 	pt_iscache_free(image->iscache);
+	free(image->files);
 	free(image->sections);
 	free(image);
 }
 
-int auxtrace_image__clear(struct auxtrace_image *image)
+void auxtrace_image__clear(struct auxtrace_image *image)
 {
-	struct pt_image *empty = pt_image_alloc(NULL);
-
-	if (!empty)
-		return -ENOMEM;
-	pt_image_free(image->pt_image);
-	image->pt_image = empty;
+	for (size_t i = 0; i < image->nr_files; i++)
+		free(image->files[i].filename);
+	image->nr_files = 0;
 	image->nr_sections = 0;
 	image->last_hit = 0;
 	image->generation++;
-	return 0;
 }
 
 /* The bytes of filename from pgoff on, or -errno; libipt would only say "bad file". */
@@ -74,20 +71,21 @@ static int64_t image_file__bytes_from(const char *filename, uint64_t pgoff)
 	return (int64_t)((uint64_t)st.st_size - pgoff);
 }
 
-static int image__grow(struct auxtrace_image *image, size_t more)
+/* Room for need elements of size bytes in *array (doubling, from 16): 0 or -ENOMEM. */
+static int array__reserve(void **array, size_t *alloc, size_t need, size_t size)
 {
-	size_t n = image->alloc_sections ? image->alloc_sections : 16;
-	struct auxtrace_image_section *s;
+	size_t n = *alloc ? *alloc : 16;
+	void *a;
 
-	while (n < image->nr_sections + more)
+	while (n < need)
 		n *= 2;
-	if (n == image->alloc_sections)
+	if (n == *alloc)
 		return 0;
-	s = reallocarray(image->sections, n, sizeof(*s));
-	if (!s)
+	a = reallocarray(*array, n, size);
+	if (!a)
 		return -ENOMEM;
-	image->sections = s;
-	image->alloc_sections = n;
+	*array = a;
+	*alloc = n;
 	return 0;
 }
 
@@ -128,8 +126,9 @@ int auxtrace_image__add_file(struct auxtrace_image *image, const char *filename,
 			     uint64_t pgoff, uint64_t size, uint64_t vaddr)
 {
 	struct auxtrace_image_section *s;
+	char *name;
 	int64_t avail;
-	int isid, err;
+	int isid;
 
 	if (!image || !filename)
 		return libauxtrace__err(-EINVAL);
@@ -142,15 +141,22 @@ int auxtrace_image__add_file(struct auxtrace_image *image, const char *filename,
 	avail = image_file__bytes_from(filename, pgoff);
 	if (avail < 0)
 		return libauxtrace__err((int)avail);
-	if (image__grow(image, 2))	/* the new section, and one split */
+	/* the new section and one split; the file for decoders' own images */
+	if (array__reserve((void **)&image->sections, &image->alloc_sections,
+			   image->nr_sections + 2, sizeof(*image->sections)) ||
+	    array__reserve((void **)&image->files, &image->alloc_files, image->nr_files + 1,
+			   sizeof(*image->files)) ||
+	    !(name = strdup(filename)))
 		return libauxtrace__err(-ENOMEM);
 	isid = pt_iscache_add_file(image->iscache, filename, pgoff, size, vaddr);
-	err = isid < 0 ? isid : pt_image_add_cached(image->pt_image, image->iscache, isid, NULL);
-	if (err < 0) {
+	if (isid < 0) {
+		free(name);
 		pr_err("image: libipt cannot map %s at %#llx: %s\n", filename,
-		       (unsigned long long)vaddr, pt_errstr(pt_errcode(err)));
-		return libauxtrace__err(err == -pte_nomem ? -ENOMEM : -EINVAL);
+		       (unsigned long long)vaddr, pt_errstr(pt_errcode(isid)));
+		return libauxtrace__err(isid == -pte_nomem ? -ENOMEM : -EINVAL);
 	}
+	image->files[image->nr_files++] = (struct auxtrace_image_file){
+		.filename = name, .pgoff = pgoff, .size = size, .vaddr = vaddr };
 	size = size < (uint64_t)avail ? size : (uint64_t)avail;
 	image__punch(image, vaddr, vaddr + size);
 	s = &image->sections[image->nr_sections++];
@@ -158,6 +164,21 @@ int auxtrace_image__add_file(struct auxtrace_image *image, const char *filename,
 	s->size = size;
 	s->isid = isid;
 	image->generation++;
+	return 0;
+}
+
+int auxtrace_image__rebuild(const struct auxtrace_image *image, struct pt_image *pt_image,
+			    struct pt_image_section_cache *iscache)
+{
+	/* The cache keeps what was added before: adding it again finds it, opening nothing. */
+	for (size_t i = 0; i < image->nr_files; i++) {
+		const struct auxtrace_image_file *f = &image->files[i];
+		int isid = pt_iscache_add_file(iscache, f->filename, f->pgoff, f->size, f->vaddr);
+		int err = isid < 0 ? isid : pt_image_add_cached(pt_image, iscache, isid, NULL);
+
+		if (err < 0)
+			return err;
+	}
 	return 0;
 }
 

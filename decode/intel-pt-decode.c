@@ -49,6 +49,7 @@ void intel_pt_decoder__delete(struct intel_pt_decoder *dec)
 	intel_pt_par__delete(dec->par);
 	intel_pt_flow__close(&dec->flow);
 	pt_image_free(dec->pt_image);
+	pt_iscache_free(dec->iscache);
 	free(dec->regions);
 	free(dec->pending);
 	free(dec->join);

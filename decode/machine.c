@@ -529,8 +529,7 @@ struct auxtrace_image *perf_machine__image(struct perf_machine *m, pid_t pid)
 		return libauxtrace__ptr_err(ENOMEM);
 	if (p->image_built && p->image_gen == p->gen)
 		return p->image;
-	if (auxtrace_image__clear(p->image))
-		return libauxtrace__ptr_err(ENOMEM);
+	auxtrace_image__clear(p->image);
 	for (size_t i = 0; i < p->nr_maps; i++) {
 		const struct perf_map *map = &p->maps[i];
 

@@ -12,10 +12,16 @@ struct auxtrace_image_section {
 	int isid;		/* libipt's id of the section in the cache */
 };
 
+/* A mapping as it was added, for decoders to add it again to an image of their own. */
+struct auxtrace_image_file {
+	char *filename;
+	uint64_t pgoff, size, vaddr;
+};
+
 struct auxtrace_image {
 	struct pt_image_section_cache *iscache;
-	/* Every section, for decoders to copy: libipt wants one image per decoder. */
-	struct pt_image *pt_image;
+	struct auxtrace_image_file *files;	/* every mapping since the last clear, in order */
+	size_t nr_files, alloc_files;
 	struct auxtrace_image_section *sections;	/* in the order added */
 	size_t nr_sections;
 	size_t alloc_sections;
@@ -31,8 +37,17 @@ struct auxtrace_image {
 ssize_t auxtrace_image__read_hint(const struct auxtrace_image *image, uint64_t vaddr, void *buf,
 				  size_t size, size_t *hint);
 
+/*
+ * auxtrace_image__rebuild() adds image's mappings, in order, to pt_image (empty) on sections
+ * of iscache: a decoder's own cache, so that decoders on different threads share no libipt
+ * section (a section's lock, taken about every other block, and its block cache bounced
+ * between the CPUs). 0 or a negative libipt error code.
+ */
+int auxtrace_image__rebuild(const struct auxtrace_image *image, struct pt_image *pt_image,
+			    struct pt_image_section_cache *iscache);
+
 /* Drop every mapping, keeping the object (and its generation going up): the one a process
- * has for its life, refilled when its mappings change. 0 or -ENOMEM. */
-int auxtrace_image__clear(struct auxtrace_image *image);
+ * has for its life, refilled when its mappings change. */
+void auxtrace_image__clear(struct auxtrace_image *image);
 
 #endif
