@@ -14,7 +14,9 @@
  * libauxtrace's perf.data reader: samples of the loop captured per call made, and the losses
  * (PERF_RECORD_LOST and LOST_SAMPLES). The recorder's CPU time (user + system, from wait4;
  * the gate costs it nothing worth counting) per captured sample is the figure: the issue's
- * target is at most 0.1x perf record's.
+ * target is at most 0.1x perf record's. Beside them, the floor: a bare loop in a child of
+ * the bench that opens the same event and ring and writes each new span of it into a file
+ * (bare_recorder), and, for comparison, writing as many bytes from memory already in cache.
  *
  * Then once more each with -z (zstd level 1): the file's size against the bytes of records
  * it holds, and the recorder's CPU per MB of records, auxrec -z against perf record -z; and
@@ -29,8 +31,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/perf_event.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -90,11 +96,142 @@ static int count_file(const char *path, pid_t tid, struct result *r)
 	return err;
 }
 
+/* A recorder: a command writing path, or a function run in a child (then fn(path)). */
+struct recorder {
+	char *const *argv;
+	int (*fn)(const char *path);
+	const char *path;
+};
+
+/*
+ * The records of tid and the losses in a file of raw ring bytes (bare_recorder's): records
+ * lie back to back, a sample's pid and tid after its ip (SAMPLE_TYPE below).
+ */
+static int count_raw(const char *path, pid_t tid, struct result *r)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	unsigned char *p;
+	size_t off = 0;
+
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return -errno;
+	}
+	p = st.st_size ? mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+	close(fd);
+	if (p == MAP_FAILED)
+		return -errno;
+	while (off + sizeof(struct perf_event_header) <= (size_t)st.st_size) {
+		struct perf_event_header h;
+		uint32_t pid_tid[2];
+		uint64_t lost;
+
+		memcpy(&h, p + off, sizeof(h));
+		if (h.size < sizeof(h) || off + h.size > (size_t)st.st_size)
+			break;
+		if (h.type == PERF_RECORD_SAMPLE && h.size >= 24) {
+			memcpy(pid_tid, p + off + 16, sizeof(pid_tid));
+			r->captured += pid_tid[1] == (uint32_t)tid;
+		} else if (h.type == PERF_RECORD_LOST && h.size >= 24) {
+			memcpy(&lost, p + off + 16, sizeof(lost));	/* after the id */
+			r->lost += lost;
+		}
+		r->record_bytes += h.size;
+		off += h.size;
+	}
+	if (p)
+		munmap(p, st.st_size);
+	return off == (size_t)st.st_size ? 0 : -EPROTO;
+}
+
+/* The tracepoint's id, from tracefs. */
+static long tracepoint_id(const char *sys_event)
+{
+	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	long id = -ENOENT;
+
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]) && id < 0; i++) {
+		char path[PATH_MAX];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/events/%s/id", roots[i], sys_event);
+		f = fopen(path, "re");
+		if (f && fscanf(f, "%ld", &id) != 1)
+			id = -EINVAL;
+		if (f)
+			fclose(f);
+	}
+	return id;
+}
+
+/* Write the ring's bytes from its tail to its head into out, then move the tail. */
+static int bare_drain(struct perf_event_mmap_page *pc, const unsigned char *data, size_t size,
+		      int out)
+{
+	uint64_t head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE), tail = pc->data_tail;
+
+	while (tail < head) {
+		size_t off = tail % size, len = head - tail < size - off ? head - tail : size - off;
+		ssize_t n = write(out, data + off, len);
+
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		tail += (uint64_t)n;
+	}
+	__atomic_store_n(&pc->data_tail, tail, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/*
+ * The floor under any recorder of this load, measured like one: the same event and ring
+ * (auxrec's sample_type, 1024 pages), woken at the kernel's default mark (half the ring) as
+ * auxrec is, each new span of the ring written into a new tmpfs file and the tail moved;
+ * nothing else (no record looked at, no perf.data header, no build-ids). What it costs per
+ * sample, the kernel's side of reading the ring and writing the file, no recorder avoids.
+ */
+#define SAMPLE_TYPE (PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | \
+		     PERF_SAMPLE_PERIOD | PERF_SAMPLE_RAW)
+#define RING_PAGES 1024
+
+static int bare_recorder(const char *path)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_TRACEPOINT, .size = sizeof(attr), .sample_period = 1,
+		.sample_type = SAMPLE_TYPE, .disabled = 1,
+	};
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), size = RING_PAGES * page;
+	struct pollfd pfd[2] = { { .fd = -1, .events = POLLIN }, { .fd = 4, .events = POLLIN } };
+	long id = tracepoint_id("syscalls/sys_enter_getppid");
+	unsigned char *base;
+	int fd, out, err = 0;
+
+	if (id < 0)
+		return (int)id;
+	attr.config = (uint64_t)id;
+	fd = (int)syscall(SYS_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0 || out < 0)
+		return -errno;
+	base = mmap(NULL, page + size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (base == MAP_FAILED || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) || write(3, "\n", 1) != 1)
+		return -errno;
+	pfd[0].fd = fd;
+	while (!err && !(pfd[1].revents & (POLLIN | POLLHUP))) {
+		if (poll(pfd, 2, -1) < 0 && errno != EINTR)
+			return -errno;
+		err = bare_drain((void *)base, base + page, size, out);
+	}
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	return err ? err : bare_drain((void *)base, base + page, size, out);
+}
+
 /*
  * The recorder, quiet, with the gate's pipe ends as fds 3 (it writes "ready") and 4 (it
  * reads until the bench closes the other end).
  */
-static pid_t spawn_recorder(char *const argv[], const int ready[2], const int done[2])
+static pid_t spawn_recorder(const struct recorder *rec, const int ready[2], const int done[2])
 {
 	pid_t pid = fork();
 
@@ -107,7 +244,20 @@ static pid_t spawn_recorder(char *const argv[], const int ready[2], const int do
 		if (dup2(ready[1], 3) < 0 || dup2(done[0], 4) < 0 || fcntl(3, F_SETFD, 0) ||
 		    fcntl(4, F_SETFD, 0))
 			_exit(127);
-		execvp(argv[0], argv);
+		if (rec->fn) {
+			/*
+			 * No exec closes the pipes' other fds here, and the gate's EOF needs the
+			 * write end's copies gone (3 and 4 are the ones dup2 made).
+			 */
+			for (int i = 0; i < 2; i++) {
+				if (ready[i] > 4)
+					close(ready[i]);
+				if (done[i] > 4)
+					close(done[i]);
+			}
+			_exit(rec->fn(rec->path) ? 1 : 0);
+		}
+		execvp(rec->argv[0], rec->argv);
 		_exit(127);
 	}
 	return pid;
@@ -140,8 +290,9 @@ static int wait_ready(int fd)
 }
 
 /* One recording of a loop of `calls` getppid() calls (0: the recorder's fixed cost). */
-static int run(char *const recorder[], const char *path, long calls, struct result *r)
+static int run(const struct recorder *recorder, long calls, struct result *r)
 {
+	const char *path = recorder->path;
 	struct stat st;
 	struct rusage ru;
 	int status, ready[2], done[2], err;
@@ -176,7 +327,7 @@ static int run(char *const recorder[], const char *path, long calls, struct resu
 		   ru.ru_stime.tv_usec / 1e6;
 	r->calls = calls;
 	r->file_size = stat(path, &st) ? 0 : (uint64_t)st.st_size;
-	return count_file(path, loop, r);
+	return recorder->fn ? count_raw(path, loop, r) : count_file(path, loop, r);
 }
 
 /*
@@ -242,10 +393,10 @@ static int compare_compressed(const char *auxrec, const char *out_auxrec, const 
 	char *const p[] = { "perf", "record", "-z", "-e", "syscalls:sys_enter_getppid", "-C", "0",
 			    "-m", "1024", "-o", (char *)out_perf, "--", GATE, NULL };
 	struct result ra = { 0 }, rp = { 0 };
-	int err = run(a, perf_path, CALLS, &ra);
+	int err = run(&(struct recorder){ .argv = a, .path = perf_path }, CALLS, &ra);
 
 	if (!err)
-		err = run(p, out_perf, CALLS, &rp);
+		err = run(&(struct recorder){ .argv = p, .path = out_perf }, CALLS, &rp);
 	if (err)
 		return err;
 	printf("-z (zstd level 1), the same load:\n");
@@ -309,7 +460,8 @@ int main(void)
 	char self[PATH_MAX], auxrec[PATH_MAX + 16], dir[] = "/dev/shm/bench-record-XXXXXX";
 	char out_auxrec[64], out_perf[64], perf_path[96];
 	double aux_ns[REPS], perf_ns[REPS], aux_load_ns[REPS], perf_load_ns[REPS];
-	double floor_s[REPS], floor_ns[REPS];
+	double floor_s[REPS], floor_ns[REPS], bare_ns[REPS];
+	char out_bare[64];
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 
 	if (n < 0 || !mkdtemp(dir)) {
@@ -321,6 +473,7 @@ int main(void)
 	snprintf(out_auxrec, sizeof(out_auxrec), "%s/auxrec", dir);
 	snprintf(out_perf, sizeof(out_perf), "%s/perf.data", dir);
 	snprintf(perf_path, sizeof(perf_path), "%s/perf.data", out_auxrec);
+	snprintf(out_bare, sizeof(out_bare), "%s/bare", dir);
 	printf("bench-record: syscalls:sys_enter_getppid on CPU 0, %ld pinned getppid() calls, "
 	       "-m 1024, into /dev/shm\n", CALLS);
 	for (int i = 0; i < REPS; i++) {
@@ -328,15 +481,20 @@ int main(void)
 				    "-m", "1024", "-o", out_auxrec, "--", GATE, NULL };
 		char *const p[] = { "perf", "record", "-e", "syscalls:sys_enter_getppid", "-C", "0",
 				    "-m", "1024", "-o", out_perf, "--", GATE, NULL };
-		struct result ra = { 0 }, rp = { 0 }, ia = { 0 }, ip = { 0 };
-		int err = run(a, perf_path, CALLS, &ra);
+		const struct recorder ar = { .argv = a, .path = perf_path };
+		const struct recorder pr = { .argv = p, .path = out_perf };
+		const struct recorder br = { .fn = bare_recorder, .path = out_bare };
+		struct result ra = { 0 }, rp = { 0 }, ia = { 0 }, ip = { 0 }, rb = { 0 };
+		int err = run(&ar, CALLS, &ra);
 
 		if (!err)
-			err = run(p, out_perf, CALLS, &rp);
+			err = run(&pr, CALLS, &rp);
 		if (!err)
-			err = run(a, perf_path, 0, &ia);
+			err = run(&br, CALLS, &rb);
 		if (!err)
-			err = run(p, out_perf, 0, &ip);
+			err = run(&ar, 0, &ia);
+		if (!err)
+			err = run(&pr, 0, &ip);
 		if (!err)
 			err = write_floor(dir, ra.file_size, &floor_s[i]);
 		if (err) {
@@ -346,6 +504,7 @@ int main(void)
 		printf("run %d\n", i + 1);
 		print("auxrec", &ra);
 		print("perf record", &rp);
+		print("bare ring loop", &rb);
 		printf("  no load: auxrec %.3f s, perf record %.3f s; writing auxrec's %.0f MiB into "
 		       "a new tmpfs file: %.3f s\n", ia.cpu_s, ip.cpu_s, ra.file_size / 1048576.0,
 		       floor_s[i]);
@@ -354,6 +513,7 @@ int main(void)
 		aux_load_ns[i] = (ra.cpu_s - ia.cpu_s) * 1e9 / (ra.captured ? ra.captured : 1);
 		perf_load_ns[i] = (rp.cpu_s - ip.cpu_s) * 1e9 / (rp.captured ? rp.captured : 1);
 		floor_ns[i] = floor_s[i] * 1e9 / (ra.captured ? ra.captured : 1);
+		bare_ns[i] = rb.cpu_s * 1e9 / (rb.captured ? rb.captured : 1);
 	}
 	/* the medians of each column: bench__median sorts, so the ratios come first */
 	printf("median CPU per captured sample: auxrec %.1f ns, perf record %.1f ns: %.2fx "
@@ -362,8 +522,12 @@ int main(void)
 	printf("  beyond the no-load run: auxrec %.1f ns, perf record %.1f ns: %.2fx\n",
 	       bench__median(aux_load_ns, REPS), bench__median(perf_load_ns, REPS),
 	       bench__median(aux_load_ns, REPS) / bench__median(perf_load_ns, REPS));
-	printf("  the floor, writing the same bytes into tmpfs: %.1f ns per sample, %.2fx perf "
-	       "record's CPU\n", bench__median(floor_ns, REPS),
+	printf("  the floor, a bare loop writing the same ring into tmpfs: %.1f ns per sample, "
+	       "%.2fx perf record's CPU (auxrec %.2fx the bare loop)\n", bench__median(bare_ns, REPS),
+	       bench__median(bare_ns, REPS) / bench__median(perf_ns, REPS),
+	       bench__median(aux_ns, REPS) / bench__median(bare_ns, REPS));
+	printf("  writing the same bytes from memory this thread filled: %.1f ns per sample, "
+	       "%.2fx\n", bench__median(floor_ns, REPS),
 	       bench__median(floor_ns, REPS) / bench__median(perf_ns, REPS));
 	n = compare_compressed(auxrec, out_auxrec, perf_path, out_perf);
 	if (n)
