@@ -176,8 +176,12 @@ int auxtrace_image__rebuild(const struct auxtrace_image *image, struct pt_image 
 		int isid = pt_iscache_add_file(iscache, f->filename, f->pgoff, f->size, f->vaddr);
 		int err = isid < 0 ? isid : pt_image_add_cached(pt_image, iscache, isid, NULL);
 
-		if (err < 0)
+		if (err == -pte_nomem)
 			return err;
+		/* A file gone or changed since it was added: decode on without it. */
+		if (err < 0)
+			pr_debug("image: %s left out of a decoder's image: %s\n", f->filename,
+				 pt_errstr(pt_errcode(err)));
 	}
 	return 0;
 }

@@ -114,6 +114,12 @@ int intel_pt_decoder__run(struct intel_pt_decoder *dec, uint64_t until, uint64_t
 		}
 		err = intel_pt_flow__run(&dec->flow, until_tsc);
 		if (err == 1) {
+			/*
+			 * Paused inside a piece (libipt's time estimates can pass the next PSB's
+			 * TSC): no worker may go on with a later one while the caller changes
+			 * the image at the pause.
+			 */
+			intel_pt_par__cancel(dec);
 			if (time)
 				*time = decode_synth__time(&dec->synth, intel_pt_flow__tsc(&dec->flow));
 			return 1;

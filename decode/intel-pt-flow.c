@@ -70,24 +70,23 @@ static int intel_pt_flow__set_image(struct intel_pt_flow *flow, struct pt_image 
 
 /*
  * libipt wants an image per decoder: build this decoder's own when the shared one changed
- * since, on its own section cache (decode-image.h says why), and give it to the open
- * region's decoder.
+ * since, on the image's section cache or, for a worker, on its own (decode-image.h says
+ * why), and give it to the open region's decoder.
  */
 int intel_pt_decoder__refresh_image(struct intel_pt_decoder *dec)
 {
 	struct auxtrace_image *image = dec->synth.opts.image;
 	struct pt_image *copy;
-	int err;
 
 	if (dec->pt_image && dec->copied == image && dec->image_generation == image->generation)
 		return 0;
-	if (!dec->iscache && !(dec->iscache = pt_iscache_alloc(NULL)))
+	if (dec->own_sections && !dec->iscache && !(dec->iscache = pt_iscache_alloc(NULL)))
 		return -ENOMEM;
 	copy = pt_image_alloc(NULL);
-	err = copy ? auxtrace_image__rebuild(image, copy, dec->iscache) : -pte_nomem;
-	if (err < 0) {
+	if (!copy || auxtrace_image__rebuild(image, copy, dec->own_sections ? dec->iscache :
+							  image->iscache) < 0) {
 		pt_image_free(copy);
-		return err == -pte_nomem ? -ENOMEM : -EINVAL;
+		return -ENOMEM;
 	}
 	if (intel_pt_flow__is_open(&dec->flow) && intel_pt_flow__set_image(&dec->flow, copy) < 0) {
 		pt_image_free(copy);

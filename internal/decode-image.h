@@ -39,9 +39,11 @@ ssize_t auxtrace_image__read_hint(const struct auxtrace_image *image, uint64_t v
 
 /*
  * auxtrace_image__rebuild() adds image's mappings, in order, to pt_image (empty) on sections
- * of iscache: a decoder's own cache, so that decoders on different threads share no libipt
- * section (a section's lock, taken about every other block, and its block cache bounced
- * between the CPUs). 0 or a negative libipt error code.
+ * of iscache: image->iscache for decoders on the caller's thread, a cache of its own for a
+ * decoder on another thread, so that decoders on different threads share no libipt section
+ * (a section's lock, taken about every other block, and its block cache bounced between the
+ * CPUs). A file libipt cannot open again is left out, as a copy of the image
+ * would leave it out. 0 or -pte_nomem.
  */
 int auxtrace_image__rebuild(const struct auxtrace_image *image, struct pt_image *pt_image,
 			    struct pt_image_section_cache *iscache);

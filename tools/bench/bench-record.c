@@ -115,9 +115,11 @@ static int count_raw(const char *path, pid_t tid, struct result *r)
 	size_t off = 0;
 
 	if (fd < 0 || fstat(fd, &st) < 0) {
+		int err = -errno;
+
 		if (fd >= 0)
 			close(fd);
-		return -errno;
+		return err;
 	}
 	p = st.st_size ? mmap(NULL, st.st_size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
 	close(fd);
@@ -211,8 +213,10 @@ static int bare_recorder(const char *path)
 		return (int)id;
 	attr.config = (uint64_t)id;
 	fd = (int)syscall(SYS_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -errno;
 	out = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (fd < 0 || out < 0)
+	if (out < 0)
 		return -errno;
 	base = mmap(NULL, page + size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (base == MAP_FAILED || ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) || write(3, "\n", 1) != 1)
@@ -255,7 +259,7 @@ static pid_t spawn_recorder(const struct recorder *rec, const int ready[2], cons
 				if (done[i] > 4)
 					close(done[i]);
 			}
-			_exit(rec->fn(rec->path) ? 1 : 0);
+			_exit(-rec->fn(rec->path));	/* its errno, for run() */
 		}
 		execvp(rec->argv[0], rec->argv);
 		_exit(127);
@@ -284,9 +288,9 @@ static int wait_ready(int fd)
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	char c;
 
-	if (poll(&pfd, 1, 30000) != 1 || read(fd, &c, 1) != 1)
+	if (poll(&pfd, 1, 30000) != 1)
 		return -ETIMEDOUT;
-	return 0;
+	return read(fd, &c, 1) == 1 ? 0 : -EPIPE;	/* EOF: the recorder died first */
 }
 
 /* One recording of a loop of `calls` getppid() calls (0: the recorder's fixed cost). */
@@ -319,8 +323,10 @@ static int run(const struct recorder *recorder, long calls, struct result *r)
 	close(ready[0]);
 	if (rec < 0)
 		return err;
-	if (wait4(rec, &status, 0, &ru) != rec || !WIFEXITED(status) || WEXITSTATUS(status))
+	if (wait4(rec, &status, 0, &ru) != rec || !WIFEXITED(status))
 		return err ? err : -EPROTO;
+	if (WEXITSTATUS(status))	/* the bare loop's exit status is its errno */
+		return recorder->fn ? -WEXITSTATUS(status) : err ? err : -EPROTO;
 	if (err)
 		return err;
 	r->cpu_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
