@@ -148,26 +148,6 @@ static int count_raw(const char *path, pid_t tid, struct result *r)
 	return off == (size_t)st.st_size ? 0 : -EPROTO;
 }
 
-/* The tracepoint's id, from tracefs. */
-static long tracepoint_id(const char *sys_event)
-{
-	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-	long id = -ENOENT;
-
-	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]) && id < 0; i++) {
-		char path[PATH_MAX];
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s/events/%s/id", roots[i], sys_event);
-		f = fopen(path, "re");
-		if (f && fscanf(f, "%ld", &id) != 1)
-			id = -EINVAL;
-		if (f)
-			fclose(f);
-	}
-	return id;
-}
-
 /* Write the ring's bytes from its tail to its head into out, then move the tail. */
 static int bare_drain(struct perf_event_mmap_page *pc, const unsigned char *data, size_t size,
 		      int out)
@@ -205,12 +185,12 @@ static int bare_recorder(const char *path)
 	};
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), size = RING_PAGES * page;
 	struct pollfd pfd[2] = { { .fd = -1, .events = POLLIN }, { .fd = 4, .events = POLLIN } };
-	long id = tracepoint_id("syscalls/sys_enter_getppid");
+	int id = bench__tracepoint_id("syscalls/sys_enter_getppid");
 	unsigned char *base;
 	int fd, out, err = 0;
 
 	if (id < 0)
-		return (int)id;
+		return id;
 	attr.config = (uint64_t)id;
 	fd = (int)syscall(SYS_perf_event_open, &attr, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
 	if (fd < 0)

@@ -18,8 +18,6 @@
 
 #define TRACEPOINT "syscalls/sys_enter_getppid"
 
-static const char *const tracefs_roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-
 static int fail(char *msg, size_t msglen, int err, const char *fmt, ...)
 {
 	va_list ap;
@@ -34,28 +32,6 @@ int bpf_getppid__unavailable(int err)
 {
 	return err == -EPERM || err == -EACCES || err == -ENOSYS || err == -ENOENT ||
 	       err == -EOPNOTSUPP;
-}
-
-static int tracepoint_id(void)
-{
-	char path[256], buf[32];
-	size_t i;
-	int id;
-
-	for (i = 0; i < sizeof(tracefs_roots) / sizeof(tracefs_roots[0]); i++) {
-		FILE *f;
-
-		snprintf(path, sizeof(path), "%s/events/%s/id", tracefs_roots[i], TRACEPOINT);
-		f = fopen(path, "r");
-		if (!f)
-			continue;
-		if (!fgets(buf, sizeof(buf), f))
-			buf[0] = 0;
-		fclose(f);
-		id = atoi(buf);
-		return id > 0 ? id : -ENOENT;
-	}
-	return -ENOENT;
 }
 
 /* struct bpf_insn builders: the kernel's filter.h macros are not UAPI. */
@@ -130,7 +106,7 @@ static int attach_prog(struct bpf_getppid *p, char *msg, size_t msglen)
 		.sample_period = 1,
 		.wakeup_events = 1,
 	};
-	int id = tracepoint_id();
+	int id = bench__tracepoint_id(TRACEPOINT);
 	int err;
 
 	if (id < 0)

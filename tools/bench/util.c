@@ -177,3 +177,24 @@ __attribute__((constructor)) static void load__start(void)
 	printf("loaded: a CPU-bound process on each of %d CPUs beside the benchmark\n", nr_load);
 	fflush(stdout);
 }
+
+int bench__tracepoint_id(const char *sys_event)
+{
+	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+		char path[256];
+		int id = -ENOENT;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/events/%s/id", roots[i], sys_event);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fscanf(f, "%d", &id) != 1 || id <= 0)
+			id = -ENOENT;
+		fclose(f);
+		return id;
+	}
+	return -ENOENT;
+}

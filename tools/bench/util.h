@@ -40,4 +40,7 @@ int bench__pin_self(int cpu);
  */
 void bench__print_lib_warnings(const char *name);
 
+/* The id of tracepoint "sys/event" from tracefs (either mount point), or -ENOENT. */
+int bench__tracepoint_id(const char *sys_event);
+
 #endif
