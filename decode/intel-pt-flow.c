@@ -80,10 +80,8 @@ int intel_pt_decoder__refresh_image(struct intel_pt_decoder *dec)
 
 	if (dec->pt_image && dec->copied == image && dec->image_generation == image->generation)
 		return 0;
-	if (dec->own_sections && !dec->iscache && !(dec->iscache = pt_iscache_alloc(NULL)))
-		return -ENOMEM;
 	copy = pt_image_alloc(NULL);
-	if (!copy || auxtrace_image__rebuild(image, copy, dec->own_sections ? dec->iscache :
+	if (!copy || auxtrace_image__rebuild(image, copy, dec->iscache ? dec->iscache :
 							  image->iscache) < 0) {
 		pt_image_free(copy);
 		return -ENOMEM;

@@ -272,12 +272,10 @@ struct intel_pt_par *intel_pt_par__new(const struct auxtrace_decode_opts *opts,
 	for (unsigned int i = 0; i < nr; i++) {
 		struct intel_pt_worker *w = &par->workers[i];
 
-		if (intel_pt_worker__init(w, par, opts, dec_new)) {
-			intel_pt_par__delete(par);
-			return NULL;
-		}
-		w->dec->own_sections = true;	/* it decodes beside the caller's thread */
-		if (pthread_create(&w->thread, NULL, intel_pt_worker__main, w)) {
+		/* it decodes beside the caller's thread: on sections of its own */
+		if (intel_pt_worker__init(w, par, opts, dec_new) ||
+		    !(w->dec->iscache = pt_iscache_alloc(NULL)) ||
+		    pthread_create(&w->thread, NULL, intel_pt_worker__main, w)) {
 			intel_pt_par__delete(par);
 			return NULL;
 		}

@@ -64,8 +64,8 @@ struct intel_pt_flow {
 struct intel_pt_decoder {
 	struct decode_synth synth;
 	struct pt_image *pt_image;	/* this decoder's copy of opts.image, */
-	bool own_sections;		/* a worker's: on sections of its own, */
-	struct pt_image_section_cache *iscache;	/* in this cache */
+	/* a worker's: the cache of its own it builds that copy on; NULL: the image's */
+	struct pt_image_section_cache *iscache;
 	const struct auxtrace_image *copied;	/* the image it copies, */
 	uint64_t image_generation;		/* as it was then */
 	struct intel_pt_flow flow;
